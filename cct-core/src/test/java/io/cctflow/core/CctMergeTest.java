@@ -1,0 +1,133 @@
+package io.cctflow.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+class CctMergeTest {
+
+    /** A path prefix as a comparable key: (method, line) pairs from the root. */
+    private static List<Long> prefix(long[] methods, int[] lines, int length) {
+        List<Long> key = new ArrayList<>();
+        for (int i = 0; i < length; i++) {
+            key.add(methods[i]);
+            key.add((long) lines[i]);
+        }
+        return key;
+    }
+
+    private static List<Long> pathOf(Cct tree, int node) {
+        List<Long> reversed = new ArrayList<>();
+        for (int n = node; n != Cct.ROOT; n = tree.parent(n)) {
+            reversed.add((long) tree.callSiteLine(n));
+            reversed.add(tree.method(n));
+        }
+        List<Long> path = new ArrayList<>();
+        for (int i = reversed.size() - 1; i >= 0; i--) {
+            path.add(reversed.get(i));
+        }
+        return path;
+    }
+
+    @Property(tries = 200)
+    void mergedCountsEqualBruteForceCountsPerPathPrefix(
+            @ForAll long seed, @ForAll @IntRange(min = 0, max = 300) int stacks) {
+        RandomStacks data = RandomStacks.generate(seed, stacks, 12, 4);
+        Cct tree = data.toTree();
+
+        // reference: every distinct prefix with the samples through it and ending at it
+        Map<List<Long>, long[]> expected = new HashMap<>();
+        for (int s = 0; s < stacks; s++) {
+            long[] m = data.methods().get(s);
+            int[] l = data.lines().get(s);
+            long c = data.counts().get(s);
+            for (int len = 1; len <= m.length; len++) {
+                long[] st = expected.computeIfAbsent(prefix(m, l, len), k -> new long[2]);
+                st[1] += c;
+                if (len == m.length) {
+                    st[0] += c;
+                }
+            }
+        }
+
+        assertThat(tree.size() - 1).isEqualTo(expected.size());
+        assertThat(tree.total(Cct.ROOT)).isEqualTo(data.totalSamples());
+        assertThat(tree.collisions()).isZero();
+        for (int n = 1; n < tree.size(); n++) {
+            long[] st = expected.get(pathOf(tree, n));
+            assertThat(st).as("node %d path %s", n, pathOf(tree, n)).isNotNull();
+            assertThat(new long[] {tree.self(n), tree.total(n)}).isEqualTo(st);
+            assertThat(tree.parent(n)).isLessThan(n);
+            assertThat(tree.depth(n)).isEqualTo(tree.depth(tree.parent(n)) + 1);
+        }
+    }
+
+    @Property(tries = 200)
+    void recursiveParentIsNearestAncestorWithSameMethod(@ForAll long seed) {
+        Cct tree = RandomStacks.generate(seed, 100, 15, 3).toTree();
+        for (int n = 1; n < tree.size(); n++) {
+            int expected = Cct.NONE;
+            for (int a = tree.parent(n); a != Cct.ROOT; a = tree.parent(a)) {
+                if (tree.method(a) == tree.method(n)) {
+                    expected = a;
+                    break;
+                }
+            }
+            assertThat(tree.recursiveParent(n)).isEqualTo(expected);
+        }
+    }
+
+    @Property(tries = 100)
+    void nodeIdsArePureFunctionsOfThePath(@ForAll long seed) {
+        RandomStacks data = RandomStacks.generate(seed, 50, 10, 4);
+        Cct a = data.toTree();
+        // the same stacks merged in reverse order give the same ids with the same counts
+        Cct b = new Cct();
+        for (int s = data.methods().size() - 1; s >= 0; s--) {
+            b.addStack(data.methods().get(s), data.lines().get(s), data.methods().get(s).length, data.counts().get(s));
+        }
+        assertThat(b.size()).isEqualTo(a.size());
+        for (int n = 0; n < a.size(); n++) {
+            int m = b.indexOf(a.id(n));
+            assertThat(m).isNotNegative();
+            assertThat(b.total(m)).isEqualTo(a.total(n));
+            assertThat(b.self(m)).isEqualTo(a.self(n));
+        }
+    }
+
+    @Test
+    void callsFromTwoLinesOfTheCallerAreTwoNodes() {
+        long main = MethodId.of("App", "main", "([Ljava/lang/String;)V");
+        long work = MethodId.of("App", "work", "()V");
+        Cct tree = new Cct();
+        tree.addStack(new long[] {main, work}, new int[] {0, 10}, 2, 3);
+        tree.addStack(new long[] {main, work}, new int[] {0, 12}, 2, 1);
+        tree.addStack(new long[] {main}, new int[] {0}, 1, 2);
+
+        assertThat(tree.size()).isEqualTo(4);
+        int mainNode = tree.indexOf(NodeId.child(NodeId.ROOT, main, 0));
+        assertThat(tree.total(mainNode)).isEqualTo(6);
+        assertThat(tree.self(mainNode)).isEqualTo(2);
+        int at10 = tree.indexOf(NodeId.child(tree.id(mainNode), work, 10));
+        int at12 = tree.indexOf(NodeId.child(tree.id(mainNode), work, 12));
+        assertThat(new long[] {tree.self(at10), tree.self(at12)}).isEqualTo(new long[] {3, 1});
+    }
+
+    @Test
+    void methodIdIsStableAcrossRuns() {
+        // pinned value: changing the hash would orphan every stored node and method
+        assertThat(MethodId.of("java.lang.Thread", "run", "()V")).isEqualTo(MethodId.ofSignature("java.lang.Thread.run()V"));
+        assertThat(Long.toHexString(MethodId.of("java.lang.Thread", "run", "()V")))
+                .isEqualTo("c015e64274f8d5a");
+        assertThat(Arrays.asList(ExecutionId.fromKey(new ExecutionId("s", "v", "i").key()))).containsExactly(
+                new ExecutionId("s", "v", "i"));
+    }
+}

@@ -1,0 +1,32 @@
+package io.cctflow.flink;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/** Parses durations as people write them in configuration: {@code 500ms}, {@code 30s}, {@code 1m}, {@code 2h}, or ISO-8601. */
+public final class Durations {
+    private Durations() {
+    }
+
+    public static Duration parse(String text) {
+        String s = text.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (s.startsWith("p")) {
+                return Duration.parse(text.trim());
+            }
+            if (s.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
+            }
+            long n = Long.parseLong(s.substring(0, s.length() - 1).trim());
+            return switch (s.charAt(s.length() - 1)) {
+                case 's' -> Duration.ofSeconds(n);
+                case 'm' -> Duration.ofMinutes(n);
+                case 'h' -> Duration.ofHours(n);
+                case 'd' -> Duration.ofDays(n);
+                default -> throw new IllegalArgumentException();
+            };
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("not a duration: '" + text + "' (write e.g. 500ms, 30s, 1m, 2h or PT1M)");
+        }
+    }
+}

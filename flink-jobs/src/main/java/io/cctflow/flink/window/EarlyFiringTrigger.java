@@ -1,0 +1,81 @@
+package io.cctflow.flink.window;
+
+import java.time.Duration;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.windowing.triggers.Trigger;
+import org.apache.flink.streaming.api.windowing.triggers.TriggerResult;
+import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
+
+/**
+ * Fires an event-time window when the watermark passes its end (and purges it), and also every
+ * {@code interval} of processing time while it is open and has new data, without purging. Early
+ * results are the running sums so far; the store writes them with SET, so each firing replaces the
+ * previous one and the final firing leaves the exact window counts. This makes a sample queryable
+ * seconds after it arrives instead of after the window closes.
+ */
+public class EarlyFiringTrigger extends Trigger<Object, TimeWindow> {
+    private static final long serialVersionUID = 1L;
+    private static final ValueStateDescriptor<Long> PENDING =
+            new ValueStateDescriptor<>("early-firing-at", Types.LONG);
+
+    private final long intervalMillis;
+
+    public EarlyFiringTrigger(Duration interval) {
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("early firing interval must be > 0: " + interval);
+        }
+        this.intervalMillis = interval.toMillis();
+    }
+
+    @Override
+    public TriggerResult onElement(Object element, long timestamp, TimeWindow window, TriggerContext ctx)
+            throws Exception {
+        if (window.maxTimestamp() <= ctx.getCurrentWatermark()) {
+            return TriggerResult.FIRE; // late but within allowed lateness: refresh the stored window
+        }
+        ctx.registerEventTimeTimer(window.maxTimestamp());
+        ValueState<Long> pending = ctx.getPartitionedState(PENDING);
+        if (pending.value() == null) {
+            long at = ctx.getCurrentProcessingTime() + intervalMillis;
+            ctx.registerProcessingTimeTimer(at);
+            pending.update(at);
+        }
+        return TriggerResult.CONTINUE;
+    }
+
+    @Override
+    public TriggerResult onProcessingTime(long time, TimeWindow window, TriggerContext ctx) throws Exception {
+        ctx.getPartitionedState(PENDING).clear();
+        return TriggerResult.FIRE;
+    }
+
+    @Override
+    public TriggerResult onEventTime(long time, TimeWindow window, TriggerContext ctx) throws Exception {
+        if (time != window.maxTimestamp()) {
+            return TriggerResult.CONTINUE;
+        }
+        ValueState<Long> pending = ctx.getPartitionedState(PENDING);
+        if (pending.value() != null) {
+            ctx.deleteProcessingTimeTimer(pending.value());
+            pending.clear();
+        }
+        return TriggerResult.FIRE_AND_PURGE;
+    }
+
+    @Override
+    public void clear(TimeWindow window, TriggerContext ctx) throws Exception {
+        ctx.deleteEventTimeTimer(window.maxTimestamp());
+        ValueState<Long> pending = ctx.getPartitionedState(PENDING);
+        if (pending.value() != null) {
+            ctx.deleteProcessingTimeTimer(pending.value());
+            pending.clear();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "EarlyFiringTrigger(" + intervalMillis + " ms)";
+    }
+}

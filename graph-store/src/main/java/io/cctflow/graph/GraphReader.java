@@ -1,0 +1,115 @@
+package io.cctflow.graph;
+
+import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.model.WindowCounts;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.Value;
+
+/**
+ * The read queries. Every query takes parameters; none is built from user input.
+ *
+ * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
+ */
+public final class GraphReader {
+    private final Driver driver;
+    private final String database;
+
+    public GraphReader(Driver driver, String database) {
+        this.driver = driver;
+        this.database = database;
+    }
+
+    /** Instances of one service, or of all services when {@code service} is null. */
+    public List<InstanceRecord> instances(String service) {
+        return read("""
+                MATCH (i:Instance)
+                WHERE $service IS NULL OR i.service = $service
+                RETURN i ORDER BY i.service, i.version, i.instanceId
+                """, params("service", service), r -> toInstance(r.get("i")));
+    }
+
+    /** All overloads of {@code className.methodName}, or the one with {@code descriptor} if given. */
+    public List<MethodRecord> methods(String className, String methodName, String descriptor) {
+        return read("""
+                MATCH (m:Method {className: $className, name: $name})
+                WHERE $descriptor IS NULL OR m.descriptor = $descriptor
+                RETURN m.id AS id, m.className AS className, m.name AS name, m.descriptor AS descriptor
+                ORDER BY m.descriptor
+                """,
+                params("className", className, "name", methodName, "descriptor", descriptor),
+                r -> new MethodRecord(r.get("id").asLong(), r.get("className").asString(),
+                        r.get("name").asString(), r.get("descriptor").asString()));
+    }
+
+    /** Windows of the given executions that overlap [fromMillis, toMillis). */
+    public List<WindowCounts> windows(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        return read("""
+                MATCH (w:Window)
+                WHERE w.instance IN $keys AND w.start < $to AND w.end > $from
+                RETURN w.instance AS instance, w.start AS start, w.end AS end,
+                       w.nodeIds AS nodeIds, w.self AS self, w.total AS total
+                """,
+                params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis),
+                r -> new WindowCounts(r.get("instance").asString(), r.get("start").asLong(), r.get("end").asLong(),
+                        longs(r.get("nodeIds")), longs(r.get("self")), longs(r.get("total"))));
+    }
+
+    /** Topology of the given nodes; ids that are not stored are left out. */
+    public List<NodeRecord> nodes(Collection<Long> ids) {
+        return read("""
+                UNWIND $ids AS id
+                MATCH (n:CctNode {id: id})
+                RETURN n.id AS id, n.parentId AS parentId, n.methodId AS methodId, n.line AS line,
+                       n.depth AS depth, n.recursiveParentId AS recursiveParentId
+                """, params("ids", List.copyOf(ids)),
+                r -> new NodeRecord(r.get("id").asLong(), r.get("parentId").asLong(), r.get("methodId").asLong(),
+                        r.get("line").asInt(), r.get("depth").asInt(), r.get("recursiveParentId").asLong()));
+    }
+
+    private <T> List<T> read(String query, Map<String, Object> params, java.util.function.Function<Record, T> map) {
+        try (Session session = Sessions.open(driver, database)) {
+            return session.executeRead(tx -> {
+                List<T> out = new ArrayList<>();
+                tx.run(query, params).forEachRemaining(r -> out.add(map.apply(r)));
+                return out;
+            });
+        }
+    }
+
+    private static Map<String, Object> params(Object... keyValues) {
+        Map<String, Object> m = new HashMap<>(); // Map.of rejects the null values we use for "any"
+        for (int i = 0; i < keyValues.length; i += 2) {
+            m.put((String) keyValues[i], keyValues[i + 1]);
+        }
+        return m;
+    }
+
+    private static long[] longs(Value list) {
+        long[] out = new long[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i).asLong();
+        }
+        return out;
+    }
+
+    private static InstanceRecord toInstance(Value i) {
+        Map<String, String> labels = new HashMap<>();
+        for (Value kv : i.get("labels").values()) {
+            String s = kv.asString();
+            int eq = s.indexOf('=');
+            labels.put(s.substring(0, eq), s.substring(eq + 1));
+        }
+        return new InstanceRecord(i.get("service").asString(), i.get("version").asString(),
+                i.get("instanceId").asString(), i.get("host").asString(), i.get("pid").asLong(),
+                i.get("startTime").asLong(), labels, i.get("firstSample").asLong(), i.get("lastSample").asLong());
+    }
+}

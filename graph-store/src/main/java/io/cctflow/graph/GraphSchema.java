@@ -1,0 +1,53 @@
+package io.cctflow.graph;
+
+import io.cctflow.core.NodeId;
+import java.util.List;
+import java.util.Map;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Session;
+
+/**
+ * The Neo4j model, created idempotently at start-up.
+ *
+ * <pre>
+ * (:Service {name}) -[:HAS_DEPLOYMENT]-> (:Deployment {key, service, version})
+ *     -[:HAS_INSTANCE]-> (:Instance {key, service, version, instanceId, host, pid, startTime,
+ *                                    labels, firstSample, lastSample})
+ *     -[:HAS_WINDOW]-> (:Window {key, instance, start, end, nodeIds[], self[], total[]})
+ * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)
+ * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})
+ * </pre>
+ *
+ * Topology is shared by every instance (node ids are path hashes); counts are per (instance,
+ * window) as parallel arrays on one {@code :Window} node, so a time range reads one row per window.
+ */
+public final class GraphSchema {
+    static final List<String> STATEMENTS = List.of(
+            "CREATE CONSTRAINT service_name IF NOT EXISTS FOR (s:Service) REQUIRE s.name IS UNIQUE",
+            "CREATE CONSTRAINT deployment_key IF NOT EXISTS FOR (d:Deployment) REQUIRE d.key IS UNIQUE",
+            "CREATE CONSTRAINT instance_key IF NOT EXISTS FOR (i:Instance) REQUIRE i.key IS UNIQUE",
+            "CREATE CONSTRAINT window_key IF NOT EXISTS FOR (w:Window) REQUIRE w.key IS UNIQUE",
+            "CREATE CONSTRAINT cct_node_id IF NOT EXISTS FOR (n:CctNode) REQUIRE n.id IS UNIQUE",
+            "CREATE CONSTRAINT method_id IF NOT EXISTS FOR (m:Method) REQUIRE m.id IS UNIQUE",
+            "CREATE INDEX window_instance_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.start)",
+            "CREATE INDEX method_class_name IF NOT EXISTS FOR (m:Method) ON (m.className, m.name)",
+            "CREATE INDEX cct_node_method IF NOT EXISTS FOR (n:CctNode) ON (n.methodId)");
+
+    private GraphSchema() {
+    }
+
+    /** Creates constraints, indexes and the virtual root node if they do not exist. */
+    public static void ensure(Driver driver, String database) {
+        try (Session session = Sessions.open(driver, database)) {
+            for (String statement : STATEMENTS) {
+                session.executeWriteWithoutResult(tx -> tx.run(statement).consume());
+            }
+            session.executeWriteWithoutResult(tx -> tx.run(
+                            "MERGE (r:CctNode {id: $id}) SET r.parentId = $none, r.methodId = 0, r.line = 0,"
+                                    + " r.depth = 0, r.recursiveParentId = 0",
+                            Map.of("id", NodeId.ROOT, "none", 0L))
+                    .consume());
+            session.run("CALL db.awaitIndexes(60)").consume();
+        }
+    }
+}

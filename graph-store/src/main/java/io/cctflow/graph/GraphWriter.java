@@ -1,0 +1,141 @@
+package io.cctflow.graph;
+
+import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.model.WindowCounts;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Session;
+
+/**
+ * Idempotent batched writes: topology with {@code MERGE} on ids, counts with {@code SET}, so a
+ * replay after a failure writes the same graph. Each call is one or more transaction functions,
+ * which the driver retries on transient errors (deadlocks between concurrent MERGEs, leader
+ * switches).
+ *
+ * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
+ */
+public final class GraphWriter {
+    /** Rows per transaction: large enough to amortise round trips, small enough for the heap. */
+    static final int CHUNK = 500;
+
+    private static final String WRITE_INSTANCES = """
+            UNWIND $rows AS r
+            MERGE (s:Service {name: r.service})
+            MERGE (d:Deployment {key: r.deploymentKey})
+              ON CREATE SET d.service = r.service, d.version = r.version
+            MERGE (s)-[:HAS_DEPLOYMENT]->(d)
+            MERGE (i:Instance {key: r.key})
+            SET i.service = r.service, i.version = r.version, i.instanceId = r.instanceId,
+                i.host = r.host, i.pid = r.pid, i.startTime = r.startTime, i.labels = r.labels,
+                i.firstSample = CASE WHEN i.firstSample IS NULL OR r.first < i.firstSample
+                                     THEN r.first ELSE i.firstSample END,
+                i.lastSample = CASE WHEN i.lastSample IS NULL OR r.last > i.lastSample
+                                    THEN r.last ELSE i.lastSample END
+            MERGE (d)-[:HAS_INSTANCE]->(i)
+            """;
+
+    private static final String WRITE_METHODS = """
+            UNWIND $rows AS r
+            MERGE (m:Method {id: r.id})
+              ON CREATE SET m.className = r.className, m.name = r.name, m.descriptor = r.descriptor,
+                            m.signature = r.signature
+            """;
+
+    private static final String WRITE_NODES = """
+            UNWIND $rows AS r
+            MERGE (n:CctNode {id: r.id})
+            SET n.parentId = r.parentId, n.methodId = r.methodId, n.line = r.line, n.depth = r.depth,
+                n.recursiveParentId = r.recursiveParentId
+            MERGE (p:CctNode {id: r.parentId})
+            MERGE (p)-[:CALLS {line: r.line}]->(n)
+            WITH n, r
+            MATCH (m:Method {id: r.methodId})
+            MERGE (n)-[:OF_METHOD]->(m)
+            """;
+
+    private static final String WRITE_WINDOWS = """
+            UNWIND $rows AS r
+            MERGE (w:Window {key: r.key})
+            SET w.instance = r.instance, w.start = r.start, w.end = r.end,
+                w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total
+            WITH w, r
+            MATCH (i:Instance {key: r.instance})
+            MERGE (i)-[:HAS_WINDOW]->(w)
+            """;
+
+    private final Driver driver;
+    private final String database;
+
+    public GraphWriter(Driver driver, String database) {
+        this.driver = driver;
+        this.database = database;
+    }
+
+    public void writeInstances(List<InstanceRecord> instances) {
+        write(WRITE_INSTANCES, instances, r -> {
+            Map<String, Object> row = new HashMap<>();
+            row.put("service", r.service());
+            row.put("version", r.version());
+            row.put("deploymentKey", Keys.deployment(r.service(), r.version()));
+            row.put("key", r.executionId().key());
+            row.put("instanceId", r.instanceId());
+            row.put("host", r.host());
+            row.put("pid", r.pid());
+            row.put("startTime", r.startTimeMillis());
+            row.put("labels", r.labels().entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue()).sorted().toList());
+            row.put("first", r.firstSampleMillis());
+            row.put("last", r.lastSampleMillis());
+            return row;
+        });
+    }
+
+    public void writeMethods(List<MethodRecord> methods) {
+        write(WRITE_METHODS, methods, m -> Map.of(
+                "id", m.id(), "className", m.className(), "name", m.methodName(),
+                "descriptor", m.descriptor(), "signature", m.signature()));
+    }
+
+    /**
+     * Writes node topology. Rows are written parents first, so a batch that holds a whole path
+     * links it completely; a node whose parent is written later by another writer gets a
+     * placeholder parent that the later write completes.
+     */
+    public void writeNodes(List<NodeRecord> nodes) {
+        List<NodeRecord> sorted = new ArrayList<>(nodes);
+        sorted.sort(Comparator.comparingInt(NodeRecord::depth));
+        write(WRITE_NODES, sorted, n -> Map.of(
+                "id", n.id(), "parentId", n.parentId(), "methodId", n.methodId(), "line", n.line(),
+                "depth", n.depth(), "recursiveParentId", n.recursiveParentId()));
+    }
+
+    /** Replaces the counts of each (execution, window); call after the execution is written. */
+    public void writeWindowCounts(List<WindowCounts> windows) {
+        write(WRITE_WINDOWS, windows, w -> Map.of(
+                "key", Keys.window(w.executionKey(), w.windowStartMillis()),
+                "instance", w.executionKey(), "start", w.windowStartMillis(), "end", w.windowEndMillis(),
+                "nodeIds", w.nodeIds(), "self", w.self(), "total", w.total()));
+    }
+
+    private <T> void write(String query, List<T> items, Function<T, Map<String, Object>> toRow) {
+        if (items.isEmpty()) {
+            return;
+        }
+        try (Session session = Sessions.open(driver, database)) {
+            for (int from = 0; from < items.size(); from += CHUNK) {
+                List<Map<String, Object>> rows = new ArrayList<>();
+                for (T item : items.subList(from, Math.min(items.size(), from + CHUNK))) {
+                    rows.add(toRow.apply(item));
+                }
+                session.executeWriteWithoutResult(tx -> tx.run(query, Map.of("rows", rows)).consume());
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.cctflow.graph;
+
+/** Composite keys of stored entities, built the same way by the writer and the reader. */
+final class Keys {
+    private static final char SEP = '\u001f';
+
+    private Keys() {
+    }
+
+    static String deployment(String service, String version) {
+        return service + SEP + version;
+    }
+
+    static String window(String executionKey, long windowStartMillis) {
+        return executionKey + SEP + windowStartMillis;
+    }
+}

@@ -1,0 +1,63 @@
+package io.cctflow.graph;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.NodeId;
+import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.model.WindowCounts;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rebuilds the CCT of a set of executions over a time range from stored windows: sums the counts
+ * per node, reads the topology of the nodes that have counts, and replays it into a {@link Cct}
+ * parents first. Each rebuilt node's id is recomputed from its path and checked against the
+ * stored one, so a corrupt or colliding topology cannot go unnoticed.
+ */
+public final class TreeLoader {
+    private final GraphReader reader;
+
+    public TreeLoader(GraphReader reader) {
+        this.reader = reader;
+    }
+
+    /** The merged tree of the executions over [fromMillis, toMillis); empty when nothing matched. */
+    public Cct load(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        Map<Long, long[]> counts = new HashMap<>(); // id -> {self, total}
+        for (WindowCounts w : reader.windows(executionKeys, fromMillis, toMillis)) {
+            for (int i = 0; i < w.nodeIds().length; i++) {
+                long[] c = counts.computeIfAbsent(w.nodeIds()[i], k -> new long[2]);
+                c[0] += w.self()[i];
+                c[1] += w.total()[i];
+            }
+        }
+        List<NodeRecord> nodes = new ArrayList<>(reader.nodes(counts.keySet()));
+        nodes.sort(Comparator.comparingInt(NodeRecord::depth));
+        Cct tree = new Cct(nodes.size() + 1);
+        long[] root = counts.get(NodeId.ROOT);
+        if (root != null) {
+            tree.addCounts(Cct.ROOT, root[0], root[1]);
+        }
+        for (NodeRecord n : nodes) {
+            if (n.id() == NodeId.ROOT) {
+                continue;
+            }
+            int parent = tree.indexOf(n.parentId());
+            if (parent < 0) {
+                throw new IllegalStateException("stored node " + n.id() + " has counts but its parent "
+                        + n.parentId() + " has none: the stored windows are inconsistent");
+            }
+            int node = tree.child(parent, n.methodId(), n.line());
+            if (tree.id(node) != n.id()) {
+                throw new IllegalStateException("stored node " + n.id() + " does not match its path (recomputed "
+                        + tree.id(node) + ")");
+            }
+            long[] c = counts.get(n.id());
+            tree.addCounts(node, c[0], c[1]);
+        }
+        return tree;
+    }
+}

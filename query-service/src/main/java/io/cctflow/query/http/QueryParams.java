@@ -1,0 +1,89 @@
+package io.cctflow.query.http;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** The query string of a request, with typed getters whose errors name the parameter. */
+public final class QueryParams {
+    private final Map<String, List<String>> values = new LinkedHashMap<>();
+
+    public QueryParams(String rawQuery) {
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return;
+        }
+        for (String pair : rawQuery.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+            values.computeIfAbsent(key, k -> new ArrayList<>()).add(value);
+        }
+    }
+
+    private static String decode(String s) {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("malformed percent-encoding in query string: '" + s + "'");
+        }
+    }
+
+    /** Rejects parameters the endpoint does not know, which are usually typos. */
+    public void allowOnly(Set<String> known) {
+        for (String key : values.keySet()) {
+            if (!known.contains(key)) {
+                throw ApiException.badRequest("unknown parameter '" + key + "'; this endpoint takes " + known);
+            }
+        }
+    }
+
+    public String required(String name) {
+        return optional(name).orElseThrow(() -> ApiException.badRequest("missing required parameter '" + name + "'"));
+    }
+
+    public Optional<String> optional(String name) {
+        List<String> v = values.get(name);
+        if (v == null) {
+            return Optional.empty();
+        }
+        if (v.size() > 1) {
+            throw ApiException.badRequest("parameter '" + name + "' given " + v.size() + " times; give it once");
+        }
+        if (v.get(0).isBlank()) {
+            throw ApiException.badRequest("parameter '" + name + "' is empty");
+        }
+        return Optional.of(v.get(0).trim());
+    }
+
+    /** All values of a repeatable parameter. */
+    public List<String> all(String name) {
+        List<String> v = values.getOrDefault(name, List.of());
+        for (String s : v) {
+            if (s.isBlank()) {
+                throw ApiException.badRequest("parameter '" + name + "' is empty");
+            }
+        }
+        return v;
+    }
+
+    public Optional<Instant> instant(String name) {
+        return optional(name).map(s -> {
+            try {
+                return Instant.parse(s);
+            } catch (DateTimeParseException e) {
+                throw ApiException.badRequest("parameter '" + name + "' must be an ISO-8601 instant such as "
+                        + "2026-11-21T10:15:30Z, got '" + s + "'");
+            }
+        });
+    }
+}

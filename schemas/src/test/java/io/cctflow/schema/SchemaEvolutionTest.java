@@ -1,0 +1,113 @@
+package io.cctflow.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.message.MissingSchemaException;
+import org.junit.jupiter.api.Test;
+
+class SchemaEvolutionTest {
+
+    /** The writer of an older agent: today's SampleBatch without its optional {@code stats} field. */
+    private static Schema olderSampleBatch() {
+        Schema current = SampleBatch.getClassSchema();
+        List<Schema.Field> fields = new ArrayList<>();
+        for (Schema.Field f : current.getFields()) {
+            if (!f.name().equals("stats")) {
+                fields.add(new Schema.Field(f, f.schema()));
+            }
+        }
+        return Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false, fields);
+    }
+
+    private static GenericRecord olderBatch(Schema schema) {
+        Schema instanceSchema = schema.getField("instance").schema();
+        GenericRecord instance = new GenericData.Record(instanceSchema);
+        instance.put("service", "checkout");
+        instance.put("version", "v41");
+        instance.put("instanceId", "pod-1");
+        instance.put("host", "node-a");
+        instance.put("pid", 7L);
+        instance.put("startTimeMillis", 1_000L);
+        instance.put("labels", Map.of("zone", "a"));
+        Schema methodSchema = schema.getField("methods").schema().getElementType();
+        GenericRecord method = new GenericData.Record(methodSchema);
+        method.put("className", "com.example.Cart");
+        method.put("methodName", "total");
+        method.put("descriptor", "()J");
+        Schema stackSchema = schema.getField("stacks").schema().getElementType();
+        GenericRecord stack = new GenericData.Record(stackSchema);
+        stack.put("frames", List.of(0));
+        stack.put("lines", List.of(0));
+        stack.put("thread", "pool-#-thread-#");
+        stack.put("truncated", false);
+        stack.put("count", 5L);
+        GenericRecord batch = new GenericData.Record(schema);
+        batch.put("instance", instance);
+        batch.put("windowStartMillis", 10_000L);
+        batch.put("windowEndMillis", 20_000L);
+        batch.put("sequence", 3L);
+        batch.put("samplingPeriodMillis", 20);
+        batch.put("methods", List.of(method));
+        batch.put("stacks", List.of(stack));
+        return batch;
+    }
+
+    @Test
+    void newReaderDecodesOldWriterAfterAnOptionalFieldWasAdded() throws Exception {
+        Schema older = olderSampleBatch();
+        assertThat(SchemaNormalization.parsingFingerprint64(older))
+                .as("the older schema must really differ, or this test proves nothing")
+                .isNotEqualTo(SchemaNormalization.parsingFingerprint64(SampleBatch.getClassSchema()));
+        ByteBuffer bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), older).encode(olderBatch(older));
+
+        // a fresh decoder: SampleBatch.getDecoder() is shared, and teaching it a schema would leak into other tests
+        BinaryMessageDecoder<SampleBatch> decoder = SampleBatch.createDecoder(null);
+        decoder.addSchema(older); // readers learn old writer schemas from the history they ship with
+        SampleBatch decoded = decoder.decode(bytes);
+
+        assertThat(decoded.getInstance().getService()).isEqualTo("checkout");
+        assertThat(decoded.getStacks()).singleElement().satisfies(s -> assertThat(s.getCount()).isEqualTo(5));
+        assertThat(decoded.getStats()).isNull(); // the added field takes its default
+    }
+
+    @Test
+    void everyMessageCarriesTheSchemaFingerprint() throws Exception {
+        Schema older = olderSampleBatch();
+        ByteBuffer bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), older).encode(olderBatch(older));
+        // single-object encoding: marker C3 01, then the 8-byte fingerprint of the writer schema
+        assertThat(bytes.get(0)).isEqualTo((byte) 0xC3);
+        assertThat(bytes.get(1)).isEqualTo((byte) 0x01);
+        // a reader that does not know the writer's schema says so instead of misreading the bytes
+        assertThatThrownBy(() -> SampleBatch.createDecoder(null).decode(bytes.duplicate()))
+                .isInstanceOf(MissingSchemaException.class);
+    }
+
+    @Test
+    void currentSchemaRoundTrips() throws Exception {
+        SampleBatch batch = SampleBatch.newBuilder()
+                .setInstance(new InstanceInfo("s", "v", "i", "h", 1L, 2L, Map.of()))
+                .setWindowStartMillis(1).setWindowEndMillis(2).setSequence(0).setSamplingPeriodMillis(20)
+                .setMethods(List.of(new MethodRef("A", "b", "()V")))
+                .setStacks(List.of(new Stack(List.of(0), List.of(0), "main", false, 1L)))
+                .setStats(new AgentStats(1L, 0L, 0L, 0L, 0L, 0L))
+                .build();
+        assertThat(SampleBatch.fromByteBuffer(batch.toByteBuffer())).isEqualTo(batch);
+        TaskDefinition task = new TaskDefinition("t1", null, TaskMatchType.REGEX, "com\\.example\\.(?<svc>\\w+)\\..*",
+                "service-${svc}", 5L);
+        assertThat(TaskDefinition.fromByteBuffer(task.toByteBuffer())).isEqualTo(task);
+        CodeManifest manifest = new CodeManifest("s", "v", "i", 0L,
+                List.of(new MethodFingerprint("A", "b", "()V", 42L)));
+        assertThat(CodeManifest.fromByteBuffer(manifest.toByteBuffer())).isEqualTo(manifest);
+    }
+}

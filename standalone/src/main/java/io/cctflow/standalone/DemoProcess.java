@@ -1,0 +1,58 @@
+package io.cctflow.standalone;
+
+import io.cctflow.standalone.demo.DemoWorkload;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The demo JVM: {@link DemoWorkload} with the cctflow agent attached, as a separate process so the
+ * agent profiles a JVM that is not ours. Its output goes to {@code demo.log} in the data directory.
+ */
+final class DemoProcess implements AutoCloseable {
+    static final String SERVICE = "demo-shop";
+    static final String VERSION = "1.0.0";
+    static final String INSTANCE = "demo-1";
+
+    private final Process process;
+
+    private DemoProcess(Process process) {
+        this.process = process;
+    }
+
+    static DemoProcess start(Path agentJar, String bootstrapServers, Path logFile) throws IOException {
+        if (!Files.isRegularFile(agentJar)) {
+            throw new IOException("agent jar not found at " + agentJar + "; build it with 'mvn -DskipTests package'"
+                    + " or pass --agent-jar");
+        }
+        String agentArgs = "bootstrap.servers=" + bootstrapServers + ",service=" + SERVICE + ",version=" + VERSION
+                + ",instance=" + INSTANCE + ",flush=5s,labels=env=demo";
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:FlightRecorderOptions:stackdepth=256",
+                "-javaagent:" + agentJar.toAbsolutePath() + "=" + agentArgs,
+                "-cp", System.getProperty("java.class.path"),
+                DemoWorkload.class.getName()));
+        File log = logFile.toFile();
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+        return new DemoProcess(process);
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.cctflow.standalone.demo;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One worker's shop; not shared between threads. */
+final class Shop {
+    private final Map<Integer, Integer> stock = new HashMap<>();
+    private int request;
+
+    Shop(int seed) {
+        for (int i = 0; i < 10_000; i++) {
+            stock.put(i * 31 + seed, i % 17);
+        }
+    }
+
+    void handleRequest() {
+        request++;
+        long price = priceCart(200 + request % 50);
+        int available = checkInventory(500);
+        long score = Recommender.score(18 + request % 3);
+        String body = renderResponse(price, available, score);
+        DemoWorkload.consume(body.length());
+    }
+
+    long priceCart(int items) {
+        long total = 0;
+        for (int i = 0; i < items * 400; i++) {
+            total += (i * 2654435761L) % 997;
+        }
+        return total;
+    }
+
+    int checkInventory(int lookups) {
+        int found = 0;
+        for (int i = 0; i < lookups * 20; i++) {
+            Integer qty = stock.get((i * 7) % 310_000);
+            if (qty != null && qty > 0) {
+                found++;
+            }
+        }
+        return found;
+    }
+
+    String renderResponse(long price, int available, long score) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            parts.add("{\"item\":" + i + ",\"price\":" + (price + i) + ",\"stock\":" + available + "}");
+        }
+        return String.join(",", parts) + score;
+    }
+}
+

@@ -1,0 +1,260 @@
+package io.cctflow.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cctflow.core.Cct;
+import io.cctflow.core.MethodId;
+import io.cctflow.core.MethodMetrics;
+import io.cctflow.flink.SamplesJob;
+import io.cctflow.flink.SamplesJobConfig;
+import io.cctflow.flink.ingest.DeadLetterSerializer;
+import io.cctflow.graph.GraphStoreConfig;
+import io.cctflow.query.QueryService;
+import io.cctflow.schema.MethodRef;
+import io.cctflow.schema.SampleBatch;
+import io.cctflow.schema.Stack;
+import io.cctflow.servers.TestServers;
+import io.cctflow.standalone.e2e.SplitWorkload;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * One sample's whole journey: a child JVM with the shipped agent jar runs a workload whose split
+ * is known, the agent publishes to a real broker, a malformed record is added, the samples job runs
+ * on a Flink MiniCluster into a real Neo4j, and the HTTP API answers. Its numbers must equal
+ * cct-core's on the very batches found in Kafka (nothing lost, the malformed record changed
+ * nothing) and the known split within ±0.08.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class EndToEndTest {
+    private static final String SAMPLES = "e2e.samples";
+    private static final String DLQ = "e2e.samples.dlq";
+    private static final String SERVICE = "e2e-split";
+    private static final String A_WORK = SplitWorkload.A.class.getName() + ".work";
+    private static final String FIB = SplitWorkload.Fib.class.getName() + ".fib";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private TestServers servers;
+    private QueryService api;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    void runPipeline() throws Exception {
+        servers = TestServers.get();
+        servers.createTopic(SAMPLES, 2);
+        servers.createTopic(DLQ, 1);
+        servers.cleanNeo4j();
+
+        runAgentWorkload();
+        sendMalformedRecord();
+
+        SamplesJobConfig config = SamplesJobConfig.defaults().with(Map.of(
+                SamplesJobConfig.BOOTSTRAP_SERVERS, servers.kafkaBootstrapServers(),
+                SamplesJobConfig.SAMPLES_TOPIC, SAMPLES,
+                SamplesJobConfig.DEAD_LETTER_TOPIC, DLQ,
+                SamplesJobConfig.GROUP_ID, "e2e-" + System.nanoTime(),
+                SamplesJobConfig.NEO4J_URI, servers.neo4jUri(),
+                SamplesJobConfig.NEO4J_USER, servers.neo4jUser(),
+                SamplesJobConfig.NEO4J_PASSWORD, servers.neo4jPassword(),
+                SamplesJobConfig.PARALLELISM, "2",
+                SamplesJobConfig.BOUNDED, "true"));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(
+                Configuration.fromMap(Map.of("restart-strategy.type", "none")));
+        JobClient job = SamplesJob.start(env, config);
+        job.getJobExecutionResult().get(4, TimeUnit.MINUTES);
+
+        api = QueryService.start(config.graph(), "127.0.0.1", 0);
+    }
+
+    @AfterAll
+    void stopApi() {
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    private void runAgentWorkload() throws Exception {
+        Path agentJar = Path.of(System.getProperty("cctflow.agent.jar"));
+        assertThat(agentJar).as("shipped agent jar (built by the collector module)").isRegularFile();
+        String agentArgs = "bootstrap.servers=" + servers.kafkaBootstrapServers() + ",topic=" + SAMPLES
+                + ",service=" + SERVICE + ",version=1.0,instance=child-1,period=10ms,flush=2s";
+        Path log = Files.createTempFile("e2e-workload", ".log");
+        Process child = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:FlightRecorderOptions:stackdepth=256",
+                "-javaagent:" + agentJar + "=" + agentArgs,
+                "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(),
+                SplitWorkload.class.getName(), "12")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertThat(child.waitFor(90, TimeUnit.SECONDS)).as("workload exits; log %s", log).isTrue();
+        assertThat(child.exitValue()).as("workload exit code; log: %s", Files.readString(log)).isZero();
+    }
+
+    private void sendMalformedRecord() throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", servers.kafkaBootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            byte[] key = new io.cctflow.core.ExecutionId(SERVICE, "1.0", "child-1").key().getBytes(StandardCharsets.UTF_8);
+            producer.send(new ProducerRecord<>(SAMPLES, key, "definitely not avro".getBytes(StandardCharsets.UTF_8))).get();
+        }
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers.kafkaBootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "e2e-reader-" + System.nanoTime());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            int emptyPolls = 0;
+            while (System.nanoTime() < deadline && emptyPolls < 3) {
+                var records = consumer.poll(Duration.ofSeconds(2));
+                records.forEach(out::add);
+                emptyPolls = records.isEmpty() && !consumer.assignment().isEmpty() ? emptyPolls + 1 : 0;
+            }
+        }
+        return out;
+    }
+
+    /** cct-core's answer on the decodable batches in Kafka: the reference the API must match. */
+    private MethodMetrics expected(String method) throws Exception {
+        Cct tree = new Cct();
+        for (ConsumerRecord<byte[], byte[]> r : readAll(SAMPLES)) {
+            SampleBatch batch;
+            try {
+                batch = SampleBatch.fromByteBuffer(ByteBuffer.wrap(r.value()));
+            } catch (Exception e) {
+                continue; // the malformed record
+            }
+            for (Stack s : batch.getStacks()) {
+                if (s.getTruncated()) {
+                    continue;
+                }
+                long[] ids = new long[s.getFrames().size()];
+                int[] lines = new int[ids.length];
+                for (int i = 0; i < ids.length; i++) {
+                    MethodRef m = batch.getMethods().get(s.getFrames().get(i));
+                    ids[i] = MethodId.of(m.getClassName(), m.getMethodName(), m.getDescriptor());
+                    lines[i] = s.getLines().get(i);
+                }
+                tree.addStack(ids, lines, ids.length, s.getCount());
+            }
+        }
+        int dot = method.lastIndexOf('.');
+        String cls = method.substring(0, dot);
+        String name = method.substring(dot + 1);
+        String descriptor = name.equals("fib") ? "(I)J" : "(J)V";
+        long id = MethodId.of(cls, name, descriptor);
+        LongPredicate isMethod = m -> m == id;
+        return MethodMetrics.of(tree, isMethod);
+    }
+
+    private JsonNode get(String pathAndQuery, int expectedStatus) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + api.port() + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("%s -> %s", pathAndQuery, response.body()).isEqualTo(expectedStatus);
+        return JSON.readTree(response.body());
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void methodTimeOfAWorkMatchesTheKnownSplitAndTheReference() throws Exception {
+        JsonNode a = get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(A_WORK), 200);
+        MethodMetrics expected = expected(A_WORK);
+
+        assertThat(a.get("totalSamples").asLong()).as("samples through the pipeline").isGreaterThan(300);
+        assertThat(a.get("totalSamples").asLong()).isEqualTo(expected.totalSamples());
+        assertThat(a.get("methodSamples").asLong()).isEqualTo(expected.methodSamples());
+        assertThat(a.get("selfSamples").asLong()).isEqualTo(expected.selfSamples());
+        assertThat(a.get("methodTime").asDouble()).isCloseTo(0.75, org.assertj.core.data.Offset.offset(0.08));
+    }
+
+    @Test
+    void recursiveMethodIsCountedOncePerSample() throws Exception {
+        JsonNode fib = get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(FIB)
+                + "&version=1.0&instance=child-1", 200);
+        MethodMetrics expected = expected(FIB);
+        assertThat(fib.get("methodSamples").asLong()).isEqualTo(expected.methodSamples()).isPositive();
+        assertThat(fib.get("methodSamples").asLong()).isLessThanOrEqualTo(fib.get("totalSamples").asLong());
+        assertThat(fib.get("overloads").get(0).asText()).endsWith("fib(I)J");
+    }
+
+    @Test
+    void malformedRecordIsDeadLetteredWithItsReason() {
+        List<ConsumerRecord<byte[], byte[]>> dead = readAll(DLQ);
+        assertThat(dead).hasSize(1);
+        assertThat(new String(dead.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("definitely not avro");
+        assertThat(new String(dead.get(0).headers().lastHeader(DeadLetterSerializer.REASON_HEADER).value(),
+                StandardCharsets.UTF_8)).contains("not an Avro single-object SampleBatch");
+    }
+
+    @Test
+    void servicesListTheWorkloadInstance() throws Exception {
+        JsonNode services = get("/api/v1/services", 200).get("services");
+        JsonNode service = null;
+        for (JsonNode s : services) {
+            if (s.get("name").asText().equals(SERVICE)) {
+                service = s;
+            }
+        }
+        assertThat(service).as("service %s in %s", SERVICE, services).isNotNull();
+        assertThat(service.get("versions").get(0).get("version").asText()).isEqualTo("1.0");
+        assertThat(service.get("versions").get(0).get("instances").get(0).get("instanceId").asText())
+                .isEqualTo("child-1");
+    }
+
+    @Test
+    void badRequestsGetMessagesThatSayWhatToFix() throws Exception {
+        assertThat(get("/api/v1/metrics/method?service=nope&method=" + enc(A_WORK), 404).get("error").asText())
+                .contains("unknown service 'nope'");
+        assertThat(get("/api/v1/metrics/method?service=" + SERVICE + "&method=no.Such.method", 404)
+                .get("error").asText()).contains("unknown method");
+        assertThat(get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(A_WORK) + "&from=yesterday", 400)
+                .get("error").asText()).contains("'from'").contains("ISO-8601");
+        assertThat(get("/api/v1/metrics/method?service=" + SERVICE, 400).get("error").asText())
+                .contains("missing required parameter 'method'");
+        assertThat(get("/api/v1/metrics/method?service=" + SERVICE + "&method=nodot", 400).get("error").asText())
+                .contains("fully.qualified.Class.method");
+        assertThat(get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(A_WORK) + "&instance=ghost", 404)
+                .get("error").asText()).contains("no instance 'ghost'");
+    }
+}

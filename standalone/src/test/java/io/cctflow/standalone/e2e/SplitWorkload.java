@@ -1,0 +1,80 @@
+package io.cctflow.standalone.e2e;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
+/**
+ * A workload whose split is known by construction: each of two worker threads alternates between
+ * {@link A#work} and {@link B#work} in slices of its own CPU time, 3 to 1, so whatever the
+ * scheduler does, ~3/4 of the workers' CPU is spent in {@code A.work}. {@code A.work} spends its
+ * time in the recursive {@link Fib#fib}.
+ */
+public final class SplitWorkload {
+    static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+    static volatile long sink;
+
+    private SplitWorkload() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        long seconds = Long.parseLong(args[0]);
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        Thread[] workers = new Thread[2];
+        for (int i = 0; i < workers.length; i++) {
+            workers[i] = new Thread(() -> {
+                while (System.nanoTime() < end) {
+                    A.work(30_000_000L);
+                    B.work(10_000_000L);
+                }
+            }, "worker-" + i);
+            workers[i].start();
+        }
+        for (Thread t : workers) {
+            t.join();
+        }
+    }
+
+    static long cpuNow() {
+        return CPU.getCurrentThreadCpuTime();
+    }
+
+    /** Spends {@code cpuNanos} of this thread's CPU in recursion. */
+    public static final class A {
+        private A() {
+        }
+
+        public static void work(long cpuNanos) {
+            long until = cpuNow() + cpuNanos;
+            while (cpuNow() < until) {
+                sink += Fib.fib(20);
+            }
+        }
+    }
+
+    /** Spends {@code cpuNanos} of this thread's CPU in a flat loop. */
+    public static final class B {
+        private B() {
+        }
+
+        public static void work(long cpuNanos) {
+            long until = cpuNow() + cpuNanos;
+            long x = 0;
+            while (cpuNow() < until) {
+                for (int i = 0; i < 20_000; i++) {
+                    x += (i * 0x9E3779B97F4A7C15L) >>> 7;
+                }
+            }
+            sink += x;
+        }
+    }
+
+    /** Tree recursion: a sample in fib has it on its stack many times. */
+    public static final class Fib {
+        private Fib() {
+        }
+
+        public static long fib(int n) {
+            return n < 2 ? n : fib(n - 1) + fib(n - 2);
+        }
+    }
+}
