@@ -1,0 +1,263 @@
+package io.cctflow.agent;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.cctflow.agent.log.AgentLog;
+
+/**
+ * The agent's configuration: one typed, validated value per key.
+ *
+ * <p>Each key is read from, in order of precedence: the agent arguments
+ * ({@code -javaagent:cctflow-collector.jar=key=value,key=value}), the system property
+ * {@code cctflow.<key>}, the environment variable {@code CCTFLOW_<KEY>} (upper case, dots and
+ * dashes as underscores). A value that does not parse or validate is reported as a warning and
+ * the key falls back to its <em>default</em> (not to a lower-precedence source): the agent must
+ * never stop the host from starting, and the default is the documented, predictable outcome.
+ *
+ * <p>In the agent arguments a comma-separated part without {@code =} continues the previous
+ * value, so {@code bootstrap.servers=a:9092,b:9092,service=x} gives two brokers.
+ *
+ * <p>Instances are immutable and thread-safe. See {@link #describeKeys()} for all keys.
+ */
+public final class AgentConfig {
+    /** Kafka bootstrap servers, {@code host:port[,host:port...]}. */
+    public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    /** Kafka topic the sample batches go to. */
+    public static final String TOPIC = "topic";
+    /** Logical service name. */
+    public static final String SERVICE = "service";
+    /** Deployment version (git sha or release). */
+    public static final String VERSION = "version";
+    /** Instance id, unique per JVM run. */
+    public static final String INSTANCE = "instance";
+    /** JFR sampling period. */
+    public static final String PERIOD = "period";
+    /** Interval between two batches. */
+    public static final String FLUSH = "flush";
+    /** Maximum stack depth JFR records. */
+    public static final String STACK_DEPTH = "stackdepth";
+    /** Free labels, {@code key=value;key=value}. */
+    public static final String LABELS = "labels";
+
+    private static final ConfigKey<String> BOOTSTRAP_SERVERS_KEY = new ConfigKey<>(BOOTSTRAP_SERVERS,
+            ConfigParsers.name(), () -> "localhost:9092", "localhost:9092",
+            "Kafka bootstrap servers, host:port[,host:port...]");
+    private static final ConfigKey<String> TOPIC_KEY = new ConfigKey<>(TOPIC,
+            ConfigParsers.name(), () -> "cctflow.samples", "cctflow.samples",
+            "Kafka topic for sample batches");
+    private static final ConfigKey<String> SERVICE_KEY = new ConfigKey<>(SERVICE,
+            ConfigParsers.name(), () -> "unknown-service", "unknown-service",
+            "logical service name, e.g. checkout");
+    private static final ConfigKey<String> VERSION_KEY = new ConfigKey<>(VERSION,
+            ConfigParsers.name(), () -> "unknown", "unknown",
+            "deployment version: git sha or release");
+    private static final ConfigKey<Long> PERIOD_KEY = new ConfigKey<>(PERIOD,
+            ConfigParsers.millis(1, 60_000), () -> 20L, "20ms",
+            "JFR sampling period per thread, 1ms..60s (20, 20ms, 1s)");
+    private static final ConfigKey<Long> FLUSH_KEY = new ConfigKey<>(FLUSH,
+            ConfigParsers.millis(100, 3_600_000), () -> 10_000L, "10s",
+            "interval between batches, 100ms..1h (10000, 10000ms, 10s)");
+    private static final ConfigKey<Integer> STACK_DEPTH_KEY = new ConfigKey<>(STACK_DEPTH,
+            ConfigParsers.integer(1, 2048), () -> 256, "256",
+            "frames JFR keeps per stack, 1..2048 (JFR's own default, 64, truncates most real stacks)");
+    private static final ConfigKey<Map<String, String>> LABELS_KEY = new ConfigKey<>(LABELS,
+            ConfigParsers::labels, Map::of, "(none)",
+            "free labels, e.g. region=eu;zone=a");
+
+    private final String bootstrapServers;
+    private final String topic;
+    private final String service;
+    private final String version;
+    private final String instance;
+    private final int periodMillis;
+    private final long flushMillis;
+    private final int stackDepth;
+    private final Map<String, String> labels;
+
+    private AgentConfig(Resolver r, Supplier<String> defaultInstance) {
+        this.bootstrapServers = r.resolve(BOOTSTRAP_SERVERS_KEY);
+        this.topic = r.resolve(TOPIC_KEY);
+        this.service = r.resolve(SERVICE_KEY);
+        this.version = r.resolve(VERSION_KEY);
+        this.instance = r.resolve(instanceKey(defaultInstance));
+        this.periodMillis = Math.toIntExact(r.resolve(PERIOD_KEY));
+        this.flushMillis = r.resolve(FLUSH_KEY);
+        this.stackDepth = r.resolve(STACK_DEPTH_KEY);
+        this.labels = r.resolve(LABELS_KEY);
+        r.warnUnknownArguments();
+    }
+
+    private static ConfigKey<String> instanceKey(Supplier<String> defaultInstance) {
+        return new ConfigKey<>(INSTANCE, ConfigParsers.name(), defaultInstance, "<hostname>-<pid>",
+                "instance id, unique per JVM run, e.g. the pod name");
+    }
+
+    private static List<ConfigKey<?>> keys() {
+        return List.of(BOOTSTRAP_SERVERS_KEY, TOPIC_KEY, SERVICE_KEY, VERSION_KEY,
+                instanceKey(() -> ""), PERIOD_KEY, FLUSH_KEY, STACK_DEPTH_KEY, LABELS_KEY);
+    }
+
+    /**
+     * Reads the configuration of this JVM from the agent arguments, system properties and
+     * environment; warnings go to {@link AgentLog}.
+     *
+     * @param agentArgs the string after {@code =} in {@code -javaagent:...=}; may be null
+     */
+    public static AgentConfig load(String agentArgs) {
+        return load(agentArgs, System::getProperty, System::getenv,
+                () -> LocalHost.name() + "-" + ProcessHandle.current().pid(), AgentLog::warn);
+    }
+
+    /**
+     * Reads the configuration from the given sources; for tests and embedding.
+     *
+     * @param agentArgs agent arguments, may be null
+     * @param systemProperties looks up a system property, null when unset
+     * @param environment looks up an environment variable, null when unset
+     * @param defaultInstance computes the default instance id; only called when it is needed
+     * @param warnings receives one message per bad or unknown setting
+     */
+    public static AgentConfig load(String agentArgs, Function<String, String> systemProperties,
+            Function<String, String> environment, Supplier<String> defaultInstance,
+            Consumer<String> warnings) {
+        Resolver r = new Resolver(parseArguments(agentArgs, warnings), systemProperties,
+                environment, warnings);
+        return new AgentConfig(r, defaultInstance);
+    }
+
+    /** Splits {@code key=value,key=value}; a part without {@code =} continues the previous value. */
+    static Map<String, String> parseArguments(String agentArgs, Consumer<String> warnings) {
+        Map<String, String> args = new LinkedHashMap<>();
+        if (agentArgs == null || agentArgs.isBlank()) {
+            return args;
+        }
+        String lastKey = null;
+        for (String part : agentArgs.split(",")) {
+            int eq = part.indexOf('=');
+            if (eq < 0) {
+                if (lastKey == null) {
+                    warnings.accept("ignoring agent argument '" + part + "': expected key=value");
+                } else {
+                    args.merge(lastKey, "," + part, String::concat);
+                }
+                continue;
+            }
+            lastKey = part.substring(0, eq).trim();
+            args.put(lastKey, part.substring(eq + 1));
+        }
+        return args;
+    }
+
+    /**
+     * All keys with their defaults as a Markdown table, for the usage text and the README.
+     */
+    public static String describeKeys() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| key | default | system property | environment | meaning |\n");
+        sb.append("|---|---|---|---|---|\n");
+        for (ConfigKey<?> key : keys()) {
+            sb.append("| `").append(key.name()).append("` | `").append(key.defaultText())
+                    .append("` | `").append(key.systemProperty()).append("` | `")
+                    .append(key.environmentVariable()).append("` | ").append(key.doc()).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    public String service() {
+        return service;
+    }
+
+    public String version() {
+        return version;
+    }
+
+    public String instance() {
+        return instance;
+    }
+
+    /** JFR sampling period in milliseconds. */
+    public int periodMillis() {
+        return periodMillis;
+    }
+
+    /** Flush interval in milliseconds. */
+    public long flushMillis() {
+        return flushMillis;
+    }
+
+    public int stackDepth() {
+        return stackDepth;
+    }
+
+    /** Labels in the order given; unmodifiable, never null. */
+    public Map<String, String> labels() {
+        return labels;
+    }
+
+    @Override
+    public String toString() {
+        return BOOTSTRAP_SERVERS + "=" + bootstrapServers + ", " + TOPIC + "=" + topic + ", "
+                + SERVICE + "=" + service + ", " + VERSION + "=" + version + ", " + INSTANCE + "="
+                + instance + ", " + PERIOD + "=" + periodMillis + "ms, " + FLUSH + "=" + flushMillis
+                + "ms, " + STACK_DEPTH + "=" + stackDepth + ", " + LABELS + "=" + labels;
+    }
+
+    /** Looks each key up in the sources, in precedence order. Used once, by one thread. */
+    private static final class Resolver {
+        private final Map<String, String> args;
+        private final Function<String, String> systemProperties;
+        private final Function<String, String> environment;
+        private final Consumer<String> warnings;
+
+        Resolver(Map<String, String> args, Function<String, String> systemProperties,
+                Function<String, String> environment, Consumer<String> warnings) {
+            this.args = new LinkedHashMap<>(args);
+            this.systemProperties = systemProperties;
+            this.environment = environment;
+            this.warnings = warnings;
+        }
+
+        <T> T resolve(ConfigKey<T> key) {
+            String raw = args.remove(key.name());
+            String source = "agent argument " + key.name();
+            if (raw == null) {
+                raw = systemProperties.apply(key.systemProperty());
+                source = "system property " + key.systemProperty();
+            }
+            if (raw == null) {
+                raw = environment.apply(key.environmentVariable());
+                source = "environment variable " + key.environmentVariable();
+            }
+            if (raw == null) {
+                return key.defaultValue();
+            }
+            try {
+                return Objects.requireNonNull(key.parse(raw));
+            } catch (RuntimeException e) {
+                warnings.accept("bad value '" + raw + "' for " + source + ": " + e.getMessage()
+                        + "; using the default " + key.defaultText());
+                return key.defaultValue();
+            }
+        }
+
+        void warnUnknownArguments() {
+            for (String unknown : args.keySet()) {
+                warnings.accept("ignoring unknown agent argument '" + unknown + "'");
+            }
+        }
+    }
+}

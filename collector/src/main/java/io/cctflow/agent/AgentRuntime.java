@@ -1,0 +1,129 @@
+package io.cctflow.agent;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.cctflow.agent.batch.AgentCounters;
+import io.cctflow.agent.batch.BatchAggregator;
+import io.cctflow.agent.batch.BatchFlusher;
+import io.cctflow.agent.log.AgentLog;
+import io.cctflow.agent.sampling.JfrSampler;
+import io.cctflow.agent.transport.KafkaBatchSender;
+import io.cctflow.schema.InstanceInfo;
+
+/**
+ * Wires sampler, aggregator, flusher and sender together and stops them in order on JVM
+ * shutdown: stop sampling, flush the last window, close the producer, all within
+ * {@link #SHUTDOWN_BUDGET} so the agent never delays the host's exit by more.
+ *
+ * <p>Thread safety: {@link #run} is called once, on the agent's own daemon thread;
+ * {@link #stop} is idempotent and may be called from any thread (the shutdown hook).
+ */
+final class AgentRuntime {
+    /** The most the agent adds to the host's shutdown. */
+    static final Duration SHUTDOWN_BUDGET = Duration.ofSeconds(2);
+
+    private final AgentConfig config;
+    private final JfrSampler sampler;
+    private final BatchFlusher flusher;
+    private final KafkaBatchSender sender;
+    private final AtomicBoolean stopped = new AtomicBoolean();
+
+    private AgentRuntime(AgentConfig config, JfrSampler sampler, BatchFlusher flusher,
+            KafkaBatchSender sender) {
+        this.config = config;
+        this.sampler = sampler;
+        this.flusher = flusher;
+        this.sender = sender;
+    }
+
+    /** Starts the agent and runs the JFR stream on the calling thread until shutdown. Never throws. */
+    static void run(String agentArgs) {
+        try {
+            AgentConfig config = AgentConfig.load(agentArgs);
+            if (!JfrSampler.isJfrAvailable()) {
+                return;
+            }
+            AgentRuntime runtime = create(config);
+            if (runtime != null) {
+                runtime.sample();
+            }
+        } catch (Throwable t) {
+            AgentLog.warn("agent stopped; the application runs without it", t);
+        }
+    }
+
+    private static AgentRuntime create(AgentConfig config) {
+        AgentCounters counters = new AgentCounters();
+        KafkaBatchSender sender;
+        try {
+            sender = new KafkaBatchSender(config.bootstrapServers(), config.topic(),
+                    KafkaBatchSender.recordKey(config.service(), config.version(), config.instance()),
+                    counters);
+        } catch (RuntimeException e) {
+            AgentLog.warn("cannot create the Kafka producer for " + config.bootstrapServers()
+                    + "; agent disabled", e);
+            return null;
+        }
+        BatchAggregator aggregator = new BatchAggregator(instanceInfo(config),
+                config.periodMillis(), System.currentTimeMillis(), counters);
+        JfrSampler sampler = new JfrSampler(config.periodMillis(), config.stackDepth(), aggregator,
+                counters);
+        BatchFlusher flusher = new BatchFlusher(aggregator, sender, config.flushMillis(),
+                new Random(), System::currentTimeMillis);
+        return new AgentRuntime(config, sampler, flusher, sender);
+    }
+
+    static InstanceInfo instanceInfo(AgentConfig config) {
+        return InstanceInfo.newBuilder()
+                .setService(config.service())
+                .setVersion(config.version())
+                .setInstanceId(config.instance())
+                .setHost(LocalHost.name())
+                .setPid(ProcessHandle.current().pid())
+                .setStartTimeMillis(ManagementFactory.getRuntimeMXBean().getStartTime())
+                .setLabels(config.labels())
+                .build();
+    }
+
+    private void sample() {
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(SHUTDOWN_BUDGET),
+                    "cctflow-shutdown"));
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down: nothing worth starting
+            stop(SHUTDOWN_BUDGET);
+            return;
+        }
+        flusher.start();
+        AgentLog.info("started: " + config);
+        sampler.run(); // blocks until stop() closes the stream, or JFR fails
+        if (!stopped.get()) {
+            AgentLog.warn("sampling ended before shutdown; agent disabled");
+            stop(SHUTDOWN_BUDGET);
+        }
+    }
+
+    /** Stops sampling, flushes the last window and closes the producer, within {@code budget}. */
+    void stop(Duration budget) {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
+        long deadline = System.nanoTime() + budget.toNanos();
+        try {
+            sampler.close();
+            // wait for a running flush for at most half of what is left; the final flush's send
+            // fails fast (max.block.ms) when the broker is away
+            flusher.shutdown(remaining(deadline).dividedBy(2));
+            sender.close(remaining(deadline));
+        } catch (Throwable t) {
+            AgentLog.warn("agent shutdown failed", t);
+        }
+    }
+
+    private static Duration remaining(long deadlineNanos) {
+        return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
+    }
+}

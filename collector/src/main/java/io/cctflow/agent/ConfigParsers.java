@@ -1,0 +1,102 @@
+package io.cctflow.agent;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parsers and validators for configuration values. Each throws {@link IllegalArgumentException}
+ * with a message that says what is accepted. Stateless and thread-safe.
+ */
+final class ConfigParsers {
+    /** A number with an optional unit; a bare number means milliseconds. */
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,12})\\s*(ms|s|m)?");
+
+    /** Separates the parts of the Kafka record key; names containing it would be ambiguous. */
+    private static final char KEY_SEPARATOR = '\u001f';
+
+    private ConfigParsers() {
+    }
+
+    /** A non-blank string that cannot break the record key (no U+001F). */
+    static Function<String, String> name() {
+        return raw -> {
+            if (raw.isEmpty()) {
+                throw new IllegalArgumentException("must not be empty");
+            }
+            if (raw.indexOf(KEY_SEPARATOR) >= 0) {
+                throw new IllegalArgumentException("must not contain U+001F");
+            }
+            return raw;
+        };
+    }
+
+    /** A duration in milliseconds within [min, max]: {@code 20}, {@code 20ms}, {@code 10s} or {@code 1m}. */
+    static Function<String, Long> millis(long min, long max) {
+        return raw -> {
+            Matcher m = DURATION.matcher(raw);
+            if (!m.matches()) {
+                throw new IllegalArgumentException("not a duration (use e.g. 20, 20ms, 10s, 1m)");
+            }
+            long n = Long.parseLong(m.group(1));
+            String unit = m.group(2);
+            long ms;
+            if (unit == null || unit.equals("ms")) {
+                ms = n;
+            } else if (unit.equals("s")) {
+                ms = Math.multiplyExact(n, 1_000L);
+            } else {
+                ms = Math.multiplyExact(n, 60_000L);
+            }
+            return checkRange(ms, min, max, " ms");
+        };
+    }
+
+    /** An integer within [min, max]. */
+    static Function<String, Integer> integer(int min, int max) {
+        return raw -> {
+            long n;
+            try {
+                n = Long.parseLong(raw);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not an integer");
+            }
+            return (int) checkRange(n, min, max, "");
+        };
+    }
+
+    /** Labels as {@code key=value;key=value}; empty means none. Keys must be distinct. */
+    static Map<String, String> labels(String raw) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (String part : raw.split(";")) {
+            String entry = part.trim();
+            if (entry.isEmpty()) {
+                continue;
+            }
+            int eq = entry.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("label '" + entry + "' is not key=value");
+            }
+            String key = entry.substring(0, eq).trim();
+            String value = entry.substring(eq + 1).trim();
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException("label '" + entry + "' has an empty key");
+            }
+            if (labels.put(key, value) != null) {
+                throw new IllegalArgumentException("label key '" + key + "' given twice");
+            }
+        }
+        return Collections.unmodifiableMap(labels);
+    }
+
+    private static long checkRange(long value, long min, long max, String unit) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(
+                    "must be between " + min + unit + " and " + max + unit + ", was " + value + unit);
+        }
+        return value;
+    }
+}

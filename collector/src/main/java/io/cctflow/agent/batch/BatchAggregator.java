@@ -1,0 +1,199 @@
+package io.cctflow.agent.batch;
+
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.RandomAccess;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.cctflow.schema.InstanceInfo;
+import io.cctflow.schema.MethodRef;
+import io.cctflow.schema.SampleBatch;
+import io.cctflow.schema.Stack;
+
+/**
+ * Aggregates samples between two flushes into one {@link SampleBatch}: interns methods into a
+ * dictionary scoped to the batch, and counts identical (frames, call-site lines, thread,
+ * truncated) stacks once with a count.
+ *
+ * <p>Thread safety: one thread records (the JFR stream) while another drains (the flusher); both
+ * take one lock, once per sample and once per batch, never per frame. Building the Avro batch
+ * happens outside the lock on state no other thread can see any more.
+ *
+ * <p>Memory is bounded: a batch holds at most {@code maxMethods} methods and {@code maxStacks}
+ * distinct stacks; a sample that would exceed either is dropped and counted.
+ */
+public final class BatchAggregator implements SampleRecorder {
+    /** Default bound on the methods of one batch. */
+    public static final int DEFAULT_MAX_METHODS = 1 << 16;
+    /** Default bound on the distinct stacks of one batch. */
+    public static final int DEFAULT_MAX_STACKS = 1 << 16;
+
+    private final InstanceInfo instance;
+    private final int samplingPeriodMillis;
+    private final AgentCounters counters;
+    private final int maxMethods;
+    private final int maxStacks;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    // guarded by lock
+    private Window window;
+    private long windowStartMillis;
+    private long nextSequence;
+    private int[] scratchFrames = new int[256];
+
+    /**
+     * @param instance identity of this JVM, copied into every batch
+     * @param windowStartMillis start of the first window, epoch milliseconds
+     */
+    public BatchAggregator(InstanceInfo instance, int samplingPeriodMillis, long windowStartMillis,
+            AgentCounters counters) {
+        this(instance, samplingPeriodMillis, windowStartMillis, counters, DEFAULT_MAX_METHODS,
+                DEFAULT_MAX_STACKS);
+    }
+
+    /** As above, with explicit bounds per batch. */
+    public BatchAggregator(InstanceInfo instance, int samplingPeriodMillis, long windowStartMillis,
+            AgentCounters counters, int maxMethods, int maxStacks) {
+        this.instance = instance;
+        this.samplingPeriodMillis = samplingPeriodMillis;
+        this.counters = counters;
+        this.maxMethods = maxMethods;
+        this.maxStacks = maxStacks;
+        this.windowStartMillis = windowStartMillis;
+        this.window = new Window();
+    }
+
+    @Override
+    public void record(MethodId[] frames, int[] lines, int depth, String thread, boolean truncated) {
+        counters.sampleSeen(truncated);
+        lock.lock();
+        try {
+            if (scratchFrames.length < depth) {
+                scratchFrames = new int[Math.max(depth, scratchFrames.length * 2)];
+            }
+            for (int i = 0; i < depth; i++) {
+                int index = window.intern(frames[i], maxMethods);
+                if (index < 0) {
+                    // the frames interned so far stay in the dictionary: unused, but harmless
+                    counters.sampleDropped();
+                    return;
+                }
+                scratchFrames[i] = index;
+            }
+            if (!window.stacks.add(scratchFrames, lines, depth, thread, truncated, maxStacks)) {
+                counters.sampleDropped();
+                return;
+            }
+            window.samples++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Ends the current window at {@code windowEndMillis} and returns its batch, then starts a new
+     * window (with a fresh method dictionary) there. An empty window produces no batch and uses
+     * no sequence number; the next window still starts at {@code windowEndMillis}.
+     *
+     * @return the batch, or null when no sample was recorded in the window
+     */
+    public SampleBatch drain(long windowEndMillis) {
+        Window done;
+        long start;
+        long end;
+        long sequence;
+        lock.lock();
+        try {
+            start = windowStartMillis;
+            // a wall clock can step back; a window must never end before it starts
+            end = Math.max(windowEndMillis, start);
+            windowStartMillis = end;
+            if (window.samples == 0) {
+                return null;
+            }
+            done = window;
+            window = new Window();
+            sequence = nextSequence++;
+        } finally {
+            lock.unlock();
+        }
+        return SampleBatch.newBuilder()
+                .setInstance(instance)
+                .setWindowStartMillis(start)
+                .setWindowEndMillis(end)
+                .setSequence(sequence)
+                .setSamplingPeriodMillis(samplingPeriodMillis)
+                .setMethods(done.methodRefs())
+                .setStacks(done.stackRecords())
+                .setStats(counters.snapshot())
+                .build();
+    }
+
+    /** The samples and dictionary of one window. Guarded by the aggregator's lock until drained. */
+    private static final class Window {
+        final Map<MethodId, Integer> dictionary = new HashMap<>();
+        final List<MethodId> methods = new ArrayList<>();
+        final StackTable stacks = new StackTable();
+        long samples;
+
+        /** Index of the method in this window's dictionary, or -1 when it is full. */
+        int intern(MethodId method, int maxMethods) {
+            Integer index = dictionary.get(method);
+            if (index != null) {
+                return index;
+            }
+            if (methods.size() >= maxMethods) {
+                return -1;
+            }
+            int fresh = methods.size();
+            methods.add(method);
+            dictionary.put(method, fresh);
+            return fresh;
+        }
+
+        List<MethodRef> methodRefs() {
+            List<MethodRef> refs = new ArrayList<>(methods.size());
+            for (MethodId m : methods) {
+                refs.add(m.toMethodRef());
+            }
+            return refs;
+        }
+
+        List<Stack> stackRecords() {
+            List<Stack> records = new ArrayList<>(stacks.size());
+            for (int i = 0; i < stacks.size(); i++) {
+                StackTable.Entry e = stacks.entry(i);
+                records.add(Stack.newBuilder()
+                        .setFrames(new IntList(e.frames))
+                        .setLines(new IntList(e.lines))
+                        .setThread(e.thread)
+                        .setTruncated(e.truncated)
+                        .setCount(e.count)
+                        .build());
+            }
+            return records;
+        }
+    }
+
+    /** A read-only list view of an int array, so a batch does not copy every stack into boxes. */
+    private static final class IntList extends AbstractList<Integer> implements RandomAccess {
+        private final int[] values;
+
+        IntList(int[] values) {
+            this.values = values;
+        }
+
+        @Override
+        public Integer get(int index) {
+            return values[index];
+        }
+
+        @Override
+        public int size() {
+            return values.length;
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.cctflow.agent.batch;
+
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import io.cctflow.agent.log.AgentLog;
+import io.cctflow.agent.log.RateLimitedLog;
+import io.cctflow.schema.SampleBatch;
+
+/**
+ * Drains the aggregator into the sink every flush interval on one daemon thread,
+ * {@value #THREAD_NAME}, and once more on shutdown.
+ *
+ * <p>The first flush comes after a random fraction of the interval so that a fleet started at
+ * once (a deployment) does not send in lockstep; the {@link Random} is injected for tests.
+ *
+ * <p>Thread safety: {@link #start} and {@link #shutdown} are meant for one controlling thread;
+ * {@link #flush} may run on any thread, concurrently with the scheduled one.
+ */
+public final class BatchFlusher {
+    /** Name of the flusher thread. */
+    public static final String THREAD_NAME = "cctflow-flusher";
+
+    private final BatchAggregator aggregator;
+    private final BatchSink sink;
+    private final long flushMillis;
+    private final Random random;
+    private final LongSupplier clockMillis;
+    private final RateLimitedLog failures = RateLimitedLog.perMinute();
+    private final ScheduledExecutorService executor;
+
+    /**
+     * @param clockMillis wall clock in epoch milliseconds, e.g. {@code System::currentTimeMillis}
+     */
+    public BatchFlusher(BatchAggregator aggregator, BatchSink sink, long flushMillis, Random random,
+            LongSupplier clockMillis) {
+        this.aggregator = aggregator;
+        this.sink = sink;
+        this.flushMillis = flushMillis;
+        this.random = random;
+        this.clockMillis = clockMillis;
+        this.executor = Executors.newSingleThreadScheduledExecutor(daemonThreads());
+    }
+
+    /** Schedules the periodic flushes. */
+    public void start() {
+        executor.scheduleAtFixedRate(this::flush, initialDelayMillis(flushMillis, random),
+                flushMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** The first flush's delay: a uniformly random fraction of the interval, in [0, interval). */
+    static long initialDelayMillis(long flushMillis, Random random) {
+        return (long) (random.nextDouble() * flushMillis);
+    }
+
+    /**
+     * Drains the current window and hands its batch, if any, to the sink. Never throws: a
+     * periodic task that threw would silently never run again.
+     */
+    public void flush() {
+        try {
+            SampleBatch batch = aggregator.drain(clockMillis.getAsLong());
+            if (batch != null) {
+                sink.send(batch);
+            }
+        } catch (Throwable t) {
+            // the agent must keep running whatever happened to one batch
+            failures.warn("flush failed", t);
+        }
+    }
+
+    /**
+     * Stops the periodic flushes, waits up to {@code timeout} for one in progress, then flushes
+     * the last window on the calling thread. Safe to call more than once.
+     */
+    public void shutdown(Duration timeout) {
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                AgentLog.warn("a flush was still running at shutdown");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        flush();
+    }
+
+    private static ThreadFactory daemonThreads() {
+        return runnable -> {
+            Thread t = new Thread(runnable, THREAD_NAME);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,233 @@
+package io.cctflow.agent.sampling;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import javax.management.ObjectName;
+
+import io.cctflow.agent.batch.AgentCounters;
+import io.cctflow.agent.batch.MethodId;
+import io.cctflow.agent.batch.SampleRecorder;
+import io.cctflow.agent.log.AgentLog;
+import io.cctflow.agent.log.RateLimitedLog;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingStream;
+
+/**
+ * Streams {@code jdk.ExecutionSample} events from JFR in this JVM and hands each stack, root
+ * first with call-site lines, to a {@link SampleRecorder}. Hidden frames (lambda forms,
+ * invokedynamic glue) are kept: they are real calling contexts, and dropping them would join
+ * paths the JVM keeps apart.
+ *
+ * <p>Threading: {@link #run()} blocks and must be called on a dedicated daemon thread; events are
+ * handled on that thread. We never use {@code startAsync()}: it starts a non-daemon thread that
+ * keeps the host JVM from exiting. {@link #close()} may be called from any thread, any number of
+ * times, also before {@code run()}.
+ */
+public final class JfrSampler implements AutoCloseable {
+    /** The JFR event this sampler consumes. */
+    public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+
+    // bound the JFR repository on disk: without a limit a continuous recording grows forever;
+    // the stream reads within about a second, so minutes of retention are plenty
+    private static final Duration MAX_AGE = Duration.ofMinutes(2);
+    private static final long MAX_SIZE_BYTES = 32L << 20;
+    private static final int MAX_THREAD_NAMES = 4096;
+
+    private final int periodMillis;
+    private final int stackDepth;
+    private final SampleRecorder recorder;
+    private final AgentCounters counters;
+    private final CountDownLatch started = new CountDownLatch(1);
+    private final RateLimitedLog eventFailures = RateLimitedLog.perMinute();
+
+    // confined to the stream thread
+    private final MethodIds methodIds = new MethodIds();
+    private final Map<String, String> threadNames = new HashMap<>();
+    private MethodId[] frames = new MethodId[256];
+    private int[] lines = new int[256];
+
+    private final Object lifecycle = new Object();
+    // guarded by lifecycle
+    private RecordingStream stream;
+    private boolean closed;
+
+    /**
+     * @param periodMillis sampling period per thread
+     * @param stackDepth the stack depth to ask JFR for before it starts
+     * @param recorder receives the samples, on the stream's thread
+     * @param counters where unreadable events are counted
+     */
+    public JfrSampler(int periodMillis, int stackDepth, SampleRecorder recorder,
+            AgentCounters counters) {
+        this.periodMillis = periodMillis;
+        this.stackDepth = stackDepth;
+        this.recorder = recorder;
+        this.counters = counters;
+    }
+
+    /** Whether this JVM has a usable Flight Recorder; logs why not. */
+    public static boolean isJfrAvailable() {
+        try {
+            if (FlightRecorder.isAvailable()) {
+                return true;
+            }
+            AgentLog.warn("JDK Flight Recorder is not available in this JVM (disabled, or not built"
+                    + " in); no samples will be taken");
+        } catch (Throwable t) {
+            AgentLog.warn("JDK Flight Recorder is not usable in this JVM; no samples will be taken", t);
+        }
+        return false;
+    }
+
+    /**
+     * Starts sampling and handles events until {@link #close()}. Returns normally when closed;
+     * any failure is logged, never thrown.
+     */
+    public void run() {
+        try {
+            if (isClosed()) {
+                return;
+            }
+            raiseStackDepth(stackDepth);
+            RecordingStream rs = new RecordingStream();
+            synchronized (lifecycle) {
+                if (closed) {
+                    rs.close();
+                    return;
+                }
+                stream = rs;
+            }
+            rs.setMaxAge(MAX_AGE);
+            rs.setMaxSize(MAX_SIZE_BYTES);
+            rs.enable(EXECUTION_SAMPLE).withPeriod(Duration.ofMillis(periodMillis));
+            rs.onEvent(EXECUTION_SAMPLE, this::onExecutionSample);
+            rs.onMetadata(metadata -> started.countDown());
+            rs.start();
+        } catch (Throwable t) {
+            // close() from another thread can make start() fail; that is not worth a warning
+            if (!isClosed()) {
+                AgentLog.warn("JFR sampling stopped", t);
+            }
+        } finally {
+            started.countDown();
+            close();
+        }
+    }
+
+    /** Waits until the stream has started (or stopped). For tests and start-up logging. */
+    public boolean awaitStarted(Duration timeout) throws InterruptedException {
+        return started.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops the stream; {@link #run()} then returns. Idempotent, any thread. */
+    @Override
+    public void close() {
+        RecordingStream rs;
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            rs = stream;
+        }
+        if (rs != null) {
+            try {
+                rs.close();
+            } catch (Throwable t) {
+                AgentLog.warn("closing the JFR stream failed", t);
+            }
+        }
+    }
+
+    private boolean isClosed() {
+        synchronized (lifecycle) {
+            return closed;
+        }
+    }
+
+    /**
+     * Asks JFR to record deeper stacks, which only works before JFR starts: at its default of 64
+     * frames most real stacks are truncated. Failure is not fatal: samples are still useful.
+     */
+    static void raiseStackDepth(int depth) {
+        try {
+            // the command echoes the setting whether or not JFR was already running, so its
+            // output tells nothing; the truncated-sample counter shows the effect
+            ManagementFactory.getPlatformMBeanServer().invoke(
+                    new ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrConfigure",
+                    new Object[] {new String[] {"stackdepth=" + depth}},
+                    new String[] {String[].class.getName()});
+        } catch (Throwable t) {
+            AgentLog.warn("could not set the JFR stack depth to " + depth
+                    + " (is JFR already running?); stacks deeper than JFR's limit are truncated", t);
+        }
+    }
+
+    /** One event; never throws, because an exception would end the whole stream. */
+    private void onExecutionSample(RecordedEvent event) {
+        try {
+            String thread = threadName(event);
+            if (thread == null) {
+                return; // one of the agent's own threads: we profile the host, not ourselves
+            }
+            RecordedStackTrace stackTrace = event.getStackTrace();
+            List<RecordedFrame> recorded = stackTrace == null ? List.of() : stackTrace.getFrames();
+            int depth = recorded.size();
+            if (depth == 0) {
+                counters.sampleUnreadable();
+                return;
+            }
+            ensureCapacity(depth);
+            // JFR lists the top frame first; the batch wants the root first
+            for (int i = 0; i < depth; i++) {
+                RecordedFrame frame = recorded.get(depth - 1 - i);
+                frames[i] = methodIds.of(frame.getMethod());
+                lines[i] = frame.getLineNumber();
+            }
+            CallSiteLines.fromExecutingLines(lines, depth);
+            recorder.record(frames, lines, depth, thread, stackTrace.isTruncated());
+        } catch (RuntimeException e) {
+            counters.sampleUnreadable();
+            eventFailures.warn("could not read a " + EXECUTION_SAMPLE + " event", e);
+        }
+    }
+
+    /** The normalised name of the sampled thread, or null for a thread of the agent itself. */
+    private String threadName(RecordedEvent event) {
+        RecordedThread thread = event.getThread("sampledThread");
+        String raw = thread == null ? null : thread.getJavaName();
+        if (raw == null) {
+            return ThreadNames.UNKNOWN;
+        }
+        if (ThreadNames.isAgentThread(raw)) {
+            return null;
+        }
+        String normalised = threadNames.get(raw);
+        if (normalised == null) {
+            if (threadNames.size() >= MAX_THREAD_NAMES) {
+                threadNames.clear();
+            }
+            normalised = ThreadNames.normalise(raw);
+            threadNames.put(raw, normalised);
+        }
+        return normalised;
+    }
+
+    private void ensureCapacity(int depth) {
+        if (frames.length < depth) {
+            int n = Math.max(depth, frames.length * 2);
+            frames = new MethodId[n];
+            lines = new int[n];
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.cctflow.agent.sampling;
+
+/**
+ * Normalises thread names so that the threads of one pool share one name: every run of ASCII
+ * digits becomes {@code #} ({@code pool-3-thread-17} becomes {@code pool-#-thread-#}). Without
+ * this, per-thread views would split a pool into as many entries as it ever had threads.
+ * Stateless and thread-safe.
+ */
+public final class ThreadNames {
+    /** Name used when JFR reports no thread or no Java name. */
+    public static final String UNKNOWN = "unknown";
+
+    private ThreadNames() {
+    }
+
+    /** The normalised name; returns {@code name} itself, without copying, when it has no digit. */
+    public static String normalise(String name) {
+        if (name == null) {
+            return UNKNOWN;
+        }
+        int first = firstDigit(name);
+        if (first < 0) {
+            return name;
+        }
+        StringBuilder sb = new StringBuilder(name.length());
+        sb.append(name, 0, first);
+        boolean inDigits = false;
+        for (int i = first; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (isDigit(c)) {
+                if (!inDigits) {
+                    sb.append('#');
+                    inDigits = true;
+                }
+            } else {
+                sb.append(c);
+                inDigits = false;
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * True for the agent's own threads ({@code cctflow-*}) and its Kafka producer's network thread
+     * ({@code kafka-producer-network-thread | cctflow-agent}): their CPU is the agent's overhead,
+     * not the host's profile, and counting it would dilute every share the user sees.
+     */
+    public static boolean isAgentThread(String rawName) {
+        return rawName.startsWith("cctflow-") || rawName.endsWith("| cctflow-agent");
+    }
+
+    private static int firstDigit(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            if (isDigit(name.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+}

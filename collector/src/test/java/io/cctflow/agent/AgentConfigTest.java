@@ -1,0 +1,175 @@
+package io.cctflow.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+class AgentConfigTest {
+    private final Map<String, String> sysProps = new HashMap<>();
+    private final Map<String, String> env = new HashMap<>();
+    private final List<String> warnings = new ArrayList<>();
+
+    private AgentConfig load(String args) {
+        return AgentConfig.load(args, sysProps::get, env::get, () -> "host-42", warnings::add);
+    }
+
+    @Test
+    void usesDocumentedDefaultsWhenNothingIsSet() {
+        AgentConfig c = load(null);
+
+        assertThat(c.bootstrapServers()).isEqualTo("localhost:9092");
+        assertThat(c.topic()).isEqualTo("cctflow.samples");
+        assertThat(c.service()).isEqualTo("unknown-service");
+        assertThat(c.version()).isEqualTo("unknown");
+        assertThat(c.instance()).isEqualTo("host-42");
+        assertThat(c.periodMillis()).isEqualTo(20);
+        assertThat(c.flushMillis()).isEqualTo(10_000);
+        assertThat(c.stackDepth()).isEqualTo(256);
+        assertThat(c.labels()).isEmpty();
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void agentArgumentsWinOverSystemPropertiesWhichWinOverEnvironment() {
+        env.put("CCTFLOW_SERVICE", "from-env");
+        env.put("CCTFLOW_VERSION", "v-env");
+        env.put("CCTFLOW_TOPIC", "t-env");
+        sysProps.put("cctflow.service", "from-sysprop");
+        sysProps.put("cctflow.version", "v-sysprop");
+
+        AgentConfig c = load("service=from-args");
+
+        assertThat(c.service()).isEqualTo("from-args");
+        assertThat(c.version()).isEqualTo("v-sysprop");
+        assertThat(c.topic()).isEqualTo("t-env");
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void environmentVariableNamesAreUpperCaseWithUnderscores() {
+        env.put("CCTFLOW_BOOTSTRAP_SERVERS", "kafka:9092");
+        env.put("CCTFLOW_STACKDEPTH", "512");
+
+        AgentConfig c = load("");
+
+        assertThat(c.bootstrapServers()).isEqualTo("kafka:9092");
+        assertThat(c.stackDepth()).isEqualTo(512);
+    }
+
+    @Test
+    void badValueFallsBackToTheDefaultWithAWarningNamingKeyAndSource() {
+        AgentConfig c = load("period=fast,stackdepth=0,service=ok");
+
+        assertThat(c.periodMillis()).isEqualTo(20);
+        assertThat(c.stackDepth()).isEqualTo(256);
+        assertThat(c.service()).isEqualTo("ok");
+        assertThat(warnings).hasSize(2);
+        assertThat(warnings.get(0)).contains("'fast'", "agent argument period", "default 20ms");
+        assertThat(warnings.get(1)).contains("stackdepth", "between 1 and 2048");
+    }
+
+    @Test
+    void badValueFallsBackToTheDefaultNotToALowerPrecedenceSource() {
+        sysProps.put("cctflow.flush", "5s");
+
+        AgentConfig c = load("flush=soon");
+
+        assertThat(c.flushMillis()).isEqualTo(10_000);
+        assertThat(warnings).singleElement().asString().contains("flush");
+    }
+
+    @Test
+    void badValueInTheEnvironmentIsReportedWithTheVariableName() {
+        env.put("CCTFLOW_PERIOD", "-5");
+
+        assertThat(load(null).periodMillis()).isEqualTo(20);
+        assertThat(warnings).singleElement().asString().contains("CCTFLOW_PERIOD");
+    }
+
+    @Test
+    void durationsAcceptBareMillisMillisSecondsAndMinutes() {
+        assertThat(load("flush=10000").flushMillis()).isEqualTo(10_000);
+        assertThat(load("flush=10000ms").flushMillis()).isEqualTo(10_000);
+        assertThat(load("flush=10s").flushMillis()).isEqualTo(10_000);
+        assertThat(load("flush=2m").flushMillis()).isEqualTo(120_000);
+        assertThat(load("period=20").periodMillis()).isEqualTo(20);
+        assertThat(load("period=7ms").periodMillis()).isEqualTo(7);
+        assertThat(load("period= 10 ms ").periodMillis()).isEqualTo(10);
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void durationsOutsideTheirRangeAreRejected() {
+        assertThat(load("flush=50ms").flushMillis()).isEqualTo(10_000);
+        assertThat(load("period=2m").periodMillis()).isEqualTo(20);
+        assertThat(load("period=10h").periodMillis()).isEqualTo(20);
+        assertThat(warnings).hasSize(3);
+    }
+
+    @Test
+    void labelsParseAsOrderedKeyValuePairs() {
+        AgentConfig c = load("labels=region=eu;zone=a; ns = shop ;");
+
+        assertThat(c.labels()).containsExactly(Map.entry("region", "eu"), Map.entry("zone", "a"),
+                Map.entry("ns", "shop"));
+    }
+
+    @Test
+    void malformedLabelsFallBackToNoLabels() {
+        assertThat(load("labels=region").labels()).isEmpty();
+        assertThat(load("labels=a=1;a=2").labels()).isEmpty();
+        assertThat(warnings).hasSize(2);
+    }
+
+    @Test
+    void aCommaPartWithoutEqualsContinuesThePreviousValue() {
+        AgentConfig c = load("bootstrap.servers=a:9092,b:9092,service=shop");
+
+        assertThat(c.bootstrapServers()).isEqualTo("a:9092,b:9092");
+        assertThat(c.service()).isEqualTo("shop");
+    }
+
+    @Test
+    void unknownArgumentsAreReportedAndIgnored() {
+        AgentConfig c = load("sevrice=shop,orphan");
+
+        assertThat(c.service()).isEqualTo("unknown-service");
+        assertThat(warnings).anySatisfy(w -> assertThat(w).contains("'sevrice'"));
+    }
+
+    @Test
+    void namesMustNotContainTheRecordKeySeparator() {
+        assertThat(load("service=a\u001fb").service()).isEqualTo("unknown-service");
+        assertThat(load("service=").service()).isEqualTo("unknown-service");
+        assertThat(warnings).hasSize(2);
+    }
+
+    @Test
+    void defaultInstanceIsOnlyComputedWhenNoSourceSetsIt() {
+        AtomicInteger calls = new AtomicInteger();
+        AgentConfig c = AgentConfig.load("instance=pod-7", sysProps::get, env::get,
+                () -> "host-" + calls.incrementAndGet(), warnings::add);
+
+        assertThat(c.instance()).isEqualTo("pod-7");
+        assertThat(calls).hasValue(0);
+    }
+
+    @Test
+    void describeKeysListsEveryKeyWithItsDefaultAndSources() {
+        String table = AgentConfig.describeKeys();
+
+        for (String key : List.of(AgentConfig.BOOTSTRAP_SERVERS, AgentConfig.TOPIC,
+                AgentConfig.SERVICE, AgentConfig.VERSION, AgentConfig.INSTANCE, AgentConfig.PERIOD,
+                AgentConfig.FLUSH, AgentConfig.STACK_DEPTH, AgentConfig.LABELS)) {
+            assertThat(table).contains("| `" + key + "` |");
+        }
+        assertThat(table).contains("`localhost:9092`", "`20ms`", "`10s`", "`256`",
+                "`<hostname>-<pid>`", "`cctflow.bootstrap.servers`", "`CCTFLOW_BOOTSTRAP_SERVERS`");
+    }
+}

@@ -1,0 +1,134 @@
+package io.cctflow.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Tests the shaded agent jar as it ships: attached with {@code -javaagent} to a separate host
+ * JVM. Runs in failsafe after {@code package}; the jar path comes from the POM.
+ */
+class AgentJarIT {
+    private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
+            "target/cctflow-collector-0.1.0-SNAPSHOT.jar"));
+    private static final Path TEST_CLASSES = Paths.get(System.getProperty("cctflow.testClasses",
+            "target/test-classes"));
+    private static final Path LOGS = JAR.toAbsolutePath().getParent().resolve("it-logs");
+
+    /** What a host JVM did. */
+    private record Run(int exitCode, String stdout, String stderr, long exitedAtMillis) {
+    }
+
+    @Test
+    @Timeout(180)
+    void hostRunsAndExitsNormallyWhileTheBrokerIsUnreachable() throws Exception {
+        Run run = runHost("unreachable-broker",
+                "bootstrap.servers=127.0.0.1:1,service=t,version=v,flush=1000", "3000", "--await-agent");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.stdout()).contains("workload done true");
+        assertThat(run.stderr()).contains("[cctflow-agent] started: bootstrap.servers=127.0.0.1:1");
+        // a batch was built and encoded by the relocated Avro, and the relocated producer
+        // rejected it quickly instead of blocking the flusher
+        assertThat(run.stderr()).containsPattern("\\[cctflow-agent\\] WARN batch \\d+ dropped");
+        assertThat(run.stderr()).doesNotContain("flush failed", "NoClassDefFoundError",
+                "NoSuchMethodError", "SLF4J", "sampling stopped");
+        // the shutdown hook's budget is 2 s; allow for JVM tear-down on a loaded machine
+        long doneAt = Long.parseLong(run.stdout().replaceAll("(?s).*workload done true at (\\d+).*", "$1"));
+        assertThat(run.exitedAtMillis() - doneAt).as("time from end of main to exit, ms")
+                .isLessThan(5_000);
+    }
+
+    @Test
+    @Timeout(120)
+    void badConfigurationIsReportedAndNeverStopsTheHost() throws Exception {
+        Run run = runHost("bad-config",
+                "bootstrap.servers=127.0.0.1:1,period=fast,stackdepth=-1,nonsense=1", "500",
+                "--await-agent");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.stderr()).contains("bad value 'fast' for agent argument period",
+                "agent argument stackdepth", "unknown agent argument 'nonsense'");
+    }
+
+    @Test
+    void jarHoldsNoClassOutsideOurPackage() throws IOException {
+        List<String> foreign = new ArrayList<>();
+        int classes = 0;
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            for (JarEntry e : (Iterable<JarEntry>) jar.stream()::iterator) {
+                if (e.getName().endsWith(".class")) {
+                    classes++;
+                    if (!e.getName().startsWith("io/cctflow/agent/")) {
+                        foreign.add(e.getName());
+                    }
+                }
+            }
+        }
+        assertThat(classes).as("classes in %s", JAR).isGreaterThan(1_000);
+        assertThat(foreign).as("classes outside io/cctflow/agent/ in %s", JAR).isEmpty();
+    }
+
+    @Test
+    void manifestNamesTheAgentEntryPoints() throws IOException {
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            Attributes main = jar.getManifest().getMainAttributes();
+            String entry = CctflowAgent.class.getName();
+            assertThat(main.getValue("Premain-Class")).isEqualTo(entry);
+            assertThat(main.getValue("Agent-Class")).isEqualTo(entry);
+            assertThat(main.getValue("Main-Class")).isEqualTo(entry);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void runningTheJarPrintsTheUsage() throws Exception {
+        Run run = run("usage", List.of(java(), "-jar", JAR.toString()));
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.stdout()).contains("-javaagent:", "| `bootstrap.servers` |");
+    }
+
+    private Run runHost(String name, String agentArgs, String... workloadArgs) throws Exception {
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m",
+                "-javaagent:" + JAR + "=" + agentArgs, "-cp", TEST_CLASSES.toString(),
+                BusyWorkload.class.getName()));
+        command.addAll(List.of(workloadArgs));
+        return run(name, command);
+    }
+
+    private static Run run(String name, List<String> command) throws Exception {
+        Files.createDirectories(LOGS);
+        Path out = LOGS.resolve(name + ".stdout");
+        Path err = LOGS.resolve(name + ".stderr");
+        Process p = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("host JVM '" + name + "' did not exit within 120 s: "
+                    + Files.readString(err, StandardCharsets.UTF_8));
+        }
+        long exitedAt = System.currentTimeMillis();
+        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8), exitedAt);
+    }
+
+    private static String java() {
+        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}

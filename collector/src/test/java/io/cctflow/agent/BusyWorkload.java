@@ -1,0 +1,77 @@
+package io.cctflow.agent;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.RecordingState;
+
+/**
+ * A host application for {@link AgentJarIT}: keeps two threads busy (main and a pool thread)
+ * for the given milliseconds, then returns from {@code main} normally, so the JVM exits only if
+ * no agent thread holds it. The last line on stdout is {@code workload done true at <epoch ms>}.
+ *
+ * <p>With {@code --await-agent} the busy time starts only once the agent's flusher thread exists
+ * and a JFR recording runs (at most 60 s, else exit code 2): on a loaded 2-core machine the
+ * agent's start-up competes with the workload for CPU, and a fixed duration would race it.
+ */
+public final class BusyWorkload {
+    private static final String FLUSHER_THREAD = "cctflow-flusher";
+
+    private BusyWorkload() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long millis = Long.parseLong(args[0]);
+        if (args.length > 1 && args[1].equals("--await-agent") && !awaitAgent(60_000)) {
+            System.out.println("agent did not start within 60 s");
+            System.exit(2);
+        }
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        Future<Double> background = pool.submit(() -> work(deadline));
+        double sum = work(deadline) + background.get();
+        pool.shutdown();
+        System.out.println("workload done " + (sum > 0) + " at " + System.currentTimeMillis());
+    }
+
+    private static boolean awaitAgent(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            // isInitialized() does not start JFR itself, which would pre-empt the agent's
+            // stack-depth setting
+            if (flusherRunning() && FlightRecorder.isInitialized()
+                    && FlightRecorder.getFlightRecorder().getRecordings().stream()
+                            .anyMatch(r -> r.getState() == RecordingState.RUNNING)) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    private static boolean flusherRunning() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals(FLUSHER_THREAD));
+    }
+
+    private static double work(long deadlineNanos) {
+        double sum = 0;
+        while (System.nanoTime() < deadlineNanos) {
+            sum += recurse(12);
+        }
+        return sum;
+    }
+
+    private static double recurse(int depth) {
+        if (depth == 0) {
+            double s = 0;
+            for (int i = 1; i < 2_000; i++) {
+                s += Math.sqrt(i);
+            }
+            return s;
+        }
+        return recurse(depth - 1) + 1;
+    }
+}

@@ -1,0 +1,231 @@
+package io.cctflow.agent.batch;
+
+import static io.cctflow.agent.batch.Batches.m;
+import static io.cctflow.agent.batch.Batches.names;
+import static io.cctflow.agent.batch.Batches.record;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.cctflow.schema.AgentStats;
+import io.cctflow.schema.MethodRef;
+import io.cctflow.schema.SampleBatch;
+import io.cctflow.schema.Stack;
+
+class BatchAggregatorTest {
+    private final AgentCounters counters = new AgentCounters();
+    private final BatchAggregator aggregator =
+            new BatchAggregator(Batches.instance(), 20, 1_000, counters);
+
+    @Test
+    void countsIdenticalStacksOnce() {
+        for (int i = 0; i < 3; i++) {
+            record(aggregator, "main", false, List.of(m("main"), m("run"), m("work")), 0, 10, 20);
+        }
+        record(aggregator, "main", false, List.of(m("main"), m("run")), 0, 10);
+
+        SampleBatch batch = aggregator.drain(2_000);
+
+        assertThat(batch.getStacks()).hasSize(2);
+        Stack first = batch.getStacks().get(0);
+        assertThat(names(batch, first)).containsExactly("main", "run", "work");
+        assertThat(first.getCount()).isEqualTo(3);
+        assertThat(batch.getStacks().get(1).getCount()).isEqualTo(1);
+        assertThat(batch.getMethods()).extracting(MethodRef::getMethodName)
+                .containsExactly("main", "run", "work");
+        assertThat(first.getFrames()).containsExactly(0, 1, 2);
+    }
+
+    @Test
+    void keepsCallSiteLinesAndTellsStacksApartByThem() {
+        record(aggregator, "main", false, List.of(m("main"), m("work")), 0, 10);
+        record(aggregator, "main", false, List.of(m("main"), m("work")), 0, 11);
+
+        SampleBatch batch = aggregator.drain(2_000);
+
+        assertThat(batch.getStacks()).extracting(Stack::getLines)
+                .containsExactly(List.of(0, 10), List.of(0, 11));
+        assertThat(batch.getStacks()).extracting(Stack::getCount).containsExactly(1L, 1L);
+        assertThat(batch.getMethods()).hasSize(2);
+    }
+
+    @Test
+    void tellsStacksApartByThreadAndTruncation() {
+        List<MethodId> frames = List.of(m("a"), m("b"));
+        record(aggregator, "pool-#-thread-#", false, frames);
+        record(aggregator, "main", false, frames);
+        record(aggregator, "main", true, frames);
+        record(aggregator, "main", true, frames);
+
+        SampleBatch batch = aggregator.drain(2_000);
+
+        assertThat(batch.getStacks()).extracting(Stack::getThread, Stack::getTruncated, Stack::getCount)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("pool-#-thread-#", false, 1L),
+                        org.assertj.core.groups.Tuple.tuple("main", false, 1L),
+                        org.assertj.core.groups.Tuple.tuple("main", true, 2L));
+    }
+
+    @Test
+    void copiesTheCallersArraysSoTheyCanBeReused() {
+        MethodId[] frames = {m("a"), m("b")};
+        int[] lines = {0, 5};
+        aggregator.record(frames, lines, 2, "main", false);
+        frames[1] = m("c");
+        lines[1] = 6;
+        aggregator.record(frames, lines, 2, "main", false);
+
+        SampleBatch batch = aggregator.drain(2_000);
+
+        assertThat(batch.getStacks()).hasSize(2);
+        assertThat(names(batch, batch.getStacks().get(0))).containsExactly("a", "b");
+        assertThat(batch.getStacks().get(0).getLines()).containsExactly(0, 5);
+    }
+
+    @Test
+    void scopesTheMethodDictionaryToOneBatch() {
+        record(aggregator, "main", false, List.of(m("a"), m("b")));
+        SampleBatch first = aggregator.drain(2_000);
+        record(aggregator, "main", false, List.of(m("c"), m("b")));
+        SampleBatch second = aggregator.drain(3_000);
+
+        assertThat(first.getMethods()).extracting(MethodRef::getMethodName).containsExactly("a", "b");
+        assertThat(second.getMethods()).extracting(MethodRef::getMethodName).containsExactly("c", "b");
+        assertThat(second.getStacks().get(0).getFrames()).containsExactly(0, 1);
+    }
+
+    @Test
+    void numbersBatchesFromZeroWithContiguousWindows() {
+        record(aggregator, "main", false, List.of(m("a")));
+        SampleBatch b0 = aggregator.drain(2_000);
+        record(aggregator, "main", false, List.of(m("a")));
+        SampleBatch b1 = aggregator.drain(3_000);
+
+        assertThat(b0.getSequence()).isZero();
+        assertThat(b1.getSequence()).isEqualTo(1);
+        assertThat(b0.getWindowStartMillis()).isEqualTo(1_000);
+        assertThat(b0.getWindowEndMillis()).isEqualTo(2_000);
+        assertThat(b1.getWindowStartMillis()).isEqualTo(2_000);
+        assertThat(b1.getWindowEndMillis()).isEqualTo(3_000);
+        assertThat(b1.getSamplingPeriodMillis()).isEqualTo(20);
+        assertThat(b1.getInstance()).isEqualTo(Batches.instance());
+    }
+
+    @Test
+    void emptyWindowProducesNoBatchAndUsesNoSequenceNumber() {
+        assertThat(aggregator.drain(2_000)).isNull();
+        record(aggregator, "main", false, List.of(m("a")));
+
+        SampleBatch batch = aggregator.drain(3_000);
+
+        assertThat(batch.getSequence()).isZero();
+        assertThat(batch.getWindowStartMillis()).isEqualTo(2_000);
+        assertThat(aggregator.drain(4_000)).isNull();
+    }
+
+    @Test
+    void windowNeverEndsBeforeItStartsWhenTheClockStepsBack() {
+        record(aggregator, "main", false, List.of(m("a")));
+
+        SampleBatch batch = aggregator.drain(500);
+
+        assertThat(batch.getWindowEndMillis()).isEqualTo(batch.getWindowStartMillis());
+    }
+
+    @Test
+    void carriesCumulativeAgentStats() {
+        record(aggregator, "main", true, List.of(m("a")));
+        aggregator.drain(2_000);
+        counters.batchSent(100);
+        record(aggregator, "main", false, List.of(m("a")));
+
+        AgentStats stats = aggregator.drain(3_000).getStats();
+
+        assertThat(stats.getSamplesSeen()).isEqualTo(2);
+        assertThat(stats.getSamplesTruncated()).isEqualTo(1);
+        assertThat(stats.getBatchesSent()).isEqualTo(1);
+        assertThat(stats.getBytesSent()).isEqualTo(100);
+        assertThat(stats.getSamplesDropped()).isZero();
+    }
+
+    @Test
+    void dropsAndCountsSamplesBeyondTheBounds() {
+        BatchAggregator small = new BatchAggregator(Batches.instance(), 20, 0, counters, 2, 1);
+        record(small, "main", false, List.of(m("a"), m("b")));
+        record(small, "main", false, List.of(m("a"), m("b"))); // same stack: fits
+        record(small, "main", false, List.of(m("a"))); // a second stack: over maxStacks
+        record(small, "main", false, List.of(m("a"), m("c"))); // a third method: over maxMethods
+
+        SampleBatch batch = small.drain(1_000);
+
+        assertThat(batch.getStacks()).singleElement().extracting(Stack::getCount).isEqualTo(2L);
+        assertThat(batch.getStats().getSamplesSeen()).isEqualTo(4);
+        assertThat(batch.getStats().getSamplesDropped()).isEqualTo(2);
+    }
+
+    @Test
+    void handlesManyDistinctDeepStacks() {
+        MethodId[] frames = new MethodId[300];
+        int[] lines = new int[300];
+        for (int i = 0; i < frames.length; i++) {
+            frames[i] = m("f" + (i % 40));
+        }
+        for (int s = 0; s < 5_000; s++) {
+            lines[299] = s;
+            aggregator.record(frames, lines, 300, "main", s % 2 == 0);
+            aggregator.record(frames, lines, 300, "main", s % 2 == 0);
+        }
+
+        SampleBatch batch = aggregator.drain(2_000);
+
+        assertThat(batch.getStacks()).hasSize(5_000).allSatisfy(st -> {
+            assertThat(st.getCount()).isEqualTo(2);
+            assertThat(st.getFrames()).hasSize(300);
+        });
+        assertThat(batch.getMethods()).hasSize(40);
+    }
+
+    @Test
+    void losesNoSampleWhileOneThreadRecordsAndAnotherDrains() throws Exception {
+        int samples = 200_000;
+        Thread writer = new Thread(() -> {
+            MethodId[] frames = {m("a"), m("b"), m("c")};
+            int[] lines = {0, 1, 2};
+            for (int i = 0; i < samples; i++) {
+                lines[2] = i % 7;
+                aggregator.record(frames, lines, 3, "main", false);
+            }
+        });
+        long counted = 0;
+        long time = 2_000;
+        writer.start();
+        while (writer.isAlive()) {
+            counted += count(aggregator.drain(time++));
+        }
+        writer.join();
+        counted += count(aggregator.drain(time));
+
+        assertThat(counted).isEqualTo(samples);
+    }
+
+    private static long count(SampleBatch batch) {
+        return batch == null ? 0 : batch.getStacks().stream().mapToLong(Stack::getCount).sum();
+    }
+
+    @Test
+    void roundTripsThroughSingleObjectEncoding() throws Exception {
+        record(aggregator, "pool-#-thread-#", true, List.of(m("main"), m("run")), 0, 42);
+        record(aggregator, "main", false, List.of(m("main")), 0);
+        SampleBatch batch = aggregator.drain(2_000);
+
+        ByteBuffer bytes = batch.toByteBuffer();
+        SampleBatch decoded = SampleBatch.fromByteBuffer(bytes);
+
+        assertThat(decoded).isEqualTo(batch);
+        assertThat(decoded.getStacks().get(0).getLines()).containsExactly(0, 42);
+        assertThat(decoded.getInstance().getLabels()).containsEntry("zone", "a");
+    }
+}

@@ -1,0 +1,91 @@
+package io.cctflow.agent.batch;
+
+import static io.cctflow.agent.batch.Batches.m;
+import static io.cctflow.agent.batch.Batches.record;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.cctflow.schema.SampleBatch;
+
+class BatchFlusherTest {
+    private final AgentCounters counters = new AgentCounters();
+    private final BatchAggregator aggregator =
+            new BatchAggregator(Batches.instance(), 20, 0, counters);
+    private final List<SampleBatch> sent = new CopyOnWriteArrayList<>();
+    private final AtomicLong clock = new AtomicLong(1_000);
+
+    @Test
+    void firstFlushComesAfterARandomFractionOfTheInterval() {
+        Random random = new Random(7);
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(BatchFlusher.initialDelayMillis(10_000, random)).isBetween(0L, 9_999L);
+        }
+        assertThat(BatchFlusher.initialDelayMillis(10_000, new Random(7)))
+                .isEqualTo(BatchFlusher.initialDelayMillis(10_000, new Random(7)));
+        assertThat(BatchFlusher.initialDelayMillis(10_000, new Random(1)))
+                .isNotEqualTo(BatchFlusher.initialDelayMillis(10_000, new Random(2)));
+    }
+
+    @Test
+    void flushSendsOnlyNonEmptyWindowsStampedWithTheClock() {
+        BatchFlusher flusher = new BatchFlusher(aggregator, sent::add, 1_000, new Random(1), clock::get);
+
+        flusher.flush();
+        record(aggregator, "main", false, List.of(m("a")));
+        clock.set(2_000);
+        flusher.flush();
+
+        assertThat(sent).singleElement().satisfies(b -> {
+            assertThat(b.getWindowStartMillis()).isEqualTo(1_000);
+            assertThat(b.getWindowEndMillis()).isEqualTo(2_000);
+        });
+    }
+
+    @Test
+    void aFailingSinkNeverEscapesTheFlusher() {
+        BatchFlusher flusher = new BatchFlusher(aggregator, b -> {
+            throw new IllegalStateException("boom");
+        }, 1_000, new Random(1), clock::get);
+        record(aggregator, "main", false, List.of(m("a")));
+
+        flusher.flush();
+    }
+
+    @Test
+    @Timeout(30)
+    void flushesPeriodicallyOnADaemonThreadAndOnceMoreAtShutdown() throws Exception {
+        CountDownLatch twoBatches = new CountDownLatch(2);
+        List<String> threads = new CopyOnWriteArrayList<>();
+        BatchFlusher flusher = new BatchFlusher(aggregator, b -> {
+            sent.add(b);
+            Thread t = Thread.currentThread();
+            threads.add(t.getName() + (t.isDaemon() ? " daemon" : ""));
+            twoBatches.countDown();
+        }, 100, new Random(1), System::currentTimeMillis);
+        flusher.start();
+        record(aggregator, "main", false, List.of(m("a")));
+        // record again once the first batch is out, so the schedule must run a second time
+        while (sent.isEmpty()) {
+            Thread.onSpinWait();
+        }
+        record(aggregator, "main", false, List.of(m("b")));
+        assertThat(twoBatches.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(threads).containsOnly(BatchFlusher.THREAD_NAME + " daemon");
+
+        record(aggregator, "main", false, List.of(m("last")));
+        flusher.shutdown(Duration.ofSeconds(1));
+
+        assertThat(sent.get(sent.size() - 1).getMethods().get(0).getMethodName()).isEqualTo("last");
+        assertThat(sent).extracting(SampleBatch::getSequence).containsExactly(0L, 1L, 2L);
+    }
+}

@@ -1,0 +1,120 @@
+package io.cctflow.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.ExecutionId;
+import io.cctflow.core.MethodId;
+import io.cctflow.core.NodeId;
+import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.servers.TestServers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.Driver;
+
+class GraphWriterTest {
+    private static Driver driver;
+    private static GraphWriter writer;
+    private static GraphReader reader;
+    private static final ExecutionId EXEC = new ExecutionId("svc", "v1", "i-1");
+
+    @BeforeAll
+    static void connect() {
+        driver = TestServers.get().newDriver();
+        writer = new GraphWriter(driver, "");
+        reader = new GraphReader(driver, "");
+    }
+
+    @AfterAll
+    static void close() {
+        driver.close();
+    }
+
+    @BeforeEach
+    void clean() {
+        TestServers.get().cleanNeo4j();
+        GraphSchema.ensure(driver, "");
+    }
+
+    /** Writes the topology and one window of {@code tree}, as the samples job would. */
+    private static void write(Cct tree, long windowStart) {
+        List<MethodRecord> methods = new ArrayList<>();
+        List<NodeRecord> nodes = new ArrayList<>();
+        int n = tree.size();
+        long[] ids = new long[n];
+        long[] self = new long[n];
+        long[] total = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = tree.id(i);
+            self[i] = tree.self(i);
+            total[i] = tree.total(i);
+            if (i > 0) {
+                int rp = tree.recursiveParent(i);
+                nodes.add(new NodeRecord(tree.id(i), tree.id(tree.parent(i)), tree.method(i), tree.callSiteLine(i),
+                        tree.depth(i), rp < 0 ? NodeRecord.NO_RECURSIVE_PARENT : tree.id(rp)));
+            }
+        }
+        methods.add(MethodRecord.of("A", "main", "()V"));
+        methods.add(MethodRecord.of("A", "f", "()V"));
+        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of("zone", "a"),
+                windowStart, windowStart + 60_000)));
+        writer.writeMethods(methods);
+        writer.writeNodes(nodes);
+        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), windowStart, windowStart + 60_000, ids, self,
+                total)));
+    }
+
+    private static Cct sample() {
+        long main = MethodId.of("A", "main", "()V");
+        long f = MethodId.of("A", "f", "()V");
+        Cct tree = new Cct();
+        tree.addStack(new long[] {main, f, f}, new int[] {0, 3, 4}, 3, 5);
+        tree.addStack(new long[] {main, f}, new int[] {0, 3}, 2, 2);
+        tree.addStack(new long[] {main}, new int[] {0}, 1, 1);
+        return tree;
+    }
+
+    @Test
+    void replayedWritesLeaveTheSameGraph() {
+        Cct tree = sample();
+        write(tree, 0);
+        write(tree, 0); // a replay after a failure
+        Cct loaded = new TreeLoader(reader).load(List.of(EXEC.key()), 0, 60_000);
+
+        assertThat(loaded.size()).isEqualTo(tree.size());
+        for (int n = 0; n < tree.size(); n++) {
+            int m = loaded.indexOf(tree.id(n));
+            assertThat(new long[] {loaded.self(m), loaded.total(m)}).containsExactly(tree.self(n), tree.total(n));
+        }
+        try (var session = driver.session()) {
+            assertThat(session.run("MATCH (n:CctNode) RETURN count(n) AS c").single().get("c").asLong())
+                    .isEqualTo(tree.size()); // root + 3 nodes, none duplicated
+            assertThat(session.run("MATCH (:CctNode)-[c:CALLS]->(:CctNode) RETURN count(c) AS c").single()
+                    .get("c").asLong()).isEqualTo(tree.size() - 1);
+            assertThat(session.run("MATCH (w:Window) RETURN count(w) AS c").single().get("c").asLong()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void windowsOutsideTheRangeAreNotRead() {
+        write(sample(), 0);
+        write(sample(), 60_000);
+        assertThat(new TreeLoader(reader).load(List.of(EXEC.key()), 0, 120_000).total(Cct.ROOT)).isEqualTo(16);
+        assertThat(new TreeLoader(reader).load(List.of(EXEC.key()), 60_000, 120_000).total(Cct.ROOT)).isEqualTo(8);
+        assertThat(new TreeLoader(reader).load(List.of(EXEC.key()), 120_000, 180_000).size()).isEqualTo(1);
+        InstanceRecord instance = reader.instances("svc").get(0);
+        assertThat(instance.firstSampleMillis()).isZero();
+        assertThat(instance.lastSampleMillis()).isEqualTo(120_000);
+        assertThat(instance.labels()).containsEntry("zone", "a");
+        assertThat(reader.methods("A", "f", null)).extracting(MethodRecord::signature).containsExactly("A.f()V");
+        assertThat(NodeId.ROOT).isEqualTo(new TreeLoader(reader).load(List.of(EXEC.key()), 0, 1).id(Cct.ROOT));
+    }
+}
