@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 final class DemoProcess implements AutoCloseable {
     static final String SERVICE = "demo-shop";
     static final String VERSION = "1.0.0";
-    static final String INSTANCE = "demo-1";
 
     private final Process process;
 
@@ -29,8 +28,9 @@ final class DemoProcess implements AutoCloseable {
             throw new IOException("agent jar not found at " + agentJar + "; build it with 'mvn -DskipTests package'"
                     + " or pass --agent-jar");
         }
+        // no instance id: the agent's default (host-pid) makes every demo run a new instance
         String agentArgs = "bootstrap.servers=" + bootstrapServers + ",service=" + SERVICE + ",version=" + VERSION
-                + ",instance=" + INSTANCE + ",flush=5s,labels=env=demo";
+                + ",flush=5s,labels=env=demo";
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
@@ -49,10 +49,15 @@ final class DemoProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
             process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 }

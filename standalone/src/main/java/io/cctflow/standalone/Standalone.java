@@ -56,6 +56,7 @@ public final class Standalone {
             System.exit(2);
             return;
         }
+        routeLogsToFile(options.dataDir());
         Standalone standalone = new Standalone(options);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -69,6 +70,21 @@ public final class Standalone {
             System.exit(1);
         }
         stopped.await();
+    }
+
+    /**
+     * Keeps the console for progress lines: library logs (Flink, Kafka clients, the driver) go to
+     * {@code standalone.log} in the data directory. Must run before the first logger is created;
+     * settings given with {@code -D} win.
+     */
+    private static void routeLogsToFile(Path dataDir) throws IOException {
+        Files.createDirectories(dataDir);
+        System.setProperty("slf4j.provider", System.getProperty("slf4j.provider", "org.slf4j.simple.SimpleServiceProvider"));
+        System.setProperty("org.slf4j.simpleLogger.logFile",
+                System.getProperty("org.slf4j.simpleLogger.logFile", dataDir.resolve("standalone.log").toString()));
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "info"));
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
     }
 
     private void run() throws Exception {
@@ -139,15 +155,27 @@ public final class Standalone {
         System.out.println("no demo samples after 5 minutes; see " + options.dataDir().resolve("demo.log"));
     }
 
-    private static StreamExecutionEnvironment flinkEnvironment(Path dir) {
-        Configuration conf = Configuration.fromMap(Map.of(
+    /**
+     * A MiniCluster whose checkpoints are kept in the data directory and survive a stop, so the
+     * next start resumes from the newest one: keyed CCT state and open windows carry over, and a
+     * window open at the stop is completed rather than overwritten by a fresh partial sum.
+     */
+    private StreamExecutionEnvironment flinkEnvironment(Path dir) throws IOException {
+        Path checkpoints = dir.resolve("checkpoints");
+        Map<String, String> conf = new java.util.HashMap<>(Map.of(
                 "state.backend.type", "hashmap",
                 "execution.checkpointing.storage", "filesystem",
-                "execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString(),
+                "execution.checkpointing.dir", checkpoints.toUri().toString(),
+                "execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION",
+                "execution.checkpointing.num-retained", "2",
                 "restart-strategy.type", "exponential-delay",
                 "taskmanager.numberOfTaskSlots", "4",
                 "rest.bind-port", "0"));
-        return StreamExecutionEnvironment.createLocalEnvironment(conf);
+        Checkpoints.latest(checkpoints).ifPresent(latest -> {
+            conf.put("execution.state-recovery.path", latest.toUri().toString());
+            step("resuming the Flink job from " + latest);
+        });
+        return StreamExecutionEnvironment.createLocalEnvironment(Configuration.fromMap(conf));
     }
 
     private static Path defaultAgentJar() throws URISyntaxException {

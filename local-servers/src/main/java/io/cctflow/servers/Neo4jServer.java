@@ -1,0 +1,214 @@
+package io.cctflow.servers;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.cctflow.servers.internal.Directories;
+import io.cctflow.servers.internal.Ports;
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.HttpConnector;
+import org.neo4j.configuration.connectors.HttpsConnector;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+import org.neo4j.driver.Session;
+import org.neo4j.graphdb.config.Setting;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An embedded Neo4j 5 (Community) database in this JVM, reachable over Bolt on 127.0.0.1,
+ * without authentication and without HTTP.
+ *
+ * <p>The home directory holds the store ({@code data/}) and Neo4j's own log
+ * ({@code logs/debug.log}); it survives {@link #close()}, so the same directory can be started
+ * again with its data. No shutdown hook is registered: the caller decides when to stop.
+ * Instances are thread-safe.
+ */
+public final class Neo4jServer implements AutoCloseable {
+
+    /**
+     * JVM options the embedded database wants (Neo4j's own launcher passes the same): without
+     * them the page cache falls back to slower buffer handling and start-up takes longer. Put
+     * them in surefire's {@code argLine}, or an executable jar's manifest as
+     * {@code Add-Opens: java.base/java.nio java.base/sun.nio.ch java.base/java.io}.
+     */
+    public static final List<String> RECOMMENDED_JVM_OPTIONS = List.of(
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED");
+
+    private static final Logger LOG = LoggerFactory.getLogger(Neo4jServer.class);
+
+    private final Path homeDir;
+    private final int boltPort;
+    private final DatabaseManagementService service;
+    private final Duration startupTime;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private Neo4jServer(Path homeDir, int boltPort, DatabaseManagementService service, Duration startupTime) {
+        this.homeDir = homeDir;
+        this.boltPort = boltPort;
+        this.service = service;
+        this.startupTime = startupTime;
+    }
+
+    /** Starts a database in {@code homeDir} (created if missing) on a free Bolt port. */
+    public static Neo4jServer start(Path homeDir) {
+        return builder(homeDir).start();
+    }
+
+    /** Options for a database whose files live in {@code homeDir}. */
+    public static Builder builder(Path homeDir) {
+        return new Builder(homeDir);
+    }
+
+    /** {@code bolt://127.0.0.1:port}; connect with {@code AuthTokens.none()}. */
+    public String boltUri() {
+        return boltUri(boltPort);
+    }
+
+    private static String boltUri(int port) {
+        return "bolt://" + Ports.LOOPBACK + ":" + port;
+    }
+
+    public int boltPort() {
+        return boltPort;
+    }
+
+    public Path homeDir() {
+        return homeDir;
+    }
+
+    /** Time from the call to {@code start()} until the database answered {@code RETURN 1} over Bolt. */
+    public Duration startupTime() {
+        return startupTime;
+    }
+
+    /** Stops the database (about a second with our shutdown settings). Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        long startNanos = System.nanoTime();
+        service.shutdown();
+        LOG.info("Neo4j on {} stopped in {} ms", boltUri(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+    }
+
+    @Override
+    public String toString() {
+        return "Neo4jServer[" + boltUri() + ", " + homeDir + "]";
+    }
+
+    /** Options for {@link Neo4jServer}; not thread-safe. */
+    public static final class Builder {
+
+        private final Path homeDir;
+        private int boltPort;
+        private long pageCacheBytes = 256L * 1024 * 1024;
+        private final Map<Setting<?>, Object> settings = new LinkedHashMap<>();
+
+        private Builder(Path homeDir) {
+            this.homeDir = Objects.requireNonNull(homeDir, "homeDir");
+        }
+
+        /** Bolt port; default: a free one. */
+        public Builder boltPort(int boltPort) {
+            if (boltPort < 1 || boltPort > 65535) {
+                throw new IllegalArgumentException("Port must be in 1..65535, was " + boltPort);
+            }
+            this.boltPort = boltPort;
+            return this;
+        }
+
+        /** Page cache size (off-heap); default 256 MiB. */
+        public Builder pageCacheBytes(long pageCacheBytes) {
+            if (pageCacheBytes <= 0) {
+                throw new IllegalArgumentException("Page cache must be positive, was " + pageCacheBytes);
+            }
+            this.pageCacheBytes = pageCacheBytes;
+            return this;
+        }
+
+        /** Any other Neo4j setting, overriding ours. */
+        public <T> Builder setting(Setting<T> setting, T value) {
+            settings.put(Objects.requireNonNull(setting, "setting"), value);
+            return this;
+        }
+
+        /**
+         * Starts the database and waits until it answers over Bolt.
+         *
+         * @throws ServerStartException if Neo4j cannot start (busy port, locked or damaged
+         *                              store: see {@code logs/debug.log} in the home directory)
+         */
+        public Neo4jServer start() {
+            long startNanos = System.nanoTime();
+            warnIfNioClosed();
+            Path home = Directories.create(homeDir);
+            int port = boltPort != 0 ? boltPort : Ports.free();
+            DatabaseManagementService service;
+            try {
+                service = new DatabaseManagementServiceBuilder(home).setConfig(settings(port)).build();
+            } catch (RuntimeException e) {
+                throw new ServerStartException("Neo4j could not start in " + home + " with Bolt on "
+                        + Ports.LOOPBACK + ":" + port + ": " + e + " (see " + home.resolve("logs/debug.log") + ")", e);
+            }
+            try {
+                ping(boltUri(port));
+            } catch (RuntimeException e) {
+                service.shutdown();
+                throw new ServerStartException("Neo4j started in " + home + " but does not answer on "
+                        + boltUri(port) + ": " + e, e);
+            }
+            Neo4jServer server = new Neo4jServer(home, port, service, Duration.ofNanos(System.nanoTime() - startNanos));
+            LOG.info("Neo4j ready on {} in {} ms, home {}", server.boltUri(), server.startupTime().toMillis(), home);
+            return server;
+        }
+
+        private Map<Setting<?>, Object> settings(int port) {
+            Map<Setting<?>, Object> s = new LinkedHashMap<>();
+            s.put(BoltConnector.enabled, true);
+            s.put(BoltConnector.listen_address, new SocketAddress(Ports.LOOPBACK, port));
+            s.put(HttpConnector.enabled, false);
+            s.put(HttpsConnector.enabled, false);
+            s.put(GraphDatabaseSettings.auth_enabled, false);
+            s.put(GraphDatabaseSettings.pagecache_memory, pageCacheBytes);
+            // small transaction logs: rotate at 16 MiB and keep two files besides the current one
+            s.put(GraphDatabaseSettings.logical_log_rotation_threshold, 16L * 1024 * 1024);
+            s.put(GraphDatabaseSettings.keep_logical_logs, "2 files");
+            s.put(GraphDatabaseSettings.preallocate_logical_logs, false);
+            // Bolt's Netty otherwise waits a 2 s quiet period and up to 15 s on shutdown
+            s.put(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0);
+            s.put(GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(1));
+            s.putAll(settings);
+            return s;
+        }
+
+        private static void warnIfNioClosed() {
+            if (!Object.class.getModule().isOpen("java.nio", Neo4jServer.class.getModule())) {
+                LOG.warn("java.nio is not open to Neo4j: start-up is slower and the page cache uses a fallback."
+                        + " Add the JVM options {}", String.join(" ", RECOMMENDED_JVM_OPTIONS));
+            }
+        }
+
+        private static void ping(String uri) {
+            try (Driver driver = GraphDatabase.driver(uri, AuthTokens.none());
+                 Session session = driver.session()) {
+                session.run("RETURN 1").consume();
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package io.cctflow.servers.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+import org.apache.kafka.common.Uuid;
+
+/**
+ * Entry point of the Kafka child process started by {@code KafkaServer}: formats the storage
+ * if asked, runs {@code kafka.Kafka} and stops the broker when the parent process goes away.
+ *
+ * <p>The parent keeps the child's standard input open as a pipe and never writes to it; when
+ * the parent dies, even by SIGKILL, the operating system closes the pipe, the watchdog reads
+ * end-of-file and calls {@code System.exit}, which runs Kafka's own shutdown hook. Without
+ * this, a killed test JVM would leave an orphaned broker running. ({@code Process.destroy()}
+ * in the parent also closes the pipe, so a normal stop arrives both ways; the shutdown hook
+ * runs once.)
+ */
+public final class KafkaBrokerMain {
+
+    private KafkaBrokerMain() {
+    }
+
+    /** Option that formats the storage first, for a new data directory. */
+    static final String FORMAT = "--format";
+
+    /** Arguments: {@code [--format] server.properties}. */
+    public static void main(String[] args) {
+        Thread watchdog = new Thread(KafkaBrokerMain::exitWhenParentGoes, "cctflow-parent-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        boolean format = args.length == 2 && FORMAT.equals(args[0]);
+        String config = args[args.length - 1];
+        if (format) {
+            format(config);
+        }
+        kafka.Kafka.main(new String[] {config});
+    }
+
+    /**
+     * {@code kafka-storage format -t <random id> -c <config> --standalone}: a new cluster whose
+     * only controller is this node. Here rather than in the parent, so the broker's JVM loads
+     * Kafka's classes once and the parent never loads them.
+     */
+    private static void format(String config) {
+        String[] args = {"format", "-t", Uuid.randomUuid().toString(), "-c", config, "--standalone"};
+        System.out.println("cctflow: kafka-storage " + String.join(" ", args));
+        int exit = kafka.tools.StorageTool.execute(args, System.out);
+        if (exit != 0) {
+            System.out.println("cctflow: kafka-storage format failed with exit code " + exit);
+            System.exit(exit);
+        }
+    }
+
+    private static void exitWhenParentGoes() {
+        InputStream in = System.in;
+        try {
+            while (in.read() != -1) {
+                // the parent writes nothing; any byte is ignored
+            }
+        } catch (IOException e) {
+            // a broken pipe means the same as end-of-file: the parent is gone
+        }
+        System.err.println("cctflow: standard input closed (the parent is stopping us or is gone), stopping Kafka");
+        System.exit(0);
+    }
+}
