@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
-import io.cctflow.core.MethodId;
+import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.TreeLoader;
 import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.schema.SampleBatch;
-import io.cctflow.schema.Stack;
 import io.cctflow.servers.TestServers;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -102,16 +101,7 @@ class SamplesJobTest {
                     || b.getWindowStartMillis() < from || b.getWindowStartMillis() >= to) {
                 continue;
             }
-            for (Stack s : b.getStacks()) {
-                long[] ids = new long[s.getFrames().size()];
-                int[] lines = new int[ids.length];
-                for (int f = 0; f < ids.length; f++) {
-                    var m = b.getMethods().get(s.getFrames().get(f));
-                    ids[f] = MethodId.of(m.getClassName(), m.getMethodName(), m.getDescriptor());
-                    lines[f] = s.getLines().get(f);
-                }
-                tree.addStack(ids, lines, ids.length, s.getCount());
-            }
+            BatchTrees.mergeComplete(b, BatchTrees.methodIds(b), tree);
         }
         return tree;
     }

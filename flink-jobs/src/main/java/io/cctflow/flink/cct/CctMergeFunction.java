@@ -12,7 +12,6 @@ import io.cctflow.graph.model.NodeRecord;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
-import io.cctflow.schema.Stack;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -85,8 +84,9 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         }
         checkSequence(batch.getSequence());
 
-        long[] methodIds = methodIds(batch.getMethods());
-        Cct tree = mergeStacks(batch, methodIds);
+        long[] methodIds = BatchTrees.methodIds(batch);
+        Cct tree = new Cct(Math.max(64, batch.getStacks().size() * 4));
+        truncatedSamplesUnmerged.inc(BatchTrees.mergeComplete(batch, methodIds, tree));
         hashCollisions.inc(tree.collisions());
         batchesMerged.inc();
         samplesMerged.inc(tree.total(Cct.ROOT));
@@ -108,38 +108,6 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         if (last == null || sequence > last) {
             lastSequence.update(sequence);
         }
-    }
-
-    private static long[] methodIds(List<MethodRef> methods) {
-        long[] ids = new long[methods.size()];
-        for (int i = 0; i < ids.length; i++) {
-            MethodRef m = methods.get(i);
-            ids[i] = io.cctflow.core.MethodId.of(m.getClassName(), m.getMethodName(), m.getDescriptor());
-        }
-        return ids;
-    }
-
-    private Cct mergeStacks(SampleBatch batch, long[] methodIds) {
-        Cct tree = new Cct(Math.max(64, batch.getStacks().size() * 4));
-        long[] path = new long[64];
-        int[] lines = new int[64];
-        for (Stack stack : batch.getStacks()) {
-            if (stack.getTruncated()) {
-                truncatedSamplesUnmerged.inc(stack.getCount());
-                continue;
-            }
-            int depth = stack.getFrames().size();
-            if (depth > path.length) {
-                path = new long[depth];
-                lines = new int[depth];
-            }
-            for (int i = 0; i < depth; i++) {
-                path[i] = methodIds[stack.getFrames().get(i)];
-                lines[i] = stack.getLines().get(i);
-            }
-            tree.addStack(path, lines, depth, stack.getCount());
-        }
-        return tree;
     }
 
     private TopologyUpdate topologyUpdate(SampleBatch batch, ExecutionId execution, Cct tree, long[] methodIds)

@@ -1,0 +1,56 @@
+package io.cctflow.flink.cct;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.MethodId;
+import io.cctflow.schema.MethodRef;
+import io.cctflow.schema.SampleBatch;
+import io.cctflow.schema.Stack;
+import java.util.List;
+
+/** Turns a decoded {@link SampleBatch} into CCT merges: the one place that maps the wire format to the tree. */
+public final class BatchTrees {
+    private BatchTrees() {
+    }
+
+    /** Method ids of the batch's dictionary, in dictionary order. */
+    public static long[] methodIds(SampleBatch batch) {
+        List<MethodRef> methods = batch.getMethods();
+        long[] ids = new long[methods.size()];
+        for (int i = 0; i < ids.length; i++) {
+            MethodRef m = methods.get(i);
+            ids[i] = MethodId.of(m.getClassName(), m.getMethodName(), m.getDescriptor());
+        }
+        return ids;
+    }
+
+    /**
+     * Merges the batch's complete stacks into {@code tree} (seed 003: self to the leaf, totals along
+     * the path). Truncated stacks are left out, because rooted where JFR cut them they would be
+     * false thread roots.
+     *
+     * @param methodIds {@link #methodIds(SampleBatch)} of the same batch
+     * @return samples of the truncated stacks left out
+     */
+    public static long mergeComplete(SampleBatch batch, long[] methodIds, Cct tree) {
+        long truncated = 0;
+        long[] path = new long[64];
+        int[] lines = new int[64];
+        for (Stack stack : batch.getStacks()) {
+            if (stack.getTruncated()) {
+                truncated += stack.getCount();
+                continue;
+            }
+            int depth = stack.getFrames().size();
+            if (depth > path.length) {
+                path = new long[depth];
+                lines = new int[depth];
+            }
+            for (int i = 0; i < depth; i++) {
+                path[i] = methodIds[stack.getFrames().get(i)];
+                lines[i] = stack.getLines().get(i);
+            }
+            tree.addStack(path, lines, depth, stack.getCount());
+        }
+        return truncated;
+    }
+}
