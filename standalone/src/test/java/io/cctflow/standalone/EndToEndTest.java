@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cctflow.core.Cct;
 import io.cctflow.core.MethodId;
-import io.cctflow.core.MethodMetrics;
+import io.cctflow.core.metrics.MethodTime;
+import io.cctflow.core.metrics.Scope;
 import io.cctflow.flink.SamplesJob;
 import io.cctflow.flink.SamplesJobConfig;
 import io.cctflow.flink.cct.BatchTrees;
@@ -152,7 +153,7 @@ class EndToEndTest {
     }
 
     /** cct-core's answer on the decodable batches in Kafka: the reference the API must match. */
-    private MethodMetrics expected(String method) throws Exception {
+    private MethodTime expected(String method) throws Exception {
         Cct tree = new Cct();
         for (ConsumerRecord<byte[], byte[]> r : readAll(SAMPLES)) {
             SampleBatch batch;
@@ -169,7 +170,7 @@ class EndToEndTest {
         String descriptor = name.equals("fib") ? "(I)J" : "(J)V";
         long id = MethodId.of(cls, name, descriptor);
         LongPredicate isMethod = m -> m == id;
-        return MethodMetrics.of(tree, isMethod);
+        return MethodTime.of(Scope.whole(tree), isMethod);
     }
 
     private JsonNode get(String pathAndQuery, int expectedStatus) throws Exception {
@@ -186,10 +187,10 @@ class EndToEndTest {
     @Test
     void methodTimeOfAWorkMatchesTheKnownSplitAndTheReference() throws Exception {
         JsonNode a = get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(A_WORK), 200);
-        MethodMetrics expected = expected(A_WORK);
+        MethodTime expected = expected(A_WORK);
 
         assertThat(a.get("totalSamples").asLong()).as("samples through the pipeline").isGreaterThan(300);
-        assertThat(a.get("totalSamples").asLong()).isEqualTo(expected.totalSamples());
+        assertThat(a.get("totalSamples").asLong()).isEqualTo(expected.scopeSamples());
         assertThat(a.get("methodSamples").asLong()).isEqualTo(expected.methodSamples());
         assertThat(a.get("selfSamples").asLong()).isEqualTo(expected.selfSamples());
         // the figure quoted in the closing note; surefire keeps it in the test's output file
@@ -202,7 +203,7 @@ class EndToEndTest {
     void recursiveMethodIsCountedOncePerSample() throws Exception {
         JsonNode fib = get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(FIB)
                 + "&version=1.0&instance=child-1", 200);
-        MethodMetrics expected = expected(FIB);
+        MethodTime expected = expected(FIB);
         assertThat(fib.get("methodSamples").asLong()).isEqualTo(expected.methodSamples()).isPositive();
         assertThat(fib.get("methodSamples").asLong()).isLessThanOrEqualTo(fib.get("totalSamples").asLong());
         assertThat(fib.get("overloads").get(0).asText()).endsWith("fib(I)J");

@@ -1,7 +1,8 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
-import io.cctflow.core.MethodMetrics;
+import io.cctflow.core.metrics.MethodTime;
+import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.TreeLoader;
 import io.cctflow.graph.model.MethodRecord;
@@ -54,11 +55,11 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
         }
         Set<Long> ids = methods.stream().map(MethodRecord::id).collect(Collectors.toSet());
         Cct tree = trees.load(selection.executionKeys(), selection.from().toEpochMilli(), selection.to().toEpochMilli());
-        MethodMetrics m = MethodMetrics.of(tree, ids::contains);
+        MethodTime m = MethodTime.of(Scope.whole(tree), ids::contains);
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(),
                 selection.from().toString(), selection.to().toString(), selector.toString(),
                 methods.stream().map(MethodRecord::signature).toList(),
-                m.methodSamples(), m.totalSamples(), m.methodTime(), m.selfSamples(), m.selfTime());
+                m.methodSamples(), m.scopeSamples(), m.methodTime(), m.selfSamples(), m.selfTime());
     }
 }

@@ -2,7 +2,7 @@ package io.cctflow.bench;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.MethodId;
-import io.cctflow.core.MethodMetrics;
+import io.cctflow.core.metrics.MethodTime;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgs = "-Xmx2g")
-public class MethodMetricsBenchmark {
+public class MethodTimeBenchmark {
     Cct tree;
     long method;
 
@@ -53,8 +53,9 @@ public class MethodMetricsBenchmark {
     }
 
     @Benchmark
-    public MethodMetrics methodAndSelfSamplesOn1MNodes() {
+    public MethodTime methodAndSelfSamplesOn1MNodes() {
         long m = method;
-        return MethodMetrics.of(tree, id -> id == m);
+        // JMH's @State takes an org.openjdk.jmh Scope, hence the qualified name
+        return MethodTime.of(io.cctflow.core.metrics.Scope.whole(tree), id -> id == m);
     }
 }

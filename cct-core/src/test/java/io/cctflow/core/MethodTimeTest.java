@@ -2,13 +2,15 @@ package io.cctflow.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cctflow.core.metrics.MethodTime;
+import io.cctflow.core.metrics.Scope;
 import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-class MethodMetricsTest {
+class MethodTimeTest {
 
     @Property(tries = 300)
     void methodSamplesEqualSamplesWhoseStackContainsTheMethod(
@@ -35,11 +37,11 @@ class MethodMetricsTest {
             }
         }
 
-        MethodMetrics metrics = MethodMetrics.of(data.toTree(), set::contains);
+        MethodTime metrics = MethodTime.of(Scope.whole(data.toTree()), set::contains);
         assertThat(metrics.methodSamples()).isEqualTo(containing);
         assertThat(metrics.selfSamples()).isEqualTo(leaf);
-        assertThat(metrics.totalSamples()).isEqualTo(data.totalSamples());
-        assertThat(metrics.methodSamples()).isLessThanOrEqualTo(metrics.totalSamples());
+        assertThat(metrics.scopeSamples()).isEqualTo(data.totalSamples());
+        assertThat(metrics.methodSamples()).isLessThanOrEqualTo(metrics.scopeSamples());
     }
 
     @Test
@@ -50,10 +52,11 @@ class MethodMetricsTest {
         tree.addStack(new long[] {main, fib, fib, fib}, new int[] {0, 3, 7, 7}, 4, 5);
         tree.addStack(new long[] {main}, new int[] {0}, 1, 5);
 
-        MethodMetrics metrics = MethodMetrics.of(tree, id -> id == fib);
+        MethodTime metrics = MethodTime.of(Scope.whole(tree), fib);
         assertThat(metrics.methodSamples()).isEqualTo(5);
         assertThat(metrics.selfSamples()).isEqualTo(5);
         assertThat(metrics.methodTime()).isEqualTo(0.5);
-        assertThat(MethodMetrics.of(new Cct(), id -> true).methodTime()).isZero();
+        assertThat(metrics.selfTime()).isEqualTo(1.0); // Eq. 3.7: self samples / method samples
+        assertThat(MethodTime.of(Scope.whole(new Cct()), id -> true).methodTime()).isZero();
     }
 }
