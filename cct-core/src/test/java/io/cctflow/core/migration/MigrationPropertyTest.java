@@ -1,0 +1,75 @@
+package io.cctflow.core.migration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.diff.ChangeList;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+class MigrationPropertyTest {
+
+    @Property(tries = 200)
+    void withNoChangesMigrationIsTheSumOfOldAndPartialTrees(@ForAll long seed, @ForAll ImpactAnalysis mode,
+            @ForAll @IntRange(min = 0, max = 40) int stacks) {
+        Cct old = MigrationTrees.random(seed, stacks, 6, 5);
+        Cct partial = MigrationTrees.random(seed + 1, stacks / 2, 6, 5);
+        Migration m = ProfileMigration.migrate(old, ChangeList.NONE, mode, partial);
+        assertThat(MigrationTrees.counts(m.tree())).isEqualTo(MigrationTrees.sum(old, partial));
+        assertThat(m.reusableCount()).isEqualTo(old.size() - 1);
+    }
+
+    @Property(tries = 200)
+    void agAffectedIsSubsetOfBaAffected(@ForAll long seed, @ForAll @IntRange(min = 0, max = 40) int stacks) {
+        Cct tree = MigrationTrees.random(seed, stacks, 6, 5);
+        ChangeList changes = MigrationTrees.randomChanges(seed, 5);
+        boolean[] ag = ImpactAnalysis.AG.affected(tree, changes);
+        boolean[] ba = ImpactAnalysis.BA.affected(tree, changes);
+        for (int n = 0; n < tree.size(); n++) {
+            assertThat(!ag[n] || ba[n]).as("node %d", n).isTrue();
+        }
+    }
+
+    @Property(tries = 200)
+    void baIsClosedUnderSubtrees(@ForAll long seed, @ForAll @IntRange(min = 0, max = 40) int stacks) {
+        Cct tree = MigrationTrees.random(seed, stacks, 6, 5);
+        boolean[] ba = ImpactAnalysis.BA.affected(tree, MigrationTrees.randomChanges(seed, 5));
+        for (int n = 1; n < tree.size(); n++) {
+            assertThat(!ba[tree.parent(n)] || ba[n]).as("node %d", n).isTrue();
+        }
+    }
+
+    @Property(tries = 200)
+    void affectedOldCountsNeverReachTheMigratedTree(@ForAll long seed, @ForAll ImpactAnalysis mode,
+            @ForAll @IntRange(min = 0, max = 40) int stacks) {
+        Cct old = MigrationTrees.random(seed, stacks, 6, 5);
+        Cct partial = MigrationTrees.random(seed + 1, stacks / 2, 6, 5);
+        ChangeList changes = MigrationTrees.randomChanges(seed, 5);
+        Migration m = ProfileMigration.migrate(old, changes, mode, partial);
+        boolean[] affected = mode.affected(old, changes, partial);
+        long reusableSelf = 0;
+        for (int n = 0; n < old.size(); n++) {
+            if (!affected[n]) {
+                reusableSelf += old.self(n);
+            }
+        }
+        assertThat(m.migratedTotal(Cct.ROOT)).isEqualTo(reusableSelf);
+        assertThat(m.tree().total(Cct.ROOT)).isEqualTo(reusableSelf + partial.total(Cct.ROOT));
+        for (int n = 0; n < m.tree().size(); n++) {
+            int o = old.indexOf(m.tree().id(n));
+            if (o >= 0 && affected[o]) {
+                assertThat(m.migratedSelf(n)).isZero();
+            }
+        }
+    }
+
+    @Property(tries = 200)
+    void qualityOfAProfileAgainstItselfIsPerfect(@ForAll long seed, @ForAll ImpactAnalysis mode,
+            @ForAll @IntRange(min = 0, max = 40) int stacks) {
+        Cct tree = MigrationTrees.random(seed, stacks, 6, 5);
+        MigrationQuality q = MigrationQuality.of(
+                ProfileMigration.migrate(tree, ChangeList.NONE, mode, new Cct()), tree, 0.0);
+        assertThat(new double[] {q.acc(), q.precision(), q.recall(), q.fMeasure()}).containsOnly(1.0);
+    }
+}
