@@ -3,7 +3,6 @@ package io.cctflow.bench;
 import io.cctflow.core.Cct;
 import io.cctflow.core.MethodId;
 import io.cctflow.core.metrics.MethodTime;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -33,23 +32,12 @@ public class MethodTimeBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        Random random = new Random(7);
         long[] alphabet = new long[2_000];
         for (int i = 0; i < alphabet.length; i++) {
             alphabet[i] = MethodId.of("com.example.C" + (i % 97), "m" + i, "()V");
         }
         method = alphabet[42];
-        tree = new Cct(1 << 20);
-        long[] stack = new long[40];
-        int[] lines = new int[40];
-        while (tree.size() < 1_000_000) {
-            int depth = 5 + random.nextInt(35);
-            for (int d = 0; d < depth; d++) {
-                stack[d] = alphabet[random.nextInt(Math.min(alphabet.length, 2 + d * 40))];
-                lines[d] = random.nextInt(4);
-            }
-            tree.addStack(stack, lines, depth, 1 + random.nextInt(5));
-        }
+        tree = RandomTrees.grow(alphabet, 1_000_000, 7);
     }
 
     @Benchmark

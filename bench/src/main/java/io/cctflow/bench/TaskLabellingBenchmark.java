@@ -8,7 +8,6 @@ import io.cctflow.core.task.TaskLabels;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -46,24 +45,13 @@ public class TaskLabellingBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        Random random = new Random(7);
         long[] alphabet = new long[2_000];
         for (int i = 0; i < alphabet.length; i++) {
             String cls = "com.example." + (i % 5 == 0 ? "web" : "core") + ".C" + (i % 97);
             alphabet[i] = MethodId.of(cls, "m" + i, "()V");
             names.put(alphabet[i], cls + ".m" + i);
         }
-        tree = new Cct(1 << 20);
-        long[] stack = new long[40];
-        int[] lines = new int[40];
-        while (tree.size() < 1_000_000) {
-            int depth = 5 + random.nextInt(35);
-            for (int d = 0; d < depth; d++) {
-                stack[d] = alphabet[random.nextInt(Math.min(alphabet.length, 2 + d * 40))];
-                lines[d] = random.nextInt(4);
-            }
-            tree.addStack(stack, lines, depth, 1 + random.nextInt(5));
-        }
+        tree = RandomTrees.grow(alphabet, 1_000_000, 7);
         newDefinition = TaskDefinition.regex("new", "^com\\.example\\.core\\.(?<cls>C[0-9])\\.", "batch ${cls}");
         System.out.printf("%ntree: %,d nodes%n", tree.size());
     }
