@@ -1,8 +1,6 @@
 package io.cctflow.core.metrics;
 
 import io.cctflow.core.Cct;
-import io.cctflow.core.internal.LongIntMap;
-import java.util.Arrays;
 
 /**
  * Callee time (seed 002 Eq. 3.8-3.12): for each method c called by m, the samples of the
@@ -25,10 +23,7 @@ public final class CalleeTime {
         // pairBelow[i]: i or one of its same-method ancestors is a callee node of methodId in scope;
         // same-method ancestors are the recursive-parent chain, which has lower indexes
         boolean[] pairBelow = new boolean[n];
-        LongIntMap slots = new LongIntMap(16);
-        long[] callees = new long[16];
-        long[] samples = new long[16];
-        int count = 0;
+        SampleTally callees = new SampleTally();
         for (int i = 1; i < n; i++) {
             int parent = tree.parent(i);
             boolean pair = parent != Cct.ROOT && tree.method(parent) == methodId && scope.contains(parent);
@@ -36,21 +31,9 @@ public final class CalleeTime {
             boolean pairAbove = rp != Cct.NONE && pairBelow[rp];
             pairBelow[i] = pair || pairAbove;
             if (pair && !pairAbove) {
-                long callee = tree.method(i);
-                int slot = slots.get(callee);
-                if (slot < 0) {
-                    if (count == callees.length) {
-                        callees = Arrays.copyOf(callees, count * 2);
-                        samples = Arrays.copyOf(samples, count * 2);
-                    }
-                    slot = count++;
-                    callees[slot] = callee;
-                    slots.put(callee, slot);
-                }
-                samples[slot] += tree.total(i);
+                callees.add(tree.method(i), tree.total(i));
             }
         }
-        long methodSamples = MethodTime.of(scope, methodId).methodSamples();
-        return new CallShares(methodId, methodSamples, callees, samples, count);
+        return callees.toShares(methodId, MethodTime.of(scope, methodId).methodSamples());
     }
 }

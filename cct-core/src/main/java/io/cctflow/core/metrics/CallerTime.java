@@ -1,8 +1,6 @@
 package io.cctflow.core.metrics;
 
 import io.cctflow.core.Cct;
-import io.cctflow.core.internal.LongIntMap;
-import java.util.Arrays;
 
 /**
  * Caller time (seed 002 Eq. 3.13-3.15): for each method p calling m, the samples of m reached
@@ -26,10 +24,7 @@ public final class CallerTime {
     public static CallShares of(Scope scope, long methodId) {
         Cct tree = scope.tree();
         int n = scope.nodes();
-        LongIntMap slots = new LongIntMap(16);
-        long[] callers = new long[16];
-        long[] samples = new long[16];
-        int count = 0;
+        SampleTally callers = new SampleTally();
         for (int i = 1; i < n; i++) {
             int parent = tree.parent(i);
             if (tree.method(i) != methodId || parent == Cct.ROOT || !scope.contains(i)) {
@@ -39,20 +34,9 @@ public final class CallerTime {
             if (reachedFromCallerAbove(scope, i, caller)) {
                 continue;
             }
-            int slot = slots.get(caller);
-            if (slot < 0) {
-                if (count == callers.length) {
-                    callers = Arrays.copyOf(callers, count * 2);
-                    samples = Arrays.copyOf(samples, count * 2);
-                }
-                slot = count++;
-                callers[slot] = caller;
-                slots.put(caller, slot);
-            }
-            samples[slot] += tree.total(i);
+            callers.add(caller, tree.total(i));
         }
-        long methodSamples = MethodTime.of(scope, methodId).methodSamples();
-        return new CallShares(methodId, methodSamples, callers, samples, count);
+        return callers.toShares(methodId, MethodTime.of(scope, methodId).methodSamples());
     }
 
     /** Whether a same-method ancestor of {@code node} in scope is called from {@code caller}. */
