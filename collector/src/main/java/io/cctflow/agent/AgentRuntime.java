@@ -11,6 +11,7 @@ import io.cctflow.agent.batch.BatchFlusher;
 import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.sampling.JfrSampler;
 import io.cctflow.agent.transport.KafkaBatchSender;
+import io.cctflow.core.ExecutionId;
 import io.cctflow.schema.InstanceInfo;
 
 /**
@@ -60,7 +61,7 @@ final class AgentRuntime {
         KafkaBatchSender sender;
         try {
             sender = new KafkaBatchSender(config.bootstrapServers(), config.topic(),
-                    KafkaBatchSender.recordKey(config.service(), config.version(), config.instance()),
+                    new ExecutionId(config.service(), config.version(), config.instance()).key(),
                     counters);
         } catch (RuntimeException e) {
             AgentLog.warn("cannot create the Kafka producer for " + config.bootstrapServers()

@@ -15,6 +15,7 @@ import io.cctflow.agent.batch.MethodId;
 import io.cctflow.agent.batch.SampleRecorder;
 import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
+import io.cctflow.core.ThreadNames;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -209,7 +210,7 @@ public final class JfrSampler implements AutoCloseable {
         if (raw == null) {
             return ThreadNames.UNKNOWN;
         }
-        if (ThreadNames.isAgentThread(raw)) {
+        if (isAgentThread(raw)) {
             return null;
         }
         String normalised = threadNames.get(raw);
@@ -221,6 +222,15 @@ public final class JfrSampler implements AutoCloseable {
             threadNames.put(raw, normalised);
         }
         return normalised;
+    }
+
+    /**
+     * True for the agent's own threads ({@code cctflow-*}) and its Kafka producer's network thread
+     * ({@code kafka-producer-network-thread | cctflow-agent}): their CPU is the agent's overhead,
+     * not the host's profile, and counting it would dilute every share the user sees.
+     */
+    static boolean isAgentThread(String rawName) {
+        return rawName.startsWith("cctflow-") || rawName.endsWith("| cctflow-agent");
     }
 
     private void ensureCapacity(int depth) {

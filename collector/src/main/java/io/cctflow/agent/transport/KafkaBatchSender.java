@@ -18,7 +18,7 @@ import io.cctflow.agent.log.RateLimitedLog;
 import io.cctflow.schema.SampleBatch;
 
 /**
- * Publishes batches to Kafka, keyed by execution id, as Avro single-object encoded bytes.
+ * Publishes batches to Kafka, keyed by execution id ({@code io.cctflow.core.ExecutionId#key()}), as Avro single-object encoded bytes.
  *
  * <p>Never blocks the flusher for long and never throws: {@code max.block.ms} is small, so when
  * the broker is away or the producer's bounded buffer is full, {@code send} fails fast and the
@@ -30,9 +30,6 @@ import io.cctflow.schema.SampleBatch;
 public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     /** Kafka client id of every agent, so broker quotas and logs can tell agents apart. */
     public static final String CLIENT_ID = "cctflow-agent";
-
-    /** Separates the parts of the record key. */
-    private static final char KEY_SEPARATOR = '\u001f';
 
     private final Producer<String, byte[]> producer;
     private final String topic;
@@ -60,15 +57,6 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         this.key = recordKey;
         this.counters = counters;
         this.failures = failures;
-    }
-
-    /**
-     * The record key of an execution: {@code service U+001F version U+001F instance}. This is the
-     * format of {@code io.cctflow.core.ExecutionId.key()}, reproduced here because the agent must
-     * not depend on cct-core; the two must stay equal.
-     */
-    public static String recordKey(String service, String version, String instance) {
-        return service + KEY_SEPARATOR + version + KEY_SEPARATOR + instance;
     }
 
     /** The producer settings of the agent. */

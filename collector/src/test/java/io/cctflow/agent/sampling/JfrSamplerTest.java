@@ -111,4 +111,12 @@ class JfrSamplerTest {
         }
         return s;
     }
+
+    @Test
+    void recognisesTheAgentsOwnThreads() {
+        assertThat(JfrSampler.isAgentThread("cctflow-flusher")).isTrue();
+        assertThat(JfrSampler.isAgentThread("kafka-producer-network-thread | cctflow-agent")).isTrue();
+        assertThat(JfrSampler.isAgentThread("pool-1-thread-1")).isFalse();
+        assertThat(JfrSampler.isAgentThread("kafka-producer-network-thread | orders")).isFalse();
+    }
 }

@@ -16,6 +16,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import io.cctflow.agent.batch.AgentCounters;
+import io.cctflow.core.ExecutionId;
 import io.cctflow.agent.log.RateLimitedLog;
 import io.cctflow.schema.AgentStats;
 import io.cctflow.schema.InstanceInfo;
@@ -24,7 +25,7 @@ import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
 
 class KafkaBatchSenderTest {
-    private static final String KEY = KafkaBatchSender.recordKey("shop", "v1", "host-1");
+    private static final String KEY = new ExecutionId("shop", "v1", "host-1").key();
 
     private final AgentCounters counters = new AgentCounters();
     private final RateLimitedLog log = new RateLimitedLog(1, TimeUnit.MINUTES, System::nanoTime);
@@ -46,11 +47,6 @@ class KafkaBatchSenderTest {
 
     private static MockProducer<String, byte[]> producer(boolean autoComplete) {
         return new MockProducer<>(autoComplete, null, new StringSerializer(), new ByteArraySerializer());
-    }
-
-    @Test
-    void recordKeyHasTheExecutionIdFormat() {
-        assertThat(KEY).isEqualTo("shop\u001fv1\u001fhost-1");
     }
 
     @Test

@@ -1,10 +1,12 @@
-package io.cctflow.agent.sampling;
+package io.cctflow.core;
 
 /**
  * Normalises thread names so that the threads of one pool share one name: every run of ASCII
  * digits becomes {@code #} ({@code pool-3-thread-17} becomes {@code pool-#-thread-#}). Without
- * this, per-thread views would split a pool into as many entries as it ever had threads.
- * Stateless and thread-safe.
+ * this, per-thread views would split a pool into as many entries as it ever had threads. The agent
+ * normalises at the source; {@link Cct#thread(String)} normalises again, so data from any producer
+ * (an import, an older agent) is keyed the same way. Normalising is idempotent. Stateless and
+ * thread-safe.
  */
 public final class ThreadNames {
     /** Name used when JFR reports no thread or no Java name. */
@@ -40,14 +42,6 @@ public final class ThreadNames {
         return sb.toString();
     }
 
-    /**
-     * True for the agent's own threads ({@code cctflow-*}) and its Kafka producer's network thread
-     * ({@code kafka-producer-network-thread | cctflow-agent}): their CPU is the agent's overhead,
-     * not the host's profile, and counting it would dilute every share the user sees.
-     */
-    public static boolean isAgentThread(String rawName) {
-        return rawName.startsWith("cctflow-") || rawName.endsWith("| cctflow-agent");
-    }
 
     private static int firstDigit(String name) {
         for (int i = 0; i < name.length(); i++) {

@@ -1,4 +1,4 @@
-package io.cctflow.agent.sampling;
+package io.cctflow.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,13 +34,11 @@ class ThreadNamesTest {
         assertThat(ThreadNames.normalise(null)).isEqualTo(ThreadNames.UNKNOWN);
     }
 
-    @Test
-    void recognisesTheAgentsOwnThreads() {
-        assertThat(ThreadNames.isAgentThread("cctflow-flusher")).isTrue();
-        assertThat(
-                ThreadNames.isAgentThread("kafka-producer-network-thread | cctflow-agent")).isTrue();
-        assertThat(ThreadNames.isAgentThread("pool-1-thread-1")).isFalse();
-        assertThat(
-                ThreadNames.isAgentThread("kafka-producer-network-thread | orders")).isFalse();
+    @ParameterizedTest
+    @CsvSource({"pool-3-thread-17", "main", "a1b22c333", "#-#"})
+    void isIdempotent(String raw) {
+        String once = ThreadNames.normalise(raw);
+        assertThat(ThreadNames.normalise(once)).isEqualTo(once);
     }
+
 }
