@@ -22,8 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * as frames per second (one operation = one frame): the issue's target is 20 million per core.
  *
  * <p>The stacks share prefixes the way real ones do: 1,000 distinct stacks drawn from a few hundred
- * methods, with the outer frames common to many stacks. The tree is warm (every node exists), which
- * is the steady state of a long-running instance.
+ * methods, with the outer frames common to many stacks, each from one of 12 threads (its per-thread
+ * self count is kept too). The tree is warm (every node exists), which is the steady state of a
+ * long-running instance.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -37,6 +38,7 @@ public class CctMergeBenchmark {
 
     long[][] methods;
     int[][] lines;
+    int[] threads;
     Cct tree;
 
     @Setup(Level.Trial)
@@ -46,6 +48,8 @@ public class CctMergeBenchmark {
         for (int i = 0; i < alphabet.length; i++) {
             alphabet[i] = MethodId.of("com.example.C" + i, "m" + i, "()V");
         }
+        tree = new Cct();
+        threads = new int[STACKS];
         methods = new long[STACKS][DEPTH];
         lines = new int[STACKS][DEPTH];
         for (int s = 0; s < STACKS; s++) {
@@ -55,8 +59,8 @@ public class CctMergeBenchmark {
                 methods[s][d] = alphabet[random.nextInt(choices)];
                 lines[s][d] = d == 0 ? 0 : 10 + random.nextInt(3);
             }
+            threads[s] = tree.thread(RandomTrees.THREADS[random.nextInt(RandomTrees.THREADS.length)]);
         }
-        tree = new Cct();
         mergeAll(); // warm tree: the benchmark measures lookups, as in steady state
     }
 
@@ -69,7 +73,7 @@ public class CctMergeBenchmark {
 
     private void mergeAll() {
         for (int s = 0; s < STACKS; s++) {
-            tree.addStack(methods[s], lines[s], DEPTH, 3);
+            tree.addStack(methods[s], lines[s], DEPTH, threads[s], 3);
         }
     }
 }

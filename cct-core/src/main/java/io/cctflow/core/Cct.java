@@ -1,7 +1,11 @@
 package io.cctflow.core;
 
 import io.cctflow.core.internal.LongIntMap;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A call-site calling context tree with sample counts (seed 000 Sect. 2.1, seed 002 Sect. 3.2).
@@ -15,6 +19,14 @@ import java.util.Arrays;
  * <p>Children are found by hashing (parent id, method, line) into the id index, never by a search
  * over siblings. Merging a stack allocates nothing unless it creates nodes.
  *
+ * <p><b>Per-thread counts</b> (seed 002 Eq. 3.16-3.19). Thread names are normalised ({@link
+ * ThreadNames}) and interned to small ints ({@link #thread(String)}); id 0 is {@link
+ * ThreadNames#UNKNOWN}, which stacks merged without a thread get. The tree keeps, per (node,
+ * thread) that was ever a leaf, the thread's self count, so {@code sum over threads of
+ * selfOnThread(n, t) == self(n)} (Eq. 3.16). A thread's total of a node (Eq. 3.18-3.19) is derived
+ * on demand ({@link #totalsOnThread(int)}): storing it would cost a hash update per frame instead
+ * of one per stack.
+ *
  * <p>Not thread-safe.
  */
 public final class Cct {
@@ -22,6 +34,8 @@ public final class Cct {
     public static final int ROOT = 0;
     /** Value of {@link #recursiveParent} for a node with no ancestor of the same method. */
     public static final int NONE = -1;
+    /** Thread id of {@link ThreadNames#UNKNOWN}: stacks merged without a thread. */
+    public static final int UNKNOWN_THREAD = 0;
 
     private final LongIntMap index;
     private long[] ids;
@@ -34,6 +48,14 @@ public final class Cct {
     private long[] total;
     private int size;
     private long collisions;
+
+    private final Map<String, Integer> threadIds = new HashMap<>();
+    private final List<String> threadNames = new ArrayList<>();
+    /** (node &lt;&lt; 32 | thread) to the entry's slot in the arrays below. */
+    private final LongIntMap threadEntryIndex;
+    private long[] threadEntryKeys;
+    private long[] threadEntrySelf;
+    private int threadEntries;
 
     public Cct() {
         this(1024);
@@ -55,6 +77,11 @@ public final class Cct {
         recursiveParents[ROOT] = NONE;
         index.put(NodeId.ROOT, ROOT);
         size = 1;
+        int entries = Math.max(16, cap / 2);
+        threadEntryIndex = new LongIntMap(entries);
+        threadEntryKeys = new long[entries];
+        threadEntrySelf = new long[entries];
+        thread(ThreadNames.UNKNOWN);
     }
 
     /**
@@ -67,6 +94,17 @@ public final class Cct {
      * @return the index of the leaf node (the root for an empty stack)
      */
     public int addStack(long[] methodIds, int[] callSiteLines, int depth, long count) {
+        return addStack(methodIds, callSiteLines, depth, UNKNOWN_THREAD, count);
+    }
+
+    /**
+     * {@link #addStack(long[], int[], int, long)} for a sample of a known thread: also adds {@code
+     * count} to the leaf's self count on {@code thread}, one hash update per stack.
+     *
+     * @param thread a thread id from {@link #thread(String)}
+     */
+    public int addStack(long[] methodIds, int[] callSiteLines, int depth, int thread, long count) {
+        checkThread(thread);
         int node = ROOT;
         total[ROOT] += count;
         for (int i = 0; i < depth; i++) {
@@ -74,6 +112,7 @@ public final class Cct {
             total[node] += count;
         }
         self[node] += count;
+        addThreadSelf(node, thread, count);
         return node;
     }
 
@@ -95,6 +134,104 @@ public final class Cct {
     public void addCounts(int node, long selfCount, long totalCount) {
         self[node] += selfCount;
         total[node] += totalCount;
+    }
+
+    /**
+     * Adds to a node's self count on one thread only, e.g. when rebuilding a tree from stored
+     * per-thread counts. The caller keeps Eq. 3.16 true by also adding the sum to {@link
+     * #addCounts}.
+     */
+    public void addThreadSelf(int node, int thread, long selfCount) {
+        checkThread(thread);
+        long key = ((long) node << 32) | thread;
+        int slot = threadEntryIndex.get(key);
+        if (slot < 0) {
+            if (threadEntries == threadEntryKeys.length) {
+                threadEntryKeys = Arrays.copyOf(threadEntryKeys, threadEntries * 2);
+                threadEntrySelf = Arrays.copyOf(threadEntrySelf, threadEntries * 2);
+            }
+            slot = threadEntries++;
+            threadEntryKeys[slot] = key;
+            threadEntryIndex.put(key, slot);
+        }
+        threadEntrySelf[slot] += selfCount;
+    }
+
+    /**
+     * The id of a thread name, interned on first use. The name is normalised first ({@link
+     * ThreadNames#normalise}), so {@code pool-1-thread-2} and {@code pool-1-thread-3} share an id;
+     * null means {@link ThreadNames#UNKNOWN}.
+     */
+    public int thread(String name) {
+        String normalised = ThreadNames.normalise(name);
+        Integer id = threadIds.get(normalised);
+        if (id == null) {
+            id = threadNames.size();
+            threadNames.add(normalised);
+            threadIds.put(normalised, id);
+        }
+        return id;
+    }
+
+    /** The normalised name of a thread id. */
+    public String threadName(int thread) {
+        checkThread(thread);
+        return threadNames.get(thread);
+    }
+
+    /** Number of thread ids, {@link #UNKNOWN_THREAD} included. */
+    public int threads() {
+        return threadNames.size();
+    }
+
+    /** Number of (node, thread) pairs with a self count (Eq. 3.17's non-zero entries). */
+    public int threadEntries() {
+        return threadEntries;
+    }
+
+    /** Node of the {@code e}-th (node, thread) entry. */
+    public int threadEntryNode(int e) {
+        return (int) (threadEntryKeys[e] >>> 32);
+    }
+
+    /** Thread of the {@code e}-th (node, thread) entry. */
+    public int threadEntryThread(int e) {
+        return (int) threadEntryKeys[e];
+    }
+
+    /** Self count of the {@code e}-th (node, thread) entry. */
+    public long threadEntrySelf(int e) {
+        return threadEntrySelf[e];
+    }
+
+    /** Samples of {@code thread} whose leaf is this node: {@code n.sample_thread[t]}, Eq. 3.17. */
+    public long selfOnThread(int node, int thread) {
+        int slot = threadEntryIndex.get(((long) node << 32) | thread);
+        return slot < 0 ? 0 : threadEntrySelf[slot];
+    }
+
+    /**
+     * Every node's total count on one thread, {@code sample_total(n, t)} (Eq. 3.18-3.19), indexed by
+     * node. O(nodes + entries): the self counts summed bottom-up, children before parents.
+     */
+    public long[] totalsOnThread(int thread) {
+        checkThread(thread);
+        long[] totals = new long[size];
+        for (int e = 0; e < threadEntries; e++) {
+            if (threadEntryThread(e) == thread) {
+                totals[threadEntryNode(e)] += threadEntrySelf[e];
+            }
+        }
+        for (int n = size - 1; n > ROOT; n--) {
+            totals[parents[n]] += totals[n];
+        }
+        return totals;
+    }
+
+    private void checkThread(int thread) {
+        if (thread < 0 || thread >= threadNames.size()) {
+            throw new IllegalArgumentException("unknown thread id " + thread + "; ids come from thread(String)");
+        }
     }
 
     private int create(long id, int parent, long methodId, int line) {

@@ -1,6 +1,7 @@
 package io.cctflow.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,6 +69,72 @@ class CctMergeTest {
             assertThat(tree.parent(n)).isLessThan(n);
             assertThat(tree.depth(n)).isEqualTo(tree.depth(tree.parent(n)) + 1);
         }
+    }
+
+    @Property(tries = 200)
+    void perThreadCountsEqualBruteForceCountsPerPathPrefixAndThread(
+            @ForAll long seed, @ForAll @IntRange(min = 0, max = 300) int stacks) {
+        RandomStacks data = RandomStacks.generate(seed, stacks, 12, 4);
+        Cct tree = data.toTree();
+
+        // reference: (prefix, normalised thread) -> {self, total}, Eq. 3.17-3.19 per sample
+        Map<List<Object>, long[]> expected = new HashMap<>();
+        for (int s = 0; s < stacks; s++) {
+            long[] m = data.methods().get(s);
+            int[] l = data.lines().get(s);
+            long c = data.counts().get(s);
+            String thread = ThreadNames.normalise(data.threads().get(s));
+            for (int len = 0; len <= m.length; len++) {
+                long[] st = expected.computeIfAbsent(List.of(prefix(m, l, len), thread), k -> new long[2]);
+                st[1] += c;
+                if (len == m.length) {
+                    st[0] += c;
+                }
+            }
+        }
+
+        long entrySum = 0;
+        for (int e = 0; e < tree.threadEntries(); e++) {
+            entrySum += tree.threadEntrySelf(e);
+        }
+        assertThat(entrySum).isEqualTo(data.totalSamples());
+        for (int t = 0; t < tree.threads(); t++) {
+            String name = tree.threadName(t);
+            assertThat(tree.thread(name)).isEqualTo(t);
+            long[] totals = tree.totalsOnThread(t);
+            for (int n = 0; n < tree.size(); n++) {
+                long[] st = expected.getOrDefault(List.of(pathOf(tree, n), name), new long[2]);
+                assertThat(new long[] {tree.selfOnThread(n, t), totals[n]}).as("node %d thread %s", n, name)
+                        .isEqualTo(st);
+            }
+        }
+        // Eq. 3.16: the thread counts of a node add up to its count
+        for (int n = 0; n < tree.size(); n++) {
+            long self = 0;
+            for (int t = 0; t < tree.threads(); t++) {
+                self += tree.selfOnThread(n, t);
+            }
+            assertThat(self).isEqualTo(tree.self(n));
+        }
+    }
+
+    @Test
+    void threadNamesAreNormalisedAndInterned() {
+        Cct tree = new Cct();
+        assertThat(tree.thread(null)).isEqualTo(Cct.UNKNOWN_THREAD);
+        assertThat(tree.threadName(Cct.UNKNOWN_THREAD)).isEqualTo(ThreadNames.UNKNOWN);
+        int pool = tree.thread("pool-1-thread-7");
+        assertThat(tree.thread("pool-3-thread-12")).isEqualTo(pool);
+        assertThat(tree.threadName(pool)).isEqualTo("pool-#-thread-#");
+        assertThat(tree.thread("main")).isNotEqualTo(pool);
+        assertThat(tree.threads()).isEqualTo(3);
+
+        long work = MethodId.of("App", "work", "()V");
+        tree.addStack(new long[] {work}, new int[] {0}, 1, 4); // no thread: unknown
+        assertThat(tree.selfOnThread(tree.indexOf(NodeId.child(NodeId.ROOT, work, 0)), Cct.UNKNOWN_THREAD))
+                .isEqualTo(4);
+        assertThatThrownBy(() -> tree.addStack(new long[] {work}, new int[] {0}, 1, 9, 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown thread id 9");
     }
 
     @Property(tries = 200)

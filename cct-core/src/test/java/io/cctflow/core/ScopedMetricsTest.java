@@ -2,11 +2,13 @@ package io.cctflow.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cctflow.core.metrics.CallShares;
+import io.cctflow.core.metrics.Shares;
 import io.cctflow.core.metrics.CalleeTime;
 import io.cctflow.core.metrics.CallerTime;
+import io.cctflow.core.metrics.MethodMetrics;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
+import io.cctflow.core.metrics.ThreadTime;
 import io.cctflow.core.task.TaskDefinition;
 import io.cctflow.core.task.TaskLabeller;
 import io.cctflow.core.task.TaskLabels;
@@ -31,7 +33,9 @@ import org.junit.jupiter.api.Test;
  *   <li>method samples of m: samples with a frame of m at index &gt;= s;
  *   <li>self samples of m: samples whose leaf frame is m at index &gt;= s;
  *   <li>callee samples of (m, c): samples with m at i-1 &gt;= s directly followed by c at i;
- *   <li>caller samples of (p, m): samples with p at i-1 directly followed by m at i &gt;= s.
+ *   <li>caller samples of (p, m): samples with p at i-1 directly followed by m at i &gt;= s;
+ *   <li>thread samples of (m, t): samples of thread t (normalised name) with a frame of m at
+ *       index &gt;= s.
  * </ul>
  * Each sample counts once per metric however often the pattern occurs in its stack (recursion).
  */
@@ -60,7 +64,8 @@ class ScopedMetricsTest {
         };
     }
 
-    record Expected(long scope, long method, long self, Map<Long, Long> callees, Map<Long, Long> callers) {
+    record Expected(long scope, long method, long self, Map<Long, Long> callees, Map<Long, Long> callers,
+            Map<String, Long> threads) {
     }
 
     static Expected bruteForce(RandomStacks data, ScopeStart start, long m, boolean wholeTree) {
@@ -69,6 +74,7 @@ class ScopedMetricsTest {
         long self = 0;
         Map<Long, Long> callees = new HashMap<>();
         Map<Long, Long> callers = new HashMap<>();
+        Map<String, Long> threads = new HashMap<>();
         for (int s = 0; s < data.methods().size(); s++) {
             long[] stack = data.methods().get(s);
             long count = data.counts().get(s);
@@ -92,6 +98,7 @@ class ScopedMetricsTest {
             }
             if (contains) {
                 method += count;
+                threads.merge(ThreadNames.normalise(data.threads().get(s)), count, Long::sum);
             }
             if (stack.length > 0 && from < stack.length && stack[stack.length - 1] == m) {
                 self += count;
@@ -99,7 +106,7 @@ class ScopedMetricsTest {
             calleeSeen.keySet().forEach(k -> callees.merge(k, count, Long::sum));
             callerSeen.keySet().forEach(k -> callers.merge(k, count, Long::sum));
         }
-        return new Expected(scope, method, self, callees, callers);
+        return new Expected(scope, method, self, callees, callers, threads);
     }
 
     static void assertMatches(Scope scope, long m, Expected expected) {
@@ -109,19 +116,29 @@ class ScopedMetricsTest {
         assertThat(time.selfSamples()).as("self samples").isEqualTo(expected.self());
         assertThat(time.methodSamples()).isLessThanOrEqualTo(time.scopeSamples());
 
-        CallShares callees = CalleeTime.of(scope, m);
+        Shares callees = CalleeTime.of(scope, m);
         assertThat(callees.methodSamples()).isEqualTo(expected.method());
         assertThat(asMap(callees)).as("callees").isEqualTo(expected.callees());
 
-        CallShares callers = CallerTime.of(scope, m);
+        Shares callers = CallerTime.of(scope, m);
         assertThat(callers.methodSamples()).isEqualTo(expected.method());
         assertThat(asMap(callers)).as("callers").isEqualTo(expected.callers());
+
+        Shares threads = ThreadTime.of(scope, m);
+        assertThat(threads.methodSamples()).isEqualTo(expected.method());
+        Map<String, Long> byName = new HashMap<>();
+        asMap(threads).forEach((id, samples) -> byName.put(scope.tree().threadName(Math.toIntExact(id)), samples));
+        assertThat(byName).as("threads").isEqualTo(expected.threads());
+        // every sample was merged with its thread, so the shares add up to 1 (Eq. 3.16)
+        assertThat(byName.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(expected.method());
+
+        assertThat(MethodMetrics.of(scope, m)).isEqualTo(new MethodMetrics(time, callees, callers, threads));
     }
 
-    static Map<Long, Long> asMap(CallShares shares) {
+    static Map<Long, Long> asMap(Shares shares) {
         Map<Long, Long> map = new HashMap<>();
         for (int i = 0; i < shares.size(); i++) {
-            map.put(shares.other(i), shares.samples(i));
+            map.put(shares.key(i), shares.samples(i));
             assertThat(shares.samples(i)).isPositive().isLessThanOrEqualTo(shares.methodSamples());
             if (i > 0) {
                 assertThat(shares.samples(i)).isLessThanOrEqualTo(shares.samples(i - 1));
@@ -204,13 +221,13 @@ class ScopedMetricsTest {
         assertThat(inTask.methodTime()).isEqualTo(0.8);
         assertThat(inTask.selfTime()).isEqualTo(1.0);
 
-        CallShares calleesOfRegister = CalleeTime.of(task, register);
+        Shares calleesOfRegister = CalleeTime.of(task, register);
         assertThat(calleesOfRegister.methodSamples()).isEqualTo(10);
-        assertThat(calleesOfRegister.other(0)).isEqualTo(validate);
+        assertThat(calleesOfRegister.key(0)).isEqualTo(validate);
         assertThat(calleesOfRegister.share(0)).isEqualTo(0.8);
         assertThat(calleesOfRegister.samplesOf(store)).isEqualTo(1);
 
-        CallShares callersOfValidate = CallerTime.of(Scope.whole(tree), validate);
+        Shares callersOfValidate = CallerTime.of(Scope.whole(tree), validate);
         assertThat(callersOfValidate.samplesOf(serve)).isEqualTo(90);
         assertThat(callersOfValidate.samplesOf(register)).isEqualTo(8);
         // the task root's caller is outside the task but still reported
@@ -231,15 +248,41 @@ class ScopedMetricsTest {
         tree.addStack(new long[] {a, b, a, b}, new int[] {0, 1, 1, 1}, 4, 3);
         // a -> a -> b: direct recursion, b called from the inner a only
         tree.addStack(new long[] {a, a, b}, new int[] {0, 2, 2}, 3, 2);
-        CallShares callees = CalleeTime.of(Scope.whole(tree), a);
+        Shares callees = CalleeTime.of(Scope.whole(tree), a);
         assertThat(callees.methodSamples()).isEqualTo(5);
         assertThat(callees.samplesOf(b)).isEqualTo(5);
         assertThat(callees.samplesOf(a)).isEqualTo(2);
-        CallShares callers = CallerTime.of(Scope.whole(tree), b);
+        Shares callers = CallerTime.of(Scope.whole(tree), b);
         assertThat(callers.samplesOf(a)).isEqualTo(5);
         assertThat(callers.size()).isEqualTo(1);
         assertThat(CallerTime.of(Scope.whole(tree), a).samplesOf(b)).isEqualTo(3);
         assertThat(CallerTime.of(Scope.whole(tree), a).samplesOf(a)).isEqualTo(2);
+    }
+
+    /** Eq. 3.20-3.22 by hand: a pool's threads are one thread name; recursion counts once. */
+    @Test
+    void threadTimeSplitsMethodSamplesByNormalisedThreadName() {
+        long run = c(0);
+        long parse = c(1);
+        Cct tree = new Cct();
+        tree.addStack(new long[] {run, parse, parse}, new int[] {0, 1, 2}, 3, tree.thread("pool-1-thread-1"), 5);
+        tree.addStack(new long[] {run, parse}, new int[] {0, 1}, 2, tree.thread("pool-1-thread-2"), 3);
+        tree.addStack(new long[] {run, parse}, new int[] {0, 1}, 2, tree.thread("main"), 2);
+        tree.addStack(new long[] {run}, new int[] {0}, 1, tree.thread("main"), 10);
+
+        MethodMetrics metrics = MethodMetrics.of(Scope.whole(tree), parse);
+        Shares threads = metrics.threads();
+        assertThat(threads.methodSamples()).isEqualTo(10);
+        assertThat(threads.size()).isEqualTo(2); // T(parse), Eq. 3.21: the pool and main
+        assertThat(tree.threadName(Math.toIntExact(threads.key(0)))).isEqualTo("pool-#-thread-#");
+        assertThat(threads.samples(0)).isEqualTo(8);
+        assertThat(threads.share(0)).isEqualTo(0.8);
+        assertThat(threads.samplesOf(tree.thread("main"))).isEqualTo(2);
+        assertThat(metrics.time().methodTime()).isEqualTo(0.5);
+        assertThat(metrics.callers().samplesOf(run)).isEqualTo(10);
+        assertThat(metrics.callees().samplesOf(parse)).isEqualTo(5);
+        // run is on main for 12 of its 20 samples
+        assertThat(ThreadTime.of(Scope.whole(tree), run).samplesOf(tree.thread("main"))).isEqualTo(12);
     }
 
     @Test

@@ -17,7 +17,12 @@ public final class CalleeTime {
     }
 
     /** O(nodes): one top-down pass. */
-    public static CallShares of(Scope scope, long methodId) {
+    public static Shares of(Scope scope, long methodId) {
+        return of(scope, methodId, MethodTime.of(scope, methodId).methodSamples());
+    }
+
+    /** With the method's method samples already known, the denominator. */
+    static Shares of(Scope scope, long methodId, long methodSamples) {
         Cct tree = scope.tree();
         int n = scope.nodes();
         // pairBelow[i]: i or one of its same-method ancestors is a callee node of methodId in scope;
@@ -34,6 +39,6 @@ public final class CalleeTime {
                 callees.add(tree.method(i), tree.total(i));
             }
         }
-        return callees.toShares(methodId, MethodTime.of(scope, methodId).methodSamples());
+        return callees.toShares(methodId, methodSamples);
     }
 }

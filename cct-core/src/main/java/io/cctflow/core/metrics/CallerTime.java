@@ -21,7 +21,12 @@ public final class CallerTime {
      * One pass over the nodes, plus a walk up the recursive-parent chain of each node of m: O(nodes
      * + sum of the recursion depths of m's nodes).
      */
-    public static CallShares of(Scope scope, long methodId) {
+    public static Shares of(Scope scope, long methodId) {
+        return of(scope, methodId, MethodTime.of(scope, methodId).methodSamples());
+    }
+
+    /** With the method's method samples already known, the denominator. */
+    static Shares of(Scope scope, long methodId, long methodSamples) {
         Cct tree = scope.tree();
         int n = scope.nodes();
         SampleTally callers = new SampleTally();
@@ -36,7 +41,7 @@ public final class CallerTime {
             }
             callers.add(caller, tree.total(i));
         }
-        return callers.toShares(methodId, MethodTime.of(scope, methodId).methodSamples());
+        return callers.toShares(methodId, methodSamples);
     }
 
     /** Whether a same-method ancestor of {@code node} in scope is called from {@code caller}. */

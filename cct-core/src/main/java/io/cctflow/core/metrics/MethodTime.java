@@ -31,26 +31,35 @@ public record MethodTime(long methodSamples, long selfSamples, long scopeSamples
         return methodSamples == 0 ? 0.0 : (double) selfSamples / methodSamples;
     }
 
-    /** One pass over the scope's nodes. */
+    /** Two passes over the scope's nodes. */
     public static MethodTime of(Scope scope, LongPredicate isMethod) {
         Cct tree = scope.tree();
-        int n = scope.nodes();
-        // underSet[i]: node i or an ancestor is in scope and in the set
-        boolean[] underSet = new boolean[n];
+        boolean[] under = nodesUnder(scope, isMethod);
         long method = 0;
         long self = 0;
-        for (int i = 1; i < n; i++) {
-            boolean counted = scope.contains(i) && isMethod.test(tree.method(i));
-            boolean ancestorCounted = underSet[tree.parent(i)];
-            underSet[i] = counted || ancestorCounted;
-            if (counted) {
+        for (int i = 1; i < under.length; i++) {
+            if (under[i] && !under[tree.parent(i)]) {
+                method += tree.total(i); // a recursion-free node of the set
+            }
+            if (under[i] && scope.contains(i) && isMethod.test(tree.method(i))) {
                 self += tree.self(i);
-                if (!ancestorCounted) {
-                    method += tree.total(i);
-                }
             }
         }
         return new MethodTime(method, self, scope.rootSamples());
+    }
+
+    /**
+     * Per node: whether it or an ancestor is a node of the set in scope. The highest such nodes are
+     * the recursion-free nodes (Eq. 3.4), and a sample has a frame of the set in scope exactly when
+     * its leaf is marked. One top-down pass.
+     */
+    static boolean[] nodesUnder(Scope scope, LongPredicate isMethod) {
+        Cct tree = scope.tree();
+        boolean[] under = new boolean[scope.nodes()];
+        for (int i = 1; i < under.length; i++) {
+            under[i] = under[tree.parent(i)] || (scope.contains(i) && isMethod.test(tree.method(i)));
+        }
+        return under;
     }
 
     /** {@link #of(Scope, LongPredicate)} for one method id. */

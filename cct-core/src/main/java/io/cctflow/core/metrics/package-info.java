@@ -3,7 +3,8 @@
  * sample counts (numerator and denominator) with the share derived from them. Every metric is
  * computed within a {@link io.cctflow.core.metrics.Scope}: the whole tree, the subtrees of
  * selected tasks (Eq. 3.23-3.25) or the subtrees of a method marked as dynamic task root (Sect.
- * 5.3.2). Thread time (Eq. 3.16-3.22) needs per-thread counts, which {@code Cct} does not keep
- * yet, so it is not here.
+ * 5.3.2). {@link io.cctflow.core.metrics.MethodMetrics} computes all of them for one method:
+ * method and self time (Eq. 3.3-3.7), callee time (Eq. 3.8-3.12), caller time (Eq. 3.13-3.15) and
+ * thread time (Eq. 3.16-3.22).
  */
 package io.cctflow.core.metrics;
