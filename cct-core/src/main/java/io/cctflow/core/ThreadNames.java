@@ -15,6 +15,15 @@ public final class ThreadNames {
     private ThreadNames() {
     }
 
+    /**
+     * The stable 64-bit id of a thread name, after normalising it: the same in every JVM and run,
+     * so counts of different instances and windows can be keyed by it (as {@link MethodId} keys
+     * methods).
+     */
+    public static long id(String name) {
+        return Hashing.fmix64(Hashing.fnv1a(Hashing.fnv1aStart(), normalise(name)));
+    }
+
     /** The normalised name; returns {@code name} itself, without copying, when it has no digit. */
     public static String normalise(String name) {
         if (name == null) {

@@ -1,0 +1,228 @@
+package io.cctflow.core;
+
+import io.cctflow.core.internal.SortedColumns;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The sample counts of a tree (or a window of one), detached from its topology and keyed by stable
+ * ids, so counts of different batches, windows and instances can be summed and stored:
+ * <ul>
+ *   <li>per node: self and total counts, rows sorted by node id (the root included);
+ *   <li>per (node, thread): self counts (Eq. 3.17), sorted by node id then thread id, with a
+ *       dictionary from thread id ({@link ThreadNames#id}) to normalised name;
+ *   <li>per method: method samples (the totals of its recursion-free nodes, Eq. 3.5) and self
+ *       samples, sorted by method id: what alerting needs without loading the tree.
+ * </ul>
+ * Method samples are exact for each tree they were computed from and add up across windows and
+ * instances, since a sample belongs to one window and one instance.
+ *
+ * <p>Immutable by contract: {@link #of(long[], long[], long[], long[], long[], long[], long[],
+ * String[], long[], long[], long[])} takes ownership of its arrays and the accessors return them
+ * without copying, for speed; nobody may modify them. Thread-safe under that contract.
+ */
+public final class TreeCounts {
+    private static final TreeCounts EMPTY = new TreeCounts(new long[3][0], new long[3][0], new long[0],
+            new String[0], new long[3][0]);
+
+    private final long[][] nodes;
+    private final long[][] threads;
+    private final long[] threadDictIds;
+    private final String[] threadDictNames;
+    private final long[][] methods;
+
+    private TreeCounts(long[][] nodes, long[][] threads, long[] threadDictIds, String[] threadDictNames,
+            long[][] methods) {
+        this.nodes = nodes;
+        this.threads = threads;
+        this.threadDictIds = threadDictIds;
+        this.threadDictNames = threadDictNames;
+        this.methods = methods;
+    }
+
+    /** No counts. */
+    public static TreeCounts empty() {
+        return EMPTY;
+    }
+
+    /**
+     * Wraps stored columns (as written by {@link #nodeIds()} and the other accessors), checking
+     * their shape: equal lengths per table, rows sorted by key without duplicates.
+     *
+     * @throws IllegalArgumentException naming the table that is malformed
+     */
+    public static TreeCounts of(long[] nodeIds, long[] self, long[] total, long[] threadNodeIds, long[] threadIds,
+            long[] threadSelf, long[] threadDictIds, String[] threadDictNames, long[] methodIds,
+            long[] methodSamples, long[] methodSelf) {
+        long[][] nodes = checked("node", 1, nodeIds, self, total);
+        long[][] threads = checked("thread", 2, threadNodeIds, threadIds, threadSelf);
+        checked("thread dictionary", 1, threadDictIds);
+        if (threadDictNames.length != threadDictIds.length) {
+            throw new IllegalArgumentException("thread dictionary: " + threadDictIds.length + " ids but "
+                    + threadDictNames.length + " names");
+        }
+        long[][] methods = checked("method", 1, methodIds, methodSamples, methodSelf);
+        return new TreeCounts(nodes, threads, threadDictIds, threadDictNames, methods);
+    }
+
+    /** The counts of a tree: one pass over its nodes and per-thread entries. */
+    public static TreeCounts of(Cct tree) {
+        int n = tree.size();
+        long[][] nodes = new long[3][n];
+        TreeMap<Long, long[]> methodSums = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            nodes[0][i] = tree.id(i);
+            nodes[1][i] = tree.self(i);
+            nodes[2][i] = tree.total(i);
+            if (i != Cct.ROOT) {
+                long[] m = methodSums.computeIfAbsent(tree.method(i), k -> new long[2]);
+                if (tree.recursiveParent(i) == Cct.NONE) {
+                    m[0] += tree.total(i);
+                }
+                m[1] += tree.self(i);
+            }
+        }
+        long[] threadIdOf = new long[tree.threads()];
+        for (int t = 0; t < threadIdOf.length; t++) {
+            threadIdOf[t] = ThreadNames.id(tree.threadName(t));
+        }
+        int entries = tree.threadEntries();
+        long[][] threads = new long[3][entries];
+        TreeMap<Long, String> dictionary = new TreeMap<>();
+        for (int e = 0; e < entries; e++) {
+            int thread = tree.threadEntryThread(e);
+            threads[0][e] = tree.id(tree.threadEntryNode(e));
+            threads[1][e] = threadIdOf[thread];
+            threads[2][e] = tree.threadEntrySelf(e);
+            dictionary.putIfAbsent(threadIdOf[thread], tree.threadName(thread));
+        }
+        long[][] methods = new long[3][methodSums.size()];
+        int k = 0;
+        for (var m : methodSums.entrySet()) {
+            methods[0][k] = m.getKey();
+            methods[1][k] = m.getValue()[0];
+            methods[2][k++] = m.getValue()[1];
+        }
+        return new TreeCounts(SortedColumns.sortAndCombine(nodes, 1), SortedColumns.sortAndCombine(threads, 2),
+                dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),
+                dictionary.values().toArray(String[]::new), methods);
+    }
+
+    /** The sum of both: counts of equal keys added, everything else kept. */
+    public TreeCounts plus(TreeCounts other) {
+        if (other.isEmpty()) {
+            return this;
+        }
+        if (isEmpty()) {
+            return other;
+        }
+        TreeMap<Long, String> dictionary = new TreeMap<>();
+        for (int i = 0; i < threadDictIds.length; i++) {
+            dictionary.put(threadDictIds[i], threadDictNames[i]);
+        }
+        for (int i = 0; i < other.threadDictIds.length; i++) {
+            dictionary.putIfAbsent(other.threadDictIds[i], other.threadDictNames[i]);
+        }
+        return new TreeCounts(SortedColumns.sum(nodes, other.nodes, 1), SortedColumns.sum(threads, other.threads, 2),
+                dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),
+                dictionary.values().toArray(String[]::new), SortedColumns.sum(methods, other.methods, 1));
+    }
+
+    public boolean isEmpty() {
+        return nodes[0].length == 0 && threads[0].length == 0 && methods[0].length == 0;
+    }
+
+    public long[] nodeIds() {
+        return nodes[0];
+    }
+
+    public long[] self() {
+        return nodes[1];
+    }
+
+    public long[] total() {
+        return nodes[2];
+    }
+
+    public long[] threadNodeIds() {
+        return threads[0];
+    }
+
+    public long[] threadIds() {
+        return threads[1];
+    }
+
+    public long[] threadSelf() {
+        return threads[2];
+    }
+
+    public long[] threadDictIds() {
+        return threadDictIds;
+    }
+
+    public String[] threadDictNames() {
+        return threadDictNames;
+    }
+
+    /** The normalised name of a thread id, or null when the dictionary has none. */
+    public String threadName(long threadId) {
+        int i = Arrays.binarySearch(threadDictIds, threadId);
+        return i < 0 ? null : threadDictNames[i];
+    }
+
+    public long[] methodIds() {
+        return methods[0];
+    }
+
+    public long[] methodSamples() {
+        return methods[1];
+    }
+
+    public long[] methodSelf() {
+        return methods[2];
+    }
+
+    /** Samples of the counts: the root's total, 0 if the root has no row. */
+    public long samples() {
+        int i = Arrays.binarySearch(nodes[0], NodeId.ROOT);
+        return i < 0 ? 0 : nodes[2][i];
+    }
+
+    private static long[][] checked(String table, int keyColumns, long[]... columns) {
+        for (long[] c : columns) {
+            Objects.requireNonNull(c, table + " column");
+            if (c.length != columns[0].length) {
+                throw new IllegalArgumentException(table + " counts: columns of different lengths");
+            }
+        }
+        for (int r = 1; r < columns[0].length; r++) {
+            int cmp = 0;
+            for (int k = 0; k < keyColumns && cmp == 0; k++) {
+                cmp = Long.compare(columns[k][r - 1], columns[k][r]);
+            }
+            if (cmp >= 0) {
+                throw new IllegalArgumentException(table + " counts: rows not sorted by key, or a key twice, at row " + r);
+            }
+        }
+        return columns;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TreeCounts t && Arrays.deepEquals(nodes, t.nodes) && Arrays.deepEquals(threads, t.threads)
+                && Arrays.equals(threadDictIds, t.threadDictIds) && Arrays.equals(threadDictNames, t.threadDictNames)
+                && Arrays.deepEquals(methods, t.methods);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(nodes[0]) * 31 + Arrays.hashCode(methods[0]);
+    }
+
+    @Override
+    public String toString() {
+        return "TreeCounts[" + nodes[0].length + " nodes, " + threads[0].length + " thread entries, "
+                + methods[0].length + " methods, " + samples() + " samples]";
+    }
+}

@@ -1,0 +1,100 @@
+package io.cctflow.core.internal;
+
+import java.util.Arrays;
+
+/**
+ * Sparse count tables as columns of equal length: the first {@code keyColumns} columns are a key,
+ * rows sorted ascending by it (signed, lexicographic, no duplicates); the other columns are counts.
+ * Summing two tables is one linear merge. Stateless.
+ */
+public final class SortedColumns {
+    private SortedColumns() {
+    }
+
+    /**
+     * The row-wise sum of two tables with the same shape: rows with equal keys have their counts
+     * added, the others are copied. Neither input is modified.
+     */
+    public static long[][] sum(long[][] a, long[][] b, int keyColumns) {
+        int columns = a.length;
+        if (b.length != columns || keyColumns < 1 || keyColumns > columns) {
+            throw new IllegalArgumentException("tables of " + a.length + " and " + b.length + " columns, "
+                    + keyColumns + " key columns");
+        }
+        int n = rows(a);
+        int m = rows(b);
+        long[][] out = new long[columns][n + m];
+        int i = 0;
+        int j = 0;
+        int k = 0;
+        while (i < n || j < m) {
+            int c = i == n ? 1 : j == m ? -1 : compareKeys(a, i, b, j, keyColumns);
+            for (int col = 0; col < columns; col++) {
+                if (c < 0) {
+                    out[col][k] = a[col][i];
+                } else if (c > 0) {
+                    out[col][k] = b[col][j];
+                } else {
+                    out[col][k] = col < keyColumns ? a[col][i] : a[col][i] + b[col][j];
+                }
+            }
+            if (c <= 0) {
+                i++;
+            }
+            if (c >= 0) {
+                j++;
+            }
+            k++;
+        }
+        for (int col = 0; col < columns; col++) {
+            out[col] = Arrays.copyOf(out[col], k);
+        }
+        return out;
+    }
+
+    /** Sorts the rows of a table by key, in place, and merges rows with equal keys by adding counts. */
+    public static long[][] sortAndCombine(long[][] table, int keyColumns) {
+        int n = rows(table);
+        Integer[] order = new Integer[n];
+        for (int r = 0; r < n; r++) {
+            order[r] = r;
+        }
+        Arrays.sort(order, (x, y) -> compareKeys(table, x, table, y, keyColumns));
+        long[][] out = new long[table.length][n];
+        int k = -1;
+        for (int r = 0; r < n; r++) {
+            int row = order[r];
+            boolean same = k >= 0 && compareKeys(out, k, table, row, keyColumns) == 0;
+            if (!same) {
+                k++;
+            }
+            for (int col = 0; col < table.length; col++) {
+                out[col][k] = same && col >= keyColumns ? out[col][k] + table[col][row] : table[col][row];
+            }
+        }
+        for (int col = 0; col < table.length; col++) {
+            out[col] = Arrays.copyOf(out[col], k + 1);
+        }
+        return out;
+    }
+
+    private static int rows(long[][] table) {
+        int n = table[0].length;
+        for (long[] column : table) {
+            if (column.length != n) {
+                throw new IllegalArgumentException("columns of different lengths");
+            }
+        }
+        return n;
+    }
+
+    private static int compareKeys(long[][] a, int i, long[][] b, int j, int keyColumns) {
+        for (int col = 0; col < keyColumns; col++) {
+            int c = Long.compare(a[col][i], b[col][j]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+}

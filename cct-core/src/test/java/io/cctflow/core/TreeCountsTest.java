@@ -1,0 +1,94 @@
+package io.cctflow.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+class TreeCountsTest {
+
+    private static Cct tree(RandomStacks data, int from, int to) {
+        Cct tree = new Cct(16);
+        for (int s = from; s < to; s++) {
+            tree.addStack(data.methods().get(s), data.lines().get(s), data.methods().get(s).length,
+                    tree.thread(data.threads().get(s)), data.counts().get(s));
+        }
+        return tree;
+    }
+
+    /** Counts of the union of two sample sets = sum of the counts of each: windows and instances add up. */
+    @Property(tries = 200)
+    void countsOfAllSamplesEqualTheSumOfCountsOfAPartition(
+            @ForAll long seed, @ForAll @IntRange(min = 0, max = 200) int stacks, @ForAll @IntRange(min = 0, max = 200) int cut) {
+        RandomStacks data = RandomStacks.generate(seed, stacks, 10, 4);
+        int split = Math.min(cut, stacks);
+        TreeCounts whole = TreeCounts.of(data.toTree());
+        TreeCounts sum = TreeCounts.of(tree(data, 0, split)).plus(TreeCounts.of(tree(data, split, stacks)));
+        assertThat(sum).isEqualTo(whole);
+        assertThat(whole.samples()).isEqualTo(data.totalSamples());
+    }
+
+    /** Method samples of m = samples whose stack contains m; self samples = samples whose leaf is m. */
+    @Property(tries = 200)
+    void methodAggregatesEqualPerSampleCounts(@ForAll long seed) {
+        RandomStacks data = RandomStacks.generate(seed, 150, 12, 4);
+        Map<Long, long[]> expected = new HashMap<>();
+        for (int s = 0; s < data.methods().size(); s++) {
+            long[] stack = data.methods().get(s);
+            long count = data.counts().get(s);
+            Set<Long> distinct = new HashSet<>();
+            for (long m : stack) {
+                distinct.add(m);
+            }
+            for (long m : distinct) {
+                expected.computeIfAbsent(m, k -> new long[2])[0] += count;
+            }
+            if (stack.length > 0) {
+                expected.get(stack[stack.length - 1])[1] += count;
+            }
+        }
+        TreeCounts counts = TreeCounts.of(data.toTree());
+        Map<Long, long[]> actual = new HashMap<>();
+        for (int i = 0; i < counts.methodIds().length; i++) {
+            actual.put(counts.methodIds()[i], new long[] {counts.methodSamples()[i], counts.methodSelf()[i]});
+        }
+        assertThat(actual).usingRecursiveComparison().isEqualTo(expected);
+    }
+
+    @Test
+    void threadRowsAreKeyedByStableIdsOfNormalisedNames() {
+        long work = MethodId.of("App", "work", "()V");
+        Cct tree = new Cct();
+        tree.addStack(new long[] {work}, new int[] {0}, 1, tree.thread("pool-1-thread-1"), 2);
+        tree.addStack(new long[] {work}, new int[] {0}, 1, tree.thread("pool-1-thread-9"), 3);
+        TreeCounts counts = TreeCounts.of(tree);
+        long pool = ThreadNames.id("pool-7-thread-7");
+        assertThat(counts.threadIds()).containsExactly(pool);
+        assertThat(counts.threadSelf()).containsExactly(5);
+        assertThat(counts.threadName(pool)).isEqualTo("pool-#-thread-#");
+        assertThat(counts.threadNodeIds()).containsExactly(NodeId.child(NodeId.ROOT, work, 0));
+    }
+
+    @Test
+    void storedColumnsAreCheckedAndRoundTrip() {
+        TreeCounts counts = TreeCounts.of(RandomStacks.generate(3, 50, 8, 3).toTree());
+        TreeCounts copy = TreeCounts.of(counts.nodeIds(), counts.self(), counts.total(), counts.threadNodeIds(),
+                counts.threadIds(), counts.threadSelf(), counts.threadDictIds(), counts.threadDictNames(),
+                counts.methodIds(), counts.methodSamples(), counts.methodSelf());
+        assertThat(copy).isEqualTo(counts);
+        assertThatThrownBy(() -> TreeCounts.of(new long[] {2, 1}, new long[2], new long[2], new long[0], new long[0],
+                new long[0], new long[0], new String[0], new long[0], new long[0], new long[0]))
+                .hasMessageContaining("node counts: rows not sorted");
+        assertThatThrownBy(() -> TreeCounts.of(new long[] {1}, new long[2], new long[1], new long[0], new long[0],
+                new long[0], new long[0], new String[0], new long[0], new long[0], new long[0]))
+                .hasMessageContaining("node counts: columns of different lengths");
+        assertThat(TreeCounts.empty().plus(counts)).isSameAs(counts);
+    }
+}
