@@ -1,5 +1,6 @@
 package io.cctflow.flink;
 
+import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.graph.model.NodeRecord;
@@ -15,6 +16,10 @@ public final class Outputs {
             new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
     public static final OutputTag<TopologyUpdate> TOPOLOGY =
             new OutputTag<>("topology", TypeInformation.of(TopologyUpdate.class));
+
+    /** Batch counts that arrived after their window's allowed lateness. */
+    public static final OutputTag<BatchCounts> LATE_BATCHES =
+            new OutputTag<>("late-batches", TypeInformation.of(BatchCounts.class));
 
     /** Per execution: its CCT as node id -> topology. */
     public static final MapStateDescriptor<Long, NodeRecord> CCT_NODES =

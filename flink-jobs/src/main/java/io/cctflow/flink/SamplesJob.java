@@ -9,6 +9,7 @@ import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.RawRecordDeserializer;
 import io.cctflow.flink.sink.Neo4jSink;
 import io.cctflow.flink.window.EarlyFiringTrigger;
+import io.cctflow.flink.window.LateBatches;
 import io.cctflow.flink.window.SumCounts;
 import io.cctflow.flink.window.ToWindowCounts;
 import io.cctflow.graph.GraphSchema;
@@ -45,8 +46,10 @@ import org.neo4j.driver.Driver;
  *
  * <pre>
  * kafka source ─▶ keyBy(execution) ─▶ merge into CCT ─┬─▶ topology ─▶ Neo4j
- *                                                    ├─▶ dead letters ─▶ Kafka DLQ
- *                                                    └─▶ counts ─▶ watermarks ─▶ keyBy ─▶ window sum ─▶ Neo4j
+ *                                                    ├─▶ dead letters ──────────────────────┬─▶ Kafka DLQ
+ *                                                    └─▶ counts ─▶ watermarks ─▶ keyBy      │
+ *                                                          ─▶ window sum ─┬─▶ Neo4j          │
+ *                                                                         └─▶ late batches ─┘
  * </pre>
  *
  * Sources and sinks are injected into {@link #build} so tests can swap them; {@link #start} wires
@@ -74,9 +77,8 @@ public final class SamplesJob {
                 .uid("merge-into-cct");
 
         merged.getSideOutput(Outputs.TOPOLOGY).sinkTo(sinks.topology()).name("topology-to-neo4j").uid("topology-sink");
-        merged.getSideOutput(Outputs.DEAD_LETTERS).sinkTo(sinks.deadLetters()).name("dead-letters").uid("dead-letter-sink");
 
-        merged.assignTimestampsAndWatermarks(WatermarkStrategy
+        SingleOutputStreamOperator<WindowCounts> windows = merged.assignTimestampsAndWatermarks(WatermarkStrategy
                         .<BatchCounts>forBoundedOutOfOrderness(config.outOfOrderness())
                         .withTimestampAssigner((counts, previous) -> counts.eventTimeMillis)
                         .withIdleness(config.idleness()))
@@ -85,12 +87,21 @@ public final class SamplesJob {
                 .keyBy(counts -> counts.executionKey, Types.STRING)
                 .window(TumblingEventTimeWindows.of(config.window()))
                 .trigger(new EarlyFiringTrigger(config.earlyFiring()))
+                .allowedLateness(config.allowedLateness())
+                .sideOutputLateData(Outputs.LATE_BATCHES)
                 .aggregate(new SumCounts(), new ToWindowCounts())
                 .name("window-counts")
-                .uid("window-counts")
-                .sinkTo(sinks.windows())
-                .name("window-counts-to-neo4j")
-                .uid("window-counts-sink");
+                .uid("window-counts");
+        windows.sinkTo(sinks.windows()).name("window-counts-to-neo4j").uid("window-counts-sink");
+
+        windows.getSideOutput(Outputs.LATE_BATCHES)
+                .process(new LateBatches(config.window(), config.allowedLateness()))
+                .name("late-batches")
+                .uid("late-batches")
+                .union(merged.getSideOutput(Outputs.DEAD_LETTERS))
+                .sinkTo(sinks.deadLetters())
+                .name("dead-letters")
+                .uid("dead-letter-sink");
     }
 
     /** Kafka's record key is the execution key the agent wrote; a missing key groups under "". */

@@ -19,6 +19,7 @@ public record SamplesJobConfig(
         String groupId,
         Duration window,
         Duration outOfOrderness,
+        Duration allowedLateness,
         Duration idleness,
         Duration earlyFiring,
         Duration checkpointInterval,
@@ -32,6 +33,7 @@ public record SamplesJobConfig(
     public static final String GROUP_ID = "kafka.group.id";
     public static final String WINDOW = "window";
     public static final String OUT_OF_ORDERNESS = "out-of-orderness";
+    public static final String ALLOWED_LATENESS = "allowed-lateness";
     public static final String IDLENESS = "idleness";
     public static final String EARLY_FIRING = "early-firing";
     public static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
@@ -53,6 +55,7 @@ public record SamplesJobConfig(
         k.put(GROUP_ID, new String[] {"cctflow-samples-job", "Kafka consumer group"});
         k.put(WINDOW, new String[] {"1m", "event-time window of stored counts"});
         k.put(OUT_OF_ORDERNESS, new String[] {"20s", "how late a batch may arrive behind the newest one and still be on time"});
+        k.put(ALLOWED_LATENESS, new String[] {"2m", "a batch this far behind the watermark still updates its closed window; later ones are counted and dead-lettered"});
         k.put(IDLENESS, new String[] {"1m", "after this long without batches an input stops holding back the watermark"});
         k.put(EARLY_FIRING, new String[] {"5s", "open windows are written this often, so samples are queryable before the window closes"});
         k.put(CHECKPOINT_INTERVAL, new String[] {"10s", "Flink checkpoint interval"});
@@ -85,6 +88,7 @@ public record SamplesJobConfig(
                 nonBlank(GROUP_ID, get.apply(GROUP_ID)),
                 positive(WINDOW, get.apply(WINDOW)),
                 nonNegative(OUT_OF_ORDERNESS, get.apply(OUT_OF_ORDERNESS)),
+                nonNegative(ALLOWED_LATENESS, get.apply(ALLOWED_LATENESS)),
                 positive(IDLENESS, get.apply(IDLENESS)),
                 positive(EARLY_FIRING, get.apply(EARLY_FIRING)),
                 positive(CHECKPOINT_INTERVAL, get.apply(CHECKPOINT_INTERVAL)),
@@ -158,6 +162,7 @@ public record SamplesJobConfig(
         m.put(GROUP_ID, groupId);
         m.put(WINDOW, window.toMillis() + "ms");
         m.put(OUT_OF_ORDERNESS, outOfOrderness.toMillis() + "ms");
+        m.put(ALLOWED_LATENESS, allowedLateness.toMillis() + "ms");
         m.put(IDLENESS, idleness.toMillis() + "ms");
         m.put(EARLY_FIRING, earlyFiring.toMillis() + "ms");
         m.put(CHECKPOINT_INTERVAL, checkpointInterval.toMillis() + "ms");

@@ -48,9 +48,16 @@ class CctMergeFunctionTest {
         assertThat(out).hasSize(2);
         BatchCounts first = out.get(0);
         assertThat(first.eventTimeMillis).isEqualTo(60_000);
-        assertThat(first.nodeIds).isSorted().hasSize(4); // root, main, main>work, main>work>work
-        int root = indexOf(first.nodeIds, NodeId.ROOT);
-        assertThat(first.total[root]).isEqualTo(6);
+        assertThat(first.counts.nodeIds).isSorted().hasSize(4); // root, main, main>work, main>work>work
+        int root = indexOf(first.counts.nodeIds, NodeId.ROOT);
+        assertThat(first.counts.total[root]).isEqualTo(6);
+        // method aggregates: work is in 4 samples (its recursion counted once), leaf of all 4
+        long work = MethodId.of("T", "m1", "()V");
+        int w = indexOf(first.counts.methodIds, work);
+        assertThat(new long[] {first.counts.methodSamples[w], first.counts.methodSelf[w]}).containsExactly(4, 4);
+        assertThat(first.counts.threadDictNames).isNotEmpty();
+        assertThat(first.source.origin()).isEqualTo("samples/0@0");
+        assertThat(first.source.value).isNull();
 
         List<StreamRecord<TopologyUpdate>> topology = List.copyOf(harness.getSideOutput(Outputs.TOPOLOGY));
         assertThat(topology).hasSize(2);

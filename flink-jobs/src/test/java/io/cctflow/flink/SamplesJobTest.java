@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.TreeLoader;
@@ -82,11 +83,17 @@ class SamplesJobTest {
                 String key = TestBatches.execution(instance).key();
                 List<WindowCounts> windows = reader.windows(List.of(key), 0, Long.MAX_VALUE);
                 assertThat(windows).as("windows of %s", instance).hasSize(3);
-                for (long start : new long[] {60_000L, 120_000L, 180_000L}) {
+                for (WindowCounts window : windows) {
+                    long start = window.windowStartMillis();
                     Cct stored = loader.load(List.of(key), start, start + 60_000L);
                     Cct expected = inMemory(batches, key, start, start + 60_000L);
                     assertSameTree(stored, expected, instance + " window " + start);
+                    // per node, per (node, thread) and per method, number for number
+                    assertThat(window.counts()).as("%s window %d counts", instance, start)
+                            .isEqualTo(TreeCounts.of(expected));
                 }
+                assertThat(windows).extracting(WindowCounts::windowStartMillis)
+                        .containsExactlyInAnyOrder(60_000L, 120_000L, 180_000L);
             }
             assertThat(reader.instances("svc")).hasSize(3)
                     .allSatisfy(i -> assertThat(i.firstSampleMillis()).isEqualTo(60_000L));
@@ -114,6 +121,11 @@ class SamplesJobTest {
             assertThat(new long[] {actual.self(a), actual.total(a), actual.recursiveParent(a) < 0 ? 0 : 1})
                     .as("%s: node %d self, total, recursive", what, expected.id(n))
                     .containsExactly(expected.self(n), expected.total(n), expected.recursiveParent(n) < 0 ? 0 : 1);
+            for (int t = 0; t < expected.threads(); t++) {
+                assertThat(actual.selfOnThread(a, actual.thread(expected.threadName(t))))
+                        .as("%s: node %d on %s", what, expected.id(n), expected.threadName(t))
+                        .isEqualTo(expected.selfOnThread(n, t));
+            }
         }
     }
 }

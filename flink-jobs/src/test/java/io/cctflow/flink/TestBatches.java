@@ -24,9 +24,12 @@ public final class TestBatches {
         return new ExecutionId("svc", "v1", instance);
     }
 
+    /** Thread names of the stacks, in turn; the pool threads normalise to one name. */
+    static final String[] THREADS = {"worker-#", "main", "pool-1-thread-3", "pool-1-thread-4"};
+
     /**
      * A batch with the given stacks; each stack is method numbers root first, with call-site line
-     * 0 for the root and 1 for the rest, count {@code counts[i]}.
+     * 0 for the root and 1 for the rest, count {@code counts[i]}, thread {@code THREADS[i % 4]}.
      */
     public static SampleBatch batch(ExecutionId execution, long sequence, long windowStart, int[][] stacks,
             long[] counts) {
@@ -48,7 +51,7 @@ public final class TestBatches {
                 frames.add(stacks[s][i]);
                 lines.add(i == 0 ? 0 : 1);
             }
-            out.add(new Stack(frames, lines, "worker-#", false, counts[s]));
+            out.add(new Stack(frames, lines, THREADS[s % THREADS.length], false, counts[s]));
         }
         InstanceInfo info = new InstanceInfo(execution.service(), execution.version(), execution.instance(),
                 "host", 42L, 1_000L, Map.of("zone", "a"));

@@ -3,6 +3,7 @@ package io.cctflow.graph;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.model.WindowCounts;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -56,11 +57,17 @@ public final class GraphReader {
                 MATCH (w:Window)
                 WHERE w.instance IN $keys AND w.start < $to AND w.end > $from
                 RETURN w.instance AS instance, w.start AS start, w.end AS end,
-                       w.nodeIds AS nodeIds, w.self AS self, w.total AS total
+                       w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
+                       w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
+                       w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
+                       w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf
                 """,
                 params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis),
                 r -> new WindowCounts(r.get("instance").asString(), r.get("start").asLong(), r.get("end").asLong(),
-                        longs(r.get("nodeIds")), longs(r.get("self")), longs(r.get("total"))));
+                        TreeCounts.of(longs(r.get("nodeIds")), longs(r.get("self")), longs(r.get("total")),
+                                longs(r.get("threadNodeIds")), longs(r.get("threadIds")), longs(r.get("threadSelf")),
+                                longs(r.get("threadDictIds")), strings(r.get("threadDictNames")),
+                                longs(r.get("methodIds")), longs(r.get("methodSamples")), longs(r.get("methodSelf")))));
     }
 
     /** Topology of the given nodes; ids that are not stored are left out. */
@@ -93,10 +100,25 @@ public final class GraphReader {
         return m;
     }
 
+    /** A stored long array; absent (a window written before the property existed) reads as empty. */
     private static long[] longs(Value list) {
+        if (list.isNull()) {
+            return new long[0];
+        }
         long[] out = new long[list.size()];
         for (int i = 0; i < out.length; i++) {
             out[i] = list.get(i).asLong();
+        }
+        return out;
+    }
+
+    private static String[] strings(Value list) {
+        if (list.isNull()) {
+            return new String[0];
+        }
+        String[] out = new String[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i).asString();
         }
         return out;
     }

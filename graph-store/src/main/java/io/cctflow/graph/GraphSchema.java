@@ -13,13 +13,17 @@ import org.neo4j.driver.Session;
  * (:Service {name}) -[:HAS_DEPLOYMENT]-> (:Deployment {key, service, version})
  *     -[:HAS_INSTANCE]-> (:Instance {key, service, version, instanceId, host, pid, startTime,
  *                                    labels, firstSample, lastSample})
- *     -[:HAS_WINDOW]-> (:Window {key, instance, start, end, nodeIds[], self[], total[]})
+ *     -[:HAS_WINDOW]-> (:Window {key, instance, start, end, nodeIds[], self[], total[],
+ *                                threadNodeIds[], threadIds[], threadSelf[],
+ *                                threadDictIds[], threadDictNames[],
+ *                                methodIds[], methodSamples[], methodSelf[]})
  * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)
  * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})
  * </pre>
  *
  * Topology is shared by every instance (node ids are path hashes); counts are per (instance,
- * window) as parallel arrays on one {@code :Window} node, so a time range reads one row per window.
+ * window) as parallel arrays on one {@code :Window} node, so a time range reads one row per window:
+ * per node, per (node, thread) and per method ({@link io.cctflow.core.TreeCounts}).
  */
 public final class GraphSchema {
     static final List<String> STATEMENTS = List.of(

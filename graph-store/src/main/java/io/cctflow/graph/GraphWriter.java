@@ -3,6 +3,7 @@ package io.cctflow.graph;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.model.WindowCounts;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -64,7 +65,10 @@ public final class GraphWriter {
             UNWIND $rows AS r
             MERGE (w:Window {key: r.key})
             SET w.instance = r.instance, w.start = r.start, w.end = r.end,
-                w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total
+                w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
+                w.threadNodeIds = r.threadNodeIds, w.threadIds = r.threadIds, w.threadSelf = r.threadSelf,
+                w.threadDictIds = r.threadDictIds, w.threadDictNames = r.threadDictNames,
+                w.methodIds = r.methodIds, w.methodSamples = r.methodSamples, w.methodSelf = r.methodSelf
             WITH w, r
             MATCH (i:Instance {key: r.instance})
             MERGE (i)-[:HAS_WINDOW]->(w)
@@ -118,10 +122,19 @@ public final class GraphWriter {
 
     /** Replaces the counts of each (execution, window); call after the execution is written. */
     public void writeWindowCounts(List<WindowCounts> windows) {
-        write(WRITE_WINDOWS, windows, w -> Map.of(
-                "key", Keys.window(w.executionKey(), w.windowStartMillis()),
-                "instance", w.executionKey(), "start", w.windowStartMillis(), "end", w.windowEndMillis(),
-                "nodeIds", w.nodeIds(), "self", w.self(), "total", w.total()));
+        write(WRITE_WINDOWS, windows, w -> {
+            TreeCounts c = w.counts();
+            return Map.ofEntries(
+                    Map.entry("key", Keys.window(w.executionKey(), w.windowStartMillis())),
+                    Map.entry("instance", w.executionKey()), Map.entry("start", w.windowStartMillis()),
+                    Map.entry("end", w.windowEndMillis()),
+                    Map.entry("nodeIds", c.nodeIds()), Map.entry("self", c.self()), Map.entry("total", c.total()),
+                    Map.entry("threadNodeIds", c.threadNodeIds()), Map.entry("threadIds", c.threadIds()),
+                    Map.entry("threadSelf", c.threadSelf()), Map.entry("threadDictIds", c.threadDictIds()),
+                    Map.entry("threadDictNames", c.threadDictNames()),
+                    Map.entry("methodIds", c.methodIds()), Map.entry("methodSamples", c.methodSamples()),
+                    Map.entry("methodSelf", c.methodSelf()));
+        });
     }
 
     private <T> void write(String query, List<T> items, Function<T, Map<String, Object>> toRow) {

@@ -2,6 +2,7 @@ package io.cctflow.graph;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.NodeId;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.model.NodeRecord;
 import io.cctflow.graph.model.WindowCounts;
 import java.util.ArrayList;
@@ -13,7 +14,7 @@ import java.util.Map;
 
 /**
  * Rebuilds the CCT of a set of executions over a time range from stored windows: sums the counts
- * per node, reads the topology of the nodes that have counts, and replays it into a {@link Cct}
+ * per node and per (node, thread), reads the topology of the nodes that have counts, and replays it into a {@link Cct}
  * parents first. Each rebuilt node's id is recomputed from its path and checked against the
  * stored one, so a corrupt or colliding topology cannot go unnoticed.
  */
@@ -26,13 +27,18 @@ public final class TreeLoader {
 
     /** The merged tree of the executions over [fromMillis, toMillis); empty when nothing matched. */
     public Cct load(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        Map<Long, long[]> counts = new HashMap<>(); // id -> {self, total}
+        TreeCounts sum = TreeCounts.empty();
         for (WindowCounts w : reader.windows(executionKeys, fromMillis, toMillis)) {
-            for (int i = 0; i < w.nodeIds().length; i++) {
-                long[] c = counts.computeIfAbsent(w.nodeIds()[i], k -> new long[2]);
-                c[0] += w.self()[i];
-                c[1] += w.total()[i];
-            }
+            sum = sum.plus(w.counts());
+        }
+        return rebuild(sum);
+    }
+
+    /** The tree of summed counts: topology read for the nodes that have counts, per-thread counts included. */
+    public Cct rebuild(TreeCounts sum) {
+        Map<Long, long[]> counts = new HashMap<>(); // id -> {self, total}
+        for (int i = 0; i < sum.nodeIds().length; i++) {
+            counts.put(sum.nodeIds()[i], new long[] {sum.self()[i], sum.total()[i]});
         }
         List<NodeRecord> nodes = new ArrayList<>(reader.nodes(counts.keySet()));
         nodes.sort(Comparator.comparingInt(NodeRecord::depth));
@@ -57,6 +63,15 @@ public final class TreeLoader {
             }
             long[] c = counts.get(n.id());
             tree.addCounts(node, c[0], c[1]);
+        }
+        for (int e = 0; e < sum.threadNodeIds().length; e++) {
+            int node = tree.indexOf(sum.threadNodeIds()[e]);
+            String name = sum.threadName(sum.threadIds()[e]);
+            if (node < 0 || name == null) {
+                throw new IllegalStateException("stored thread counts of node " + sum.threadNodeIds()[e]
+                        + " name " + (node < 0 ? "a node without counts" : "no thread in the dictionary"));
+            }
+            tree.addThreadSelf(node, tree.thread(name), sum.threadSelf()[e]);
         }
         return tree;
     }

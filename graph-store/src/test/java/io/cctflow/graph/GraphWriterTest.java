@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.MethodId;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.core.NodeId;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
@@ -48,14 +49,7 @@ class GraphWriterTest {
     private static void write(Cct tree, long windowStart) {
         List<MethodRecord> methods = new ArrayList<>();
         List<NodeRecord> nodes = new ArrayList<>();
-        int n = tree.size();
-        long[] ids = new long[n];
-        long[] self = new long[n];
-        long[] total = new long[n];
-        for (int i = 0; i < n; i++) {
-            ids[i] = tree.id(i);
-            self[i] = tree.self(i);
-            total[i] = tree.total(i);
+        for (int i = 0; i < tree.size(); i++) {
             if (i > 0) {
                 int rp = tree.recursiveParent(i);
                 nodes.add(new NodeRecord(tree.id(i), tree.id(tree.parent(i)), tree.method(i), tree.callSiteLine(i),
@@ -68,16 +62,16 @@ class GraphWriterTest {
                 windowStart, windowStart + 60_000)));
         writer.writeMethods(methods);
         writer.writeNodes(nodes);
-        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), windowStart, windowStart + 60_000, ids, self,
-                total)));
+        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), windowStart, windowStart + 60_000,
+                TreeCounts.of(tree))));
     }
 
     private static Cct sample() {
         long main = MethodId.of("A", "main", "()V");
         long f = MethodId.of("A", "f", "()V");
         Cct tree = new Cct();
-        tree.addStack(new long[] {main, f, f}, new int[] {0, 3, 4}, 3, 5);
-        tree.addStack(new long[] {main, f}, new int[] {0, 3}, 2, 2);
+        tree.addStack(new long[] {main, f, f}, new int[] {0, 3, 4}, 3, tree.thread("pool-1-thread-1"), 5);
+        tree.addStack(new long[] {main, f}, new int[] {0, 3}, 2, tree.thread("main"), 2);
         tree.addStack(new long[] {main}, new int[] {0}, 1, 1);
         return tree;
     }
@@ -93,7 +87,12 @@ class GraphWriterTest {
         for (int n = 0; n < tree.size(); n++) {
             int m = loaded.indexOf(tree.id(n));
             assertThat(new long[] {loaded.self(m), loaded.total(m)}).containsExactly(tree.self(n), tree.total(n));
+            for (int t = 0; t < tree.threads(); t++) {
+                assertThat(loaded.selfOnThread(m, loaded.thread(tree.threadName(t)))).isEqualTo(tree.selfOnThread(n, t));
+            }
         }
+        assertThat(reader.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
+                .extracting(WindowCounts::counts).isEqualTo(TreeCounts.of(tree));
         try (var session = driver.session()) {
             assertThat(session.run("MATCH (n:CctNode) RETURN count(n) AS c").single().get("c").asLong())
                     .isEqualTo(tree.size()); // root + 3 nodes, none duplicated

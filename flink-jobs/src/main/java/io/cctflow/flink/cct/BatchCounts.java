@@ -1,25 +1,26 @@
 package io.cctflow.flink.cct;
 
+import io.cctflow.flink.ingest.RawRecord;
+
 /**
- * Node counts of one sample batch, sorted by node id, ready to be summed into a window. A Flink
- * POJO; the arrays are owned by the record.
+ * The counts of one sample batch (per node, per (node, thread), per method), ready to be summed
+ * into a window. A Flink POJO; the arrays are owned by the record.
  */
 public class BatchCounts {
     public String executionKey;
     /** Event time of the batch: the start of its sampling window, epoch milliseconds. */
     public long eventTimeMillis;
-    public long[] nodeIds;
-    public long[] self;
-    public long[] total;
+    public CountColumns counts;
+    /** Where the batch came from: topic, partition, offset and key of its record, without the value. */
+    public RawRecord source;
 
     public BatchCounts() {
     }
 
-    public BatchCounts(String executionKey, long eventTimeMillis, long[] nodeIds, long[] self, long[] total) {
+    public BatchCounts(String executionKey, long eventTimeMillis, CountColumns counts, RawRecord source) {
         this.executionKey = executionKey;
         this.eventTimeMillis = eventTimeMillis;
-        this.nodeIds = nodeIds;
-        this.self = self;
-        this.total = total;
+        this.counts = counts;
+        this.source = source;
     }
 }

@@ -25,7 +25,7 @@ public final class BatchTrees {
 
     /**
      * Merges the batch's complete stacks into {@code tree} (seed 003: self to the leaf, totals along
-     * the path). Truncated stacks are left out, because rooted where JFR cut them they would be
+     * the path), each with its thread, whose name the tree normalises again. Truncated stacks are left out, because rooted where JFR cut them they would be
      * false thread roots.
      *
      * @param methodIds {@link #methodIds(SampleBatch)} of the same batch
@@ -49,7 +49,7 @@ public final class BatchTrees {
                 path[i] = methodIds[stack.getFrames().get(i)];
                 lines[i] = stack.getLines().get(i);
             }
-            tree.addStack(path, lines, depth, stack.getCount());
+            tree.addStack(path, lines, depth, tree.thread(stack.getThread().toString()), stack.getCount());
         }
         return truncated;
     }

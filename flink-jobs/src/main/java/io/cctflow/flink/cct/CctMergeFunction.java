@@ -2,6 +2,7 @@ package io.cctflow.flink.cct;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.flink.Outputs;
 import io.cctflow.flink.ingest.BatchDecoder;
 import io.cctflow.flink.ingest.DeadLetter;
@@ -13,7 +14,6 @@ import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +92,8 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         samplesMerged.inc(tree.total(Cct.ROOT));
 
         ctx.output(Outputs.TOPOLOGY, topologyUpdate(batch, execution, tree, methodIds));
-        out.collect(counts(execution.key(), batch.getWindowStartMillis(), tree));
+        out.collect(new BatchCounts(execution.key(), batch.getWindowStartMillis(), CountColumns.of(TreeCounts.of(tree)),
+                new RawRecord(record.topic, record.partition, record.offset, record.key, null)));
     }
 
     private void deadLetter(Context ctx, RawRecord record, String reason) {
@@ -141,20 +142,4 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
                 created.toArray(NodeRecord[]::new));
     }
 
-    private static BatchCounts counts(String executionKey, long eventTime, Cct tree) {
-        int n = tree.size();
-        long[] ids = new long[n];
-        for (int i = 0; i < n; i++) {
-            ids[i] = tree.id(i);
-        }
-        Arrays.sort(ids);
-        long[] self = new long[n];
-        long[] total = new long[n];
-        for (int j = 0; j < n; j++) {
-            int node = tree.indexOf(ids[j]);
-            self[j] = tree.self(node);
-            total[j] = tree.total(node);
-        }
-        return new BatchCounts(executionKey, eventTime, ids, self, total);
-    }
 }

@@ -9,11 +9,15 @@ import org.apache.flink.streaming.api.windowing.triggers.TriggerResult;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 
 /**
- * Fires an event-time window when the watermark passes its end (and purges it), and also every
+ * Fires an event-time window when the watermark passes its end, and also every
  * {@code interval} of processing time while it is open and has new data, without purging. Early
  * results are the running sums so far; the store writes them with SET, so each firing replaces the
  * previous one and the final firing leaves the exact window counts. This makes a sample queryable
  * seconds after it arrives instead of after the window closes.
+ *
+ * <p>The final firing does not purge: with an allowed lateness the window's sums must stay, so a
+ * late batch fires the whole window again (its exact new counts), not the late batch alone. The
+ * window operator drops the contents when the lateness has passed.
  */
 public class EarlyFiringTrigger extends Trigger<Object, TimeWindow> {
     private static final long serialVersionUID = 1L;
@@ -61,7 +65,7 @@ public class EarlyFiringTrigger extends Trigger<Object, TimeWindow> {
             ctx.deleteProcessingTimeTimer(pending.value());
             pending.clear();
         }
-        return TriggerResult.FIRE_AND_PURGE;
+        return TriggerResult.FIRE;
     }
 
     @Override

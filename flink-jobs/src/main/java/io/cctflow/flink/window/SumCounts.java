@@ -1,29 +1,30 @@
 package io.cctflow.flink.window;
 
 import io.cctflow.flink.cct.BatchCounts;
+import io.cctflow.flink.cct.CountColumns;
 import org.apache.flink.api.common.functions.AggregateFunction;
 
-/** Sums the node counts of the batches in a window. */
-public class SumCounts implements AggregateFunction<BatchCounts, NodeCountsAccumulator, NodeCountsAccumulator> {
+/** Sums the counts of the batches in a window: one linear merge per batch ({@link io.cctflow.core.TreeCounts#plus}). */
+public class SumCounts implements AggregateFunction<BatchCounts, CountColumns, CountColumns> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public NodeCountsAccumulator createAccumulator() {
-        return new NodeCountsAccumulator();
+    public CountColumns createAccumulator() {
+        return new CountColumns();
     }
 
     @Override
-    public NodeCountsAccumulator add(BatchCounts value, NodeCountsAccumulator acc) {
-        return acc.add(value);
+    public CountColumns add(BatchCounts value, CountColumns acc) {
+        return acc.plus(value.counts);
     }
 
     @Override
-    public NodeCountsAccumulator getResult(NodeCountsAccumulator acc) {
+    public CountColumns getResult(CountColumns acc) {
         return acc;
     }
 
     @Override
-    public NodeCountsAccumulator merge(NodeCountsAccumulator a, NodeCountsAccumulator b) {
-        return a.add(b.nodeIds, b.self, b.total);
+    public CountColumns merge(CountColumns a, CountColumns b) {
+        return a.plus(b);
     }
 }
