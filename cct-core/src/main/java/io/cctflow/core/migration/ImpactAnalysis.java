@@ -6,14 +6,20 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * Function-level change impact analysis (seed 001 Sect. 4.3.2) on the nodes of a CCT.
  *
  * <p>A method counts as <em>changed</em> when the {@link ChangeList} lists it as added, deleted or
- * modified. Both analyses decide per method and then mark every node of that method, because both
- * "work at the level of functions" (seed 001 Sect. 4.3.2, AG bullet).
+ * modified. {@link #AG} and {@link #BA} are the paper's (its third, SL, needs program slicing of
+ * source code, which we do not have); they decide per method and then mark every node of that
+ * method, because both "work at the level of functions" (seed 001 Sect. 4.3.2, AG bullet).
+ * {@link #AG_CALLER} is ours: AG made context-sensitive for calling context trees. From least to
+ * most conservative: AG, AG_CALLER, BA; each marks a superset of the nodes the previous one marks.
+ *
+ * <p>Stateless and thread-safe; the trees are only read and must not change during a call.
  */
 public enum ImpactAnalysis {
     /**
@@ -21,6 +27,22 @@ public enum ImpactAnalysis {
      * 4.3.2). A node is affected iff its own method is changed.
      */
     AG,
+    /**
+     * AG plus every context under a changed caller (not in seed 001): a node is affected iff its
+     * own method or the method of any of its ancestors (any frame above it on its path) is
+     * changed, i.e. the whole subtree of every node of a changed method.
+     *
+     * <p>Why: an entry of a CCT is a calling context, and its count is how often its path runs,
+     * which depends on the code of every method on the path, not only on its own. Seed 001 makes
+     * the same point for its call-graph profiles (Sect. 6.2: "the coupling relations between
+     * callers and callees") and for nesting (Sect. 4.4: subsequences are reused "because their
+     * caller functions [...] are not affected"). Plain AG keeps the old counts of a context whose
+     * changed caller may no longer call it at all; one level below the changed node is not enough
+     * either, since the callees of such a context disappear with it. Unlike {@link #BA}, other
+     * contexts of the reached methods (under unchanged callers) stay reusable, and the call graph
+     * is not needed: {@code moreCallEdges} is ignored.
+     */
+    AG_CALLER,
     /**
      * Bohner and Arnold: "marks all functions downstream from (i.e., invoked after) a changed
      * function as affected [...] when the main function of a program is changed, the method will
@@ -46,18 +68,34 @@ public enum ImpactAnalysis {
     /**
      * The affected nodes of {@code tree}. For {@link #BA}, the call graph is the union of the
      * edges of {@code tree} and of {@code moreCallEdges} (typically the new deployment's partial
-     * tree, which has the call edges of added methods the old tree cannot have); {@link #AG}
-     * ignores it.
+     * tree, which has the call edges of added methods the old tree cannot have); {@link #AG} and
+     * {@link #AG_CALLER} ignore it.
      *
      * @param moreCallEdges may be null
      * @return a fresh array indexed by node of {@code tree}; the root is never affected
      */
     public boolean[] affected(Cct tree, ChangeList changes, Cct moreCallEdges) {
-        Set<Long> affectedMethods = this == AG ? null : reachableFromChanged(changes, tree, moreCallEdges);
+        Objects.requireNonNull(tree, "tree");
+        Objects.requireNonNull(changes, "changes");
         boolean[] out = new boolean[tree.size()];
-        for (int n = 1; n < tree.size(); n++) {
-            long m = tree.method(n);
-            out[n] = this == AG ? isChanged(changes, m) : affectedMethods.contains(m);
+        switch (this) {
+            case AG -> {
+                for (int n = 1; n < tree.size(); n++) {
+                    out[n] = isChanged(changes, tree.method(n));
+                }
+            }
+            case AG_CALLER -> {
+                // parents have smaller indexes than children, so the parent's mark is final here
+                for (int n = 1; n < tree.size(); n++) {
+                    out[n] = out[tree.parent(n)] || isChanged(changes, tree.method(n));
+                }
+            }
+            case BA -> {
+                Set<Long> affectedMethods = reachableFromChanged(changes, tree, moreCallEdges);
+                for (int n = 1; n < tree.size(); n++) {
+                    out[n] = affectedMethods.contains(tree.method(n));
+                }
+            }
         }
         return out;
     }

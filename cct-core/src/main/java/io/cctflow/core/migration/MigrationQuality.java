@@ -29,7 +29,7 @@ import java.util.Objects;
  * <p>Empty denominators: precision is 1 when U is empty and recall is 1 when nothing is truly
  * reusable (nothing claimed wrongly / nothing missed; Table 2 reports precision 1.0 with recall
  * 0.0 for BA when nothing is reused), F is 0 when precision + recall is 0, acc is 1 for an empty
- * reference. Time saved (TS) needs wall-clock data and is not computed here.
+ * reference. Time saved (TS) is {@link TimeSaved}; {@link MigrationReport} has both.
  */
 public record MigrationQuality(double acc, double precision, double recall, double fMeasure,
         int truePositives, int falsePositives, int falseNegatives, int trueNegatives,

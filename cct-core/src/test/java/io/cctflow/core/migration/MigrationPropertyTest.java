@@ -31,6 +31,38 @@ class MigrationPropertyTest {
         }
     }
 
+    @Property(tries = 300)
+    void agCallerMarksExactlyTheNodesWithAChangedMethodOnTheirPath(@ForAll long seed,
+            @ForAll @IntRange(min = 0, max = 40) int stacks) {
+        Cct tree = MigrationTrees.random(seed, stacks, 6, 5);
+        ChangeList changes = MigrationTrees.randomChanges(seed, 5);
+        boolean[] agCaller = ImpactAnalysis.AG_CALLER.affected(tree, changes);
+        assertThat(agCaller[Cct.ROOT]).isFalse();
+        for (int n = 1; n < tree.size(); n++) {
+            boolean changedOnPath = false;
+            for (int p = n; p != Cct.ROOT; p = tree.parent(p)) {
+                long m = tree.method(p);
+                changedOnPath |= changes.isModified(m) || changes.isAdded(m) || changes.isDeleted(m);
+            }
+            assertThat(agCaller[n]).as("node %d", n).isEqualTo(changedOnPath);
+        }
+    }
+
+    @Property(tries = 200)
+    void analysesAreNestedFromAgThroughAgCallerToBa(@ForAll long seed,
+            @ForAll @IntRange(min = 0, max = 40) int stacks) {
+        Cct tree = MigrationTrees.random(seed, stacks, 6, 5);
+        Cct more = MigrationTrees.random(seed + 1, stacks / 2, 6, 7);
+        ChangeList changes = MigrationTrees.randomChanges(seed, 5);
+        boolean[] ag = ImpactAnalysis.AG.affected(tree, changes, more);
+        boolean[] agCaller = ImpactAnalysis.AG_CALLER.affected(tree, changes, more);
+        boolean[] ba = ImpactAnalysis.BA.affected(tree, changes, more);
+        for (int n = 0; n < tree.size(); n++) {
+            assertThat(!ag[n] || agCaller[n]).as("AG within AG_CALLER, node %d", n).isTrue();
+            assertThat(!agCaller[n] || ba[n]).as("AG_CALLER within BA, node %d", n).isTrue();
+        }
+    }
+
     @Property(tries = 200)
     void baIsClosedUnderSubtrees(@ForAll long seed, @ForAll @IntRange(min = 0, max = 40) int stacks) {
         Cct tree = MigrationTrees.random(seed, stacks, 6, 5);

@@ -59,6 +59,29 @@ class ProfileMigrationTest {
     }
 
     @Test
+    void agCallerAlsoMarksEveryContextUnderAChangedCallerButNotOtherContextsOfItsCallees() {
+        // C modified. AG: C2 only. AG_CALLER: C2 and its whole subtree (D1, E4), but D under the
+        // unchanged B stays reusable. BA: also A0/B1/D3, because D is reached from C.
+        Cct t = MigrationTrees.of("A0/C2/D1/E4", 1, "A0/B1/D3", 1, "A0/B1", 1);
+        String[] paths = {"A0", "A0/B1", "A0/B1/D3", "A0/C2", "A0/C2/D1", "A0/C2/D1/E4"};
+        assertAffected(ImpactAnalysis.AG, t, modified('C'), paths, false, false, false, true, false, false);
+        assertAffected(ImpactAnalysis.AG_CALLER, t, modified('C'), paths, false, false, false, true, true, true);
+        assertAffected(ImpactAnalysis.BA, t, modified('C'), paths, false, false, true, true, true, true);
+        // a deleted caller counts as changed too; a change deep down marks only below it
+        ChangeList deletedD = new ChangeList(new long[0], new long[] {'D'}, new long[0]);
+        assertAffected(ImpactAnalysis.AG_CALLER, t, deletedD, paths, false, false, true, false, true, true);
+    }
+
+    private static void assertAffected(ImpactAnalysis mode, Cct t, ChangeList changes, String[] paths,
+            boolean... expected) {
+        assertThat(expected).hasSameSizeAs(paths);
+        boolean[] affected = mode.affected(t, changes);
+        for (int i = 0; i < paths.length; i++) {
+            assertThat(affected[node(t, paths[i])]).as("%s %s", mode, paths[i]).isEqualTo(expected[i]);
+        }
+    }
+
+    @Test
     void baTakesCallEdgesOfAddedMethodsFromTheNewTree() {
         // X is added and calls B; the old tree cannot know the edge X→B
         Cct newTree = MigrationTrees.of("A0/X5/B1", 1);
