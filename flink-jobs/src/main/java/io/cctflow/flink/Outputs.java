@@ -2,8 +2,10 @@ package io.cctflow.flink;
 
 import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.TopologyUpdate;
+import io.cctflow.flink.cct.TruncatedStack;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.graph.model.NodeRecord;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -27,6 +29,13 @@ public final class Outputs {
     /** Per execution: highest batch sequence number seen, to count lost batches. */
     public static final ValueStateDescriptor<Long> LAST_SEQUENCE =
             new ValueStateDescriptor<>("last-sequence", Types.LONG);
+
+    /** Per execution: truncated stacks without a candidate yet, oldest first. */
+    public static final ListStateDescriptor<TruncatedStack> PENDING_TRUNCATED =
+            new ListStateDescriptor<>("pending-truncated", TypeInformation.of(TruncatedStack.class));
+    /** Per execution: when the processing-time timer that expires pending stacks fires, if set. */
+    public static final ValueStateDescriptor<Long> PENDING_TIMER =
+            new ValueStateDescriptor<>("pending-truncated-timer", Types.LONG);
 
     private Outputs() {
     }

@@ -57,6 +57,12 @@ import org.neo4j.driver.Driver;
  */
 public final class SamplesJob {
     public static final String NAME = "cctflow-samples";
+    /**
+     * Version of the job's state and operator layout; raised whenever a savepoint of the previous
+     * version can no longer be restored (2: window sums with per-thread, per-method and truncation
+     * counts; pending truncated stacks).
+     */
+    public static final int STATE_VERSION = 2;
 
     private SamplesJob() {
     }
@@ -72,7 +78,8 @@ public final class SamplesJob {
                 .fromSource(source, WatermarkStrategy.noWatermarks(), "samples-source")
                 .uid("samples-source")
                 .keyBy(SamplesJob::recordKey, Types.STRING)
-                .process(new CctMergeFunction())
+                .process(new CctMergeFunction(config.matchThreshold(), config.maxPendingStacks(), config.maxPendingAge(),
+                        config.treeCacheSize()))
                 .name("merge-into-cct")
                 .uid("merge-into-cct");
 

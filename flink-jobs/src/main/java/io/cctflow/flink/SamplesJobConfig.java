@@ -24,6 +24,10 @@ public record SamplesJobConfig(
         Duration earlyFiring,
         Duration checkpointInterval,
         int parallelism,
+        int matchThreshold,
+        int maxPendingStacks,
+        Duration maxPendingAge,
+        int treeCacheSize,
         GraphStoreConfig graph,
         boolean bounded) {
 
@@ -38,6 +42,10 @@ public record SamplesJobConfig(
     public static final String EARLY_FIRING = "early-firing";
     public static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
     public static final String PARALLELISM = "parallelism";
+    public static final String MATCH_THRESHOLD = "truncated.match-threshold";
+    public static final String MAX_PENDING = "truncated.max-pending";
+    public static final String MAX_PENDING_AGE = "truncated.max-age";
+    public static final String TREE_CACHE = "tree-cache.size";
     public static final String NEO4J_URI = "neo4j.uri";
     public static final String NEO4J_USER = "neo4j.user";
     public static final String NEO4J_PASSWORD = "neo4j.password";
@@ -60,6 +68,10 @@ public record SamplesJobConfig(
         k.put(EARLY_FIRING, new String[] {"5s", "open windows are written this often, so samples are queryable before the window closes"});
         k.put(CHECKPOINT_INTERVAL, new String[] {"10s", "Flink checkpoint interval"});
         k.put(PARALLELISM, new String[] {"1", "operator parallelism"});
+        k.put(MATCH_THRESHOLD, new String[] {"2", "a truncated stack merges under a unique candidate only after more than this many frames matched (seed 002 Listing 3.2)"});
+        k.put(MAX_PENDING, new String[] {"1000", "truncated stacks without a candidate kept per instance for retry; beyond it the oldest expire"});
+        k.put(MAX_PENDING_AGE, new String[] {"10m", "a truncated stack still without a candidate after this long (processing time) expires"});
+        k.put(TREE_CACHE, new String[] {"1024", "instance trees kept in memory per subtask for truncated-stack merging; others are rebuilt from state on use"});
         k.put(NEO4J_URI, new String[] {"bolt://localhost:7687", "Neo4j Bolt URI"});
         k.put(NEO4J_USER, new String[] {"", "Neo4j user; empty for no authentication"});
         k.put(NEO4J_PASSWORD, new String[] {"", "Neo4j password"});
@@ -93,6 +105,10 @@ public record SamplesJobConfig(
                 positive(EARLY_FIRING, get.apply(EARLY_FIRING)),
                 positive(CHECKPOINT_INTERVAL, get.apply(CHECKPOINT_INTERVAL)),
                 positiveInt(PARALLELISM, get.apply(PARALLELISM)),
+                nonNegativeInt(MATCH_THRESHOLD, get.apply(MATCH_THRESHOLD)),
+                positiveInt(MAX_PENDING, get.apply(MAX_PENDING)),
+                positive(MAX_PENDING_AGE, get.apply(MAX_PENDING_AGE)),
+                positiveInt(TREE_CACHE, get.apply(TREE_CACHE)),
                 new GraphStoreConfig(nonBlank(NEO4J_URI, get.apply(NEO4J_URI)), get.apply(NEO4J_USER),
                         get.apply(NEO4J_PASSWORD), get.apply(NEO4J_DATABASE)),
                 bool(BOUNDED, get.apply(BOUNDED)));
@@ -138,6 +154,18 @@ public record SamplesJobConfig(
         throw new IllegalArgumentException(key + " must be a whole number > 0, got '" + value + "'");
     }
 
+    private static int nonNegativeInt(String key, String value) {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the message below
+        }
+        throw new IllegalArgumentException(key + " must be a whole number >= 0, got '" + value + "'");
+    }
+
     private static boolean bool(String key, String value) {
         return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
             case "true" -> true;
@@ -167,6 +195,10 @@ public record SamplesJobConfig(
         m.put(EARLY_FIRING, earlyFiring.toMillis() + "ms");
         m.put(CHECKPOINT_INTERVAL, checkpointInterval.toMillis() + "ms");
         m.put(PARALLELISM, Integer.toString(parallelism));
+        m.put(MATCH_THRESHOLD, Integer.toString(matchThreshold));
+        m.put(MAX_PENDING, Integer.toString(maxPendingStacks));
+        m.put(MAX_PENDING_AGE, maxPendingAge.toMillis() + "ms");
+        m.put(TREE_CACHE, Integer.toString(treeCacheSize));
         m.put(NEO4J_URI, graph.uri());
         m.put(NEO4J_USER, graph.user());
         m.put(NEO4J_PASSWORD, graph.password());

@@ -12,6 +12,7 @@ import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.graph.model.NodeRecord;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -28,7 +29,7 @@ class CctMergeFunctionTest {
     @BeforeEach
     void open() throws Exception {
         harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                new CctMergeFunction(), SamplesJob::recordKey, Types.STRING);
+                new CctMergeFunction(1, 3, Duration.ofMinutes(1), 2), SamplesJob::recordKey, Types.STRING);
     }
 
     @AfterEach
@@ -99,6 +100,122 @@ class CctMergeFunctionTest {
         assertThat(harness.getSideOutput(Outputs.DEAD_LETTERS)).singleElement()
                 .satisfies(r -> assertThat(r.getValue().reason).contains("refers to method 99"));
         assertThat(harness.extractOutputValues()).isEmpty();
+    }
+
+    private static long[] path(int... methods) {
+        long id = NodeId.ROOT;
+        long[] ids = new long[methods.length];
+        for (int i = 0; i < methods.length; i++) {
+            id = NodeId.child(id, MethodId.of("T", "m" + methods[i], "()V"), i == 0 ? 0 : 1);
+            ids[i] = id;
+        }
+        return ids;
+    }
+
+    private static long total(BatchCounts counts, long nodeId) {
+        int i = java.util.Arrays.binarySearch(counts.counts.nodeIds, nodeId);
+        return i < 0 ? 0 : counts.counts.total[i];
+    }
+
+    @Test
+    void truncatedStackWithAUniqueCandidateIsMergedAsTheFullPath() throws Exception {
+        harness.setProcessingTime(1_000);
+        // m0 > m1 > m2 > m3 complete; (m2 > m3 > m4) truncated: m2 has one node, m3 matches below it
+        var batch = TestBatches.truncate(TestBatches.batch(EXEC, 0, 60_000, new int[][] {{0, 1, 2, 3}, {2, 3, 4}},
+                new long[] {2, 5}), 1);
+        harness.processElement(new StreamRecord<>(TestBatches.record(batch, 0)));
+
+        BatchCounts out = harness.extractOutputValues().get(0);
+        assertThat(out.truncatedMerged).isEqualTo(5);
+        assertThat(out.truncatedPending + out.truncatedAmbiguous + out.truncatedExpired).isZero();
+        long[] full = path(0, 1, 2, 3, 4);
+        assertThat(total(out, full[4])).isEqualTo(5);
+        assertThat(total(out, full[0])).isEqualTo(7);
+        assertThat(total(out, NodeId.ROOT)).isEqualTo(7);
+        NodeRecord[] created = harness.getSideOutput(Outputs.TOPOLOGY).peek().getValue().nodes;
+        assertThat(created).extracting(NodeRecord::id).containsExactly(full[0], full[1], full[2], full[3], full[4]);
+        assertThat(harness.numProcessingTimeTimers()).isZero();
+    }
+
+    @Test
+    void pendingStackMergesWhenTheTreeGrowsAndCountsInItsOwnWindow() throws Exception {
+        harness.setProcessingTime(1_000);
+        var first = TestBatches.truncate(TestBatches.batch(EXEC, 0, 60_000, new int[][] {{0}, {5, 6}},
+                new long[] {1, 4}), 1);
+        harness.processElement(new StreamRecord<>(TestBatches.record(first, 0)));
+        assertThat(harness.extractOutputValues().get(0).truncatedPending).isEqualTo(4);
+        assertThat(harness.numProcessingTimeTimers()).isEqualTo(1);
+
+        // the next window's batch brings m0 > m5 > m6: the pending (m5 > m6) now has one candidate
+        harness.processElement(new StreamRecord<>(TestBatches.record(
+                TestBatches.batch(EXEC, 1, 120_000, new int[][] {{0, 5, 6}}, new long[] {1}), 1)));
+        List<BatchCounts> out = harness.extractOutputValues();
+        assertThat(out).hasSize(3);
+        BatchCounts moved = out.get(2);
+        assertThat(moved.eventTimeMillis).isEqualTo(60_000);
+        assertThat(new long[] {moved.truncatedPending, moved.truncatedMerged}).containsExactly(-4, 4);
+        assertThat(total(moved, path(0, 5, 6)[2])).isEqualTo(4);
+        assertThat(total(out.get(1), path(0, 5, 6)[2])).isEqualTo(1);
+        // nothing pending any more: state and timer are gone
+        assertThat(harness.numProcessingTimeTimers()).isZero();
+        assertThat(harness.numKeyedStateEntries()).isEqualTo(2); // the node map and the last sequence only
+    }
+
+    @Test
+    void pendingStacksExpireByAgeAndByCount() throws Exception {
+        harness.setProcessingTime(1_000);
+        // four pending stacks for a bound of three: the oldest expires at once
+        for (int i = 0; i < 4; i++) {
+            harness.processElement(new StreamRecord<>(TestBatches.record(TestBatches.truncate(
+                    TestBatches.batch(EXEC, i, 60_000L * (i + 1), new int[][] {{10 + i, 20 + i}}, new long[] {i + 1}), 0),
+                    i)));
+        }
+        List<BatchCounts> out = harness.extractOutputValues();
+        BatchCounts evicted = out.get(out.size() - 1);
+        assertThat(evicted.eventTimeMillis).isEqualTo(60_000);
+        assertThat(new long[] {evicted.truncatedPending, evicted.truncatedExpired}).containsExactly(-1, 1);
+        assertThat(harness.numProcessingTimeTimers()).isEqualTo(1);
+
+        harness.setProcessingTime(1_000 + 60_000); // the age bound: the other three expire
+        out = harness.extractOutputValues();
+        assertThat(out.subList(out.size() - 3, out.size())).extracting(b -> b.eventTimeMillis)
+                .containsExactly(120_000L, 180_000L, 240_000L);
+        assertThat(out.subList(out.size() - 3, out.size())).extracting(b -> b.truncatedExpired).containsExactly(2L, 3L, 4L);
+        assertThat(harness.numProcessingTimeTimers()).isZero();
+        assertThat(harness.numKeyedStateEntries()).isEqualTo(1); // the last sequence only: no nodes, no pending
+    }
+
+    @Test
+    void ambiguousStackIsCountedNeverMerged() throws Exception {
+        var batch = TestBatches.truncate(TestBatches.batch(EXEC, 0, 60_000,
+                new int[][] {{0, 2, 3}, {1, 2, 3}, {2, 3}}, new long[] {1, 1, 6}), 2);
+        harness.processElement(new StreamRecord<>(TestBatches.record(batch, 0)));
+        BatchCounts out = harness.extractOutputValues().get(0);
+        assertThat(out.truncatedAmbiguous).isEqualTo(6);
+        assertThat(total(out, NodeId.ROOT)).isEqualTo(2);
+        assertThat(harness.numProcessingTimeTimers()).isZero();
+    }
+
+    @Test
+    void treesAreRebuiltFromStateAfterARestore() throws Exception {
+        harness.processElement(new StreamRecord<>(TestBatches.record(
+                TestBatches.batch(EXEC, 0, 60_000, new int[][] {{0, 1, 2, 3}}, new long[] {1}), 0)));
+        var snapshot = harness.snapshot(1, 1);
+        harness.close();
+        harness = new KeyedOneInputStreamOperatorTestHarness<>(
+                new org.apache.flink.streaming.api.operators.KeyedProcessOperator<>(
+                        new CctMergeFunction(1, 3, Duration.ofMinutes(1), 2)),
+                SamplesJob::recordKey, Types.STRING);
+        harness.initializeState(snapshot);
+        harness.open();
+        // only the restored state knows m2 > m3: the truncated stack merges under it
+        harness.processElement(new StreamRecord<>(TestBatches.record(TestBatches.truncate(
+                TestBatches.batch(EXEC, 1, 120_000, new int[][] {{2, 3, 4}}, new long[] {3}), 0), 1)));
+        BatchCounts out = harness.extractOutputValues().get(0);
+        assertThat(out.truncatedMerged).isEqualTo(3);
+        assertThat(total(out, path(0, 1, 2, 3, 4)[4])).isEqualTo(3);
+        assertThat(harness.getSideOutput(Outputs.TOPOLOGY).peek().getValue().nodes).extracting(NodeRecord::id)
+                .containsExactly(path(0, 1, 2, 3, 4)[4]);
     }
 
     private static int indexOf(long[] ids, long id) {

@@ -58,6 +58,14 @@ public final class TestBatches {
         return new SampleBatch(info, windowStart, windowStart + 10_000, sequence, 20, methods, out, null);
     }
 
+    /** Marks the given stacks of {@code batch} truncated (JFR cut their root-most frames); returns it. */
+    public static SampleBatch truncate(SampleBatch batch, int... stackIndexes) {
+        for (int i : stackIndexes) {
+            batch.getStacks().get(i).setTruncated(true);
+        }
+        return batch;
+    }
+
     /** A random batch over {@code alphabet} methods with recursion. */
     public static SampleBatch random(ExecutionId execution, long sequence, long windowStart, Random random,
             int stacks, int alphabet) {

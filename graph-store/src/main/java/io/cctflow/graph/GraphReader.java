@@ -4,6 +4,7 @@ import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.model.TruncationCounts;
 import io.cctflow.graph.model.WindowCounts;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -60,14 +61,18 @@ public final class GraphReader {
                        w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
                        w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
                        w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
-                       w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf
+                       w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf,
+                       w.truncatedMerged AS truncatedMerged, w.truncatedPending AS truncatedPending,
+                       w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired
                 """,
                 params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis),
                 r -> new WindowCounts(r.get("instance").asString(), r.get("start").asLong(), r.get("end").asLong(),
                         TreeCounts.of(longs(r.get("nodeIds")), longs(r.get("self")), longs(r.get("total")),
                                 longs(r.get("threadNodeIds")), longs(r.get("threadIds")), longs(r.get("threadSelf")),
                                 longs(r.get("threadDictIds")), strings(r.get("threadDictNames")),
-                                longs(r.get("methodIds")), longs(r.get("methodSamples")), longs(r.get("methodSelf")))));
+                                longs(r.get("methodIds")), longs(r.get("methodSamples")), longs(r.get("methodSelf"))),
+                        new TruncationCounts(r.get("truncatedMerged").asLong(0), r.get("truncatedPending").asLong(0),
+                                r.get("truncatedAmbiguous").asLong(0), r.get("truncatedExpired").asLong(0))));
     }
 
     /** Topology of the given nodes; ids that are not stored are left out. */

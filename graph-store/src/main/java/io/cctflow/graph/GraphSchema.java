@@ -16,7 +16,8 @@ import org.neo4j.driver.Session;
  *     -[:HAS_WINDOW]-> (:Window {key, instance, start, end, nodeIds[], self[], total[],
  *                                threadNodeIds[], threadIds[], threadSelf[],
  *                                threadDictIds[], threadDictNames[],
- *                                methodIds[], methodSamples[], methodSelf[]})
+ *                                methodIds[], methodSamples[], methodSelf[],
+ *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired})
  * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)
  * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})
  * </pre>

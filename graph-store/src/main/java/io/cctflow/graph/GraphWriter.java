@@ -68,7 +68,9 @@ public final class GraphWriter {
                 w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
                 w.threadNodeIds = r.threadNodeIds, w.threadIds = r.threadIds, w.threadSelf = r.threadSelf,
                 w.threadDictIds = r.threadDictIds, w.threadDictNames = r.threadDictNames,
-                w.methodIds = r.methodIds, w.methodSamples = r.methodSamples, w.methodSelf = r.methodSelf
+                w.methodIds = r.methodIds, w.methodSamples = r.methodSamples, w.methodSelf = r.methodSelf,
+                w.truncatedMerged = r.truncatedMerged, w.truncatedPending = r.truncatedPending,
+                w.truncatedAmbiguous = r.truncatedAmbiguous, w.truncatedExpired = r.truncatedExpired
             WITH w, r
             MATCH (i:Instance {key: r.instance})
             MERGE (i)-[:HAS_WINDOW]->(w)
@@ -133,7 +135,11 @@ public final class GraphWriter {
                     Map.entry("threadSelf", c.threadSelf()), Map.entry("threadDictIds", c.threadDictIds()),
                     Map.entry("threadDictNames", c.threadDictNames()),
                     Map.entry("methodIds", c.methodIds()), Map.entry("methodSamples", c.methodSamples()),
-                    Map.entry("methodSelf", c.methodSelf()));
+                    Map.entry("methodSelf", c.methodSelf()),
+                    Map.entry("truncatedMerged", w.truncation().merged()),
+                    Map.entry("truncatedPending", w.truncation().pending()),
+                    Map.entry("truncatedAmbiguous", w.truncation().ambiguous()),
+                    Map.entry("truncatedExpired", w.truncation().expired()));
         });
     }
 

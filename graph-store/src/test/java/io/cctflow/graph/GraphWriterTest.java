@@ -10,6 +10,7 @@ import io.cctflow.core.NodeId;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.model.TruncationCounts;
 import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.servers.TestServers;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ class GraphWriterTest {
         writer.writeMethods(methods);
         writer.writeNodes(nodes);
         writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), windowStart, windowStart + 60_000,
-                TreeCounts.of(tree))));
+                TreeCounts.of(tree), new TruncationCounts(4, 3, 2, 1))));
     }
 
     private static Cct sample() {
@@ -92,7 +93,7 @@ class GraphWriterTest {
             }
         }
         assertThat(reader.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
-                .extracting(WindowCounts::counts).isEqualTo(TreeCounts.of(tree));
+                .isEqualTo(new WindowCounts(EXEC.key(), 0, 60_000, TreeCounts.of(tree), new TruncationCounts(4, 3, 2, 1)));
         try (var session = driver.session()) {
             assertThat(session.run("MATCH (n:CctNode) RETURN count(n) AS c").single().get("c").asLong())
                     .isEqualTo(tree.size()); // root + 3 nodes, none duplicated

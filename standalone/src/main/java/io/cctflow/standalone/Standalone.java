@@ -159,9 +159,11 @@ public final class Standalone {
      * A MiniCluster whose checkpoints are kept in the data directory and survive a stop, so the
      * next start resumes from the newest one: keyed CCT state and open windows carry over, and a
      * window open at the stop is completed rather than overwritten by a fresh partial sum.
+     * Checkpoints are filed by {@link SamplesJob#STATE_VERSION}: a job whose state format changed
+     * starts fresh instead of failing to restore an older one.
      */
     private StreamExecutionEnvironment flinkEnvironment(Path dir) throws IOException {
-        Path checkpoints = dir.resolve("checkpoints");
+        Path checkpoints = dir.resolve("checkpoints").resolve("state-v" + SamplesJob.STATE_VERSION);
         Map<String, String> conf = new java.util.HashMap<>(Map.of(
                 "state.backend.type", "hashmap",
                 "execution.checkpointing.storage", "filesystem",

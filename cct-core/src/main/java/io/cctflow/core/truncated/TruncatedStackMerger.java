@@ -43,6 +43,7 @@ public final class TruncatedStackMerger {
     private MethodNodeIndex cachedIndex;
     private int[] candidates = new int[16];
     private int[] childCandidates = new int[16];
+    private int lastLeaf = Cct.NONE;
 
     /**
      * @param matchThreshold a merge needs a unique candidate after <em>more than</em> this many
@@ -90,6 +91,7 @@ public final class TruncatedStackMerger {
                     lines.length) + ": " + depth);
         }
         index.catchUp();
+        lastLeaf = Cct.NONE;
         MergeResult result = merge(index, methods, lines, depth, count);
         stats.record(result, count);
         return result;
@@ -143,8 +145,16 @@ public final class TruncatedStackMerger {
         return -1;
     }
 
+    /**
+     * The leaf node of the stack the last attempt merged, in that attempt's tree: the path from the
+     * root to it is the stack as completed. {@link Cct#NONE} when the last attempt did not merge.
+     */
+    public int lastLeaf() {
+        return lastLeaf;
+    }
+
     /** Charges {@code count} as if root..anchor + frames [from, depth) had been sampled. */
-    private static void addBelow(Cct tree, int anchor, long[] methods, int[] lines, int from, int depth, long count) {
+    private void addBelow(Cct tree, int anchor, long[] methods, int[] lines, int from, int depth, long count) {
         for (int a = anchor; a != Cct.NONE; a = tree.parent(a)) {
             tree.addCounts(a, 0, count);
         }
@@ -154,6 +164,7 @@ public final class TruncatedStackMerger {
             tree.addCounts(node, 0, count);
         }
         tree.addCounts(node, count, 0);
+        lastLeaf = node;
     }
 
     private static int[] ensure(int[] buffer, int needed) {

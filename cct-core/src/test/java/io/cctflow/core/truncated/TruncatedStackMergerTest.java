@@ -63,6 +63,7 @@ class TruncatedStackMergerTest {
         int g = node(tree, A, B, C, D, E, G);
         assertThat(g).as("g added below e1").isPositive();
         assertThat(tree.parent(g)).isEqualTo(e1);
+        assertThat(merger.lastLeaf()).isEqualTo(g);
         assertThat(tree.self(g)).isEqualTo(5);
         assertThat(tree.total(g)).isEqualTo(5);
         // as if a-b-c-d-e-g had been sampled: totals on the whole path, the candidate's ancestors too
@@ -92,6 +93,7 @@ class TruncatedStackMergerTest {
         assertThat(tree.total(Cct.ROOT)).isEqualTo(2);
         assertThat(merger.stats().ambiguous()).isEqualTo(1);
         assertThat(merger.stats().samples(MergeResult.AMBIGUOUS)).isEqualTo(3);
+        assertThat(merger.lastLeaf()).isEqualTo(Cct.NONE);
     }
 
     @Test

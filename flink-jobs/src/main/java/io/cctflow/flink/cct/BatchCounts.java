@@ -13,6 +13,14 @@ public class BatchCounts {
     public CountColumns counts;
     /** Where the batch came from: topic, partition, offset and key of its record, without the value. */
     public RawRecord source;
+    /**
+     * Changes to the window's truncated-sample outcomes (see {@code TruncationCounts}): a batch adds
+     * its own; a later merge or expiry of a pending stack moves samples out of {@code pending}.
+     */
+    public long truncatedMerged;
+    public long truncatedPending;
+    public long truncatedAmbiguous;
+    public long truncatedExpired;
 
     public BatchCounts() {
     }

@@ -3,6 +3,8 @@ package io.cctflow.flink.cct;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.core.truncated.MergeResult;
+import io.cctflow.core.truncated.TruncatedStackMerger;
 import io.cctflow.flink.Outputs;
 import io.cctflow.flink.ingest.BatchDecoder;
 import io.cctflow.flink.ingest.DeadLetter;
@@ -13,11 +15,14 @@ import io.cctflow.graph.model.NodeRecord;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
@@ -30,38 +35,78 @@ import org.apache.flink.util.Collector;
  * <p>Keyed state holds the execution's tree as a map from node id to its topology; a node is
  * written to the graph only the first time the execution sees it. Each batch is merged into a
  * batch-local {@link Cct} first (seed 003: a sample is charged to its leaf, totals along the path),
- * so state is touched once per distinct node of the batch, not once per frame. Depth and recursive
- * parent come from the path in hand at node creation; no scan of the tree is ever needed.
+ * so the batch's counts are computed once per distinct node. Depth and recursive parent come from
+ * the path in hand at node creation; no scan of the tree is ever needed.
+ *
+ * <p><b>Truncated stacks</b> (seed 002 Listing 3.2) are merged by maximal common merging against
+ * the execution's whole tree, held in memory as derived data ({@link InstanceTrees}: rebuilt from
+ * state on a miss). A stack with no candidate yet is kept in keyed state and retried whenever the
+ * tree grows, within a bound on their number and age; expired ones are counted. A stack merged later
+ * counts in the window of the batch it came in. Outcomes are job metrics and go with the window's
+ * counts ({@code truncated*} fields of {@link BatchCounts}).
  *
  * <p>Outputs: {@link BatchCounts} for windowing; {@link Outputs#TOPOLOGY} for the graph; undecodable
  * or inconsistent records to {@link Outputs#DEAD_LETTERS}, counted, while the job goes on.
- *
- * <p>Truncated stacks are not yet merged (maximal common merging comes with the full engine); they
- * are counted in {@code truncatedSamplesUnmerged} and left out of every count.
  */
 public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, BatchCounts> {
     private static final long serialVersionUID = 1L;
 
+    private final int matchThreshold;
+    private final int maxPending;
+    private final long maxPendingAgeMillis;
+    private final int treeCacheSize;
+
     private transient MapState<Long, NodeRecord> nodes;
     private transient ValueState<Long> lastSequence;
+    private transient ListState<TruncatedStack> pending;
+    private transient ValueState<Long> pendingTimer;
+    private transient InstanceTrees trees;
+    private transient TruncatedStackMerger merger;
     private transient Counter deadLettered;
     private transient Counter batchesMerged;
     private transient Counter samplesMerged;
     private transient Counter nodesCreated;
-    private transient Counter truncatedSamplesUnmerged;
+    private transient Counter truncatedMerged;
+    private transient Counter truncatedPending;
+    private transient Counter truncatedAmbiguous;
+    private transient Counter truncatedExpired;
     private transient Counter sequenceGaps;
     private transient Counter hashCollisions;
+
+    /**
+     * @param matchThreshold see {@link TruncatedStackMerger#TruncatedStackMerger(int)}
+     * @param maxPending truncated stacks kept per execution for retry; the oldest beyond it expire
+     * @param maxPendingAge a pending stack expires this long (processing time) after it arrived
+     * @param treeCacheSize execution trees kept in memory per subtask
+     */
+    public CctMergeFunction(int matchThreshold, int maxPending, Duration maxPendingAge, int treeCacheSize) {
+        if (matchThreshold < 0 || maxPending < 1 || maxPendingAge.toMillis() < 1 || treeCacheSize < 1) {
+            throw new IllegalArgumentException("matchThreshold >= 0, maxPending >= 1, maxPendingAge >= 1 ms and"
+                    + " treeCacheSize >= 1 required");
+        }
+        this.matchThreshold = matchThreshold;
+        this.maxPending = maxPending;
+        this.maxPendingAgeMillis = maxPendingAge.toMillis();
+        this.treeCacheSize = treeCacheSize;
+    }
 
     @Override
     public void open(OpenContext openContext) {
         nodes = getRuntimeContext().getMapState(Outputs.CCT_NODES);
         lastSequence = getRuntimeContext().getState(Outputs.LAST_SEQUENCE);
+        pending = getRuntimeContext().getListState(Outputs.PENDING_TRUNCATED);
+        pendingTimer = getRuntimeContext().getState(Outputs.PENDING_TIMER);
+        trees = new InstanceTrees(treeCacheSize);
+        merger = new TruncatedStackMerger(matchThreshold);
         var metrics = getRuntimeContext().getMetricGroup();
         deadLettered = metrics.counter("deadLettered");
         batchesMerged = metrics.counter("batchesMerged");
         samplesMerged = metrics.counter("samplesMerged");
         nodesCreated = metrics.counter("nodesCreated");
-        truncatedSamplesUnmerged = metrics.counter("truncatedSamplesUnmerged");
+        truncatedMerged = metrics.counter("truncatedSamplesMerged");
+        truncatedPending = metrics.counter("truncatedSamplesPending");
+        truncatedAmbiguous = metrics.counter("truncatedSamplesAmbiguous");
+        truncatedExpired = metrics.counter("truncatedSamplesExpired");
         sequenceGaps = metrics.counter("sequenceGaps");
         hashCollisions = metrics.counter("hashCollisions");
     }
@@ -85,15 +130,168 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         checkSequence(batch.getSequence());
 
         long[] methodIds = BatchTrees.methodIds(batch);
-        Cct tree = new Cct(Math.max(64, batch.getStacks().size() * 4));
-        truncatedSamplesUnmerged.inc(BatchTrees.mergeComplete(batch, methodIds, tree));
-        hashCollisions.inc(tree.collisions());
-        batchesMerged.inc();
-        samplesMerged.inc(tree.total(Cct.ROOT));
+        Cct batchTree = new Cct(Math.max(64, batch.getStacks().size() * 4));
+        List<TruncatedStack> truncated = new ArrayList<>();
+        BatchTrees.merge(batch, methodIds, batchTree, truncated::add);
+        hashCollisions.inc(batchTree.collisions());
 
-        ctx.output(Outputs.TOPOLOGY, topologyUpdate(batch, execution, tree, methodIds));
-        out.collect(new BatchCounts(execution.key(), batch.getWindowStartMillis(), CountColumns.of(TreeCounts.of(tree)),
-                new RawRecord(record.topic, record.partition, record.offset, record.key, null)));
+        InstanceTrees.Entry instance = trees.get(execution.key(), nodes.values());
+        int sizeBefore = instance.tree().size();
+        InstanceTrees.graft(batchTree, instance.tree());
+        BatchCounts counts = new BatchCounts();
+        long now = ctx.timerService().currentProcessingTime();
+        List<TruncatedStack> stillPending = new ArrayList<>();
+        for (TruncatedStack stack : truncated) {
+            MergeResult result = merger.tryMerge(instance.index(), stack.methods, stack.lines, stack.depth(),
+                    stack.count);
+            switch (result) {
+                case MERGED -> {
+                    addCompleted(batchTree, instance.tree(), stack);
+                    counts.truncatedMerged += stack.count;
+                }
+                case NO_CANDIDATE -> {
+                    stack.pendingSinceMillis = now;
+                    stillPending.add(stack);
+                    counts.truncatedPending += stack.count;
+                }
+                case AMBIGUOUS -> counts.truncatedAmbiguous += stack.count;
+            }
+        }
+        truncatedMerged.inc(counts.truncatedMerged);
+        truncatedPending.inc(counts.truncatedPending);
+        truncatedAmbiguous.inc(counts.truncatedAmbiguous);
+        batchesMerged.inc();
+        samplesMerged.inc(batchTree.total(Cct.ROOT));
+
+        Map<Long, MethodRecord> methods = new LinkedHashMap<>();
+        for (int i = 0; i < methodIds.length; i++) {
+            MethodRef m = batch.getMethods().get(i);
+            methods.putIfAbsent(methodIds[i], new MethodRecord(methodIds[i], m.getClassName(), m.getMethodName(),
+                    m.getDescriptor()));
+        }
+        Map<Long, Cct> retried = new TreeMap<>();
+        Map<Long, BatchCounts> moved = new TreeMap<>();
+        boolean grew = instance.tree().size() > sizeBefore;
+        List<TruncatedStack> kept = retryPending(instance, grew, retried, moved, methods);
+        kept.addAll(stillPending);
+        keepPending(kept, moved, ctx);
+
+        ctx.output(Outputs.TOPOLOGY, topologyUpdate(batch, execution, instance.tree(), sizeBefore, methods));
+
+        counts.executionKey = execution.key();
+        counts.eventTimeMillis = batch.getWindowStartMillis();
+        counts.counts = CountColumns.of(TreeCounts.of(batchTree));
+        counts.source = new RawRecord(record.topic, record.partition, record.offset, record.key, null);
+        out.collect(counts);
+        emitMoved(execution.key(), retried, moved, counts.source, out);
+    }
+
+    /**
+     * Retries the pending stacks if the tree grew (no candidate can appear otherwise). Merged ones
+     * go into one tree per event time, and their samples move from pending to merged in their own
+     * window. Returns the stacks still pending. The names of the merged stacks' methods go into
+     * {@code methods}: they may be from older batches, and their new nodes need them.
+     */
+    private List<TruncatedStack> retryPending(InstanceTrees.Entry instance, boolean grew, Map<Long, Cct> retried,
+            Map<Long, BatchCounts> moved, Map<Long, MethodRecord> methods) throws Exception {
+        List<TruncatedStack> kept = new ArrayList<>();
+        for (TruncatedStack stack : pending.get()) {
+            if (grew && merger.tryMerge(instance.index(), stack.methods, stack.lines, stack.depth(), stack.count)
+                    == MergeResult.MERGED) {
+                addCompleted(retried.computeIfAbsent(stack.eventTimeMillis, t -> new Cct()), instance.tree(), stack);
+                BatchCounts delta = moved.computeIfAbsent(stack.eventTimeMillis, t -> new BatchCounts());
+                delta.truncatedPending -= stack.count;
+                delta.truncatedMerged += stack.count;
+                truncatedMerged.inc(stack.count);
+                truncatedPending.dec(stack.count);
+                for (int i = 0; i < stack.depth(); i++) {
+                    methods.putIfAbsent(stack.methods[i], stack.method(i));
+                }
+            } else {
+                // AMBIGUOUS cannot happen here: a retry only runs after NO_CANDIDATE and candidates
+                // matching the whole stack would have been found then (the tree only grows)
+                kept.add(stack);
+            }
+        }
+        return kept;
+    }
+
+    /** Stores the pending stacks within the count bound (oldest expire) and arms the age timer. */
+    private void keepPending(List<TruncatedStack> kept, Map<Long, BatchCounts> moved, Context ctx) throws Exception {
+        int excess = kept.size() - maxPending;
+        for (int i = 0; i < excess; i++) {
+            expire(kept.get(i), moved);
+        }
+        List<TruncatedStack> stored = excess > 0 ? new ArrayList<>(kept.subList(excess, kept.size())) : kept;
+        if (stored.isEmpty()) {
+            pending.clear();
+            Long timer = pendingTimer.value();
+            if (timer != null) {
+                ctx.timerService().deleteProcessingTimeTimer(timer);
+                pendingTimer.clear();
+            }
+            return;
+        }
+        pending.update(stored);
+        if (pendingTimer.value() == null) {
+            long at = oldest(stored) + maxPendingAgeMillis;
+            ctx.timerService().registerProcessingTimeTimer(at);
+            pendingTimer.update(at);
+        }
+    }
+
+    private void expire(TruncatedStack stack, Map<Long, BatchCounts> moved) {
+        BatchCounts delta = moved.computeIfAbsent(stack.eventTimeMillis, t -> new BatchCounts());
+        delta.truncatedPending -= stack.count;
+        delta.truncatedExpired += stack.count;
+        truncatedExpired.inc(stack.count);
+        truncatedPending.dec(stack.count);
+    }
+
+    private static long oldest(List<TruncatedStack> stacks) {
+        long oldest = Long.MAX_VALUE;
+        for (TruncatedStack s : stacks) {
+            oldest = Math.min(oldest, s.pendingSinceMillis);
+        }
+        return oldest;
+    }
+
+    /** Expires pending stacks older than the bound; re-arms for the next one. */
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<BatchCounts> out) throws Exception {
+        pendingTimer.clear();
+        Map<Long, BatchCounts> moved = new TreeMap<>();
+        List<TruncatedStack> kept = new ArrayList<>();
+        for (TruncatedStack stack : pending.get()) {
+            if (stack.pendingSinceMillis + maxPendingAgeMillis <= timestamp) {
+                expire(stack, moved);
+            } else {
+                kept.add(stack);
+            }
+        }
+        keepPending(kept, moved, ctx);
+        emitMoved(ctx.getCurrentKey(), Map.of(), moved, null, out);
+    }
+
+    private static void emitMoved(String key, Map<Long, Cct> retried, Map<Long, BatchCounts> moved, RawRecord source,
+            Collector<BatchCounts> out) {
+        for (Map.Entry<Long, BatchCounts> e : moved.entrySet()) {
+            BatchCounts delta = e.getValue();
+            delta.executionKey = key;
+            delta.eventTimeMillis = e.getKey();
+            Cct tree = retried.get(e.getKey());
+            delta.counts = tree == null ? new CountColumns() : CountColumns.of(TreeCounts.of(tree));
+            delta.source = source;
+            out.collect(delta);
+        }
+    }
+
+    /** Adds a merged truncated stack to {@code into} as the full path the merger completed it to. */
+    private void addCompleted(Cct into, Cct instanceTree, TruncatedStack stack) {
+        int leaf = merger.lastLeaf();
+        long[] path = InstanceTrees.pathMethods(instanceTree, leaf);
+        into.addStack(path, InstanceTrees.pathLines(instanceTree, leaf), path.length, into.thread(stack.thread),
+                stack.count);
     }
 
     private void deadLetter(Context ctx, RawRecord record, String reason) {
@@ -111,27 +309,25 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         }
     }
 
-    private TopologyUpdate topologyUpdate(SampleBatch batch, ExecutionId execution, Cct tree, long[] methodIds)
-            throws Exception {
-        Map<Long, MethodRecord> byId = new LinkedHashMap<>();
-        for (int i = 0; i < methodIds.length; i++) {
-            MethodRef m = batch.getMethods().get(i);
-            byId.putIfAbsent(methodIds[i], new MethodRecord(methodIds[i], m.getClassName(), m.getMethodName(),
-                    m.getDescriptor()));
-        }
+    /**
+     * The nodes the execution's tree gained in this batch (indexes from {@code sizeBefore}, parents
+     * first), stored in state and sent to the graph with their methods.
+     */
+    private TopologyUpdate topologyUpdate(SampleBatch batch, ExecutionId execution, Cct tree, int sizeBefore,
+            Map<Long, MethodRecord> methods) throws Exception {
         List<NodeRecord> created = new ArrayList<>();
         Map<Long, MethodRecord> usedMethods = new LinkedHashMap<>();
-        for (int n = 1; n < tree.size(); n++) { // index order: parents before children
-            long id = tree.id(n);
-            if (nodes.contains(id)) {
-                continue;
-            }
+        for (int n = sizeBefore; n < tree.size(); n++) {
             int rp = tree.recursiveParent(n);
-            NodeRecord node = new NodeRecord(id, tree.id(tree.parent(n)), tree.method(n), tree.callSiteLine(n),
+            NodeRecord node = new NodeRecord(tree.id(n), tree.id(tree.parent(n)), tree.method(n), tree.callSiteLine(n),
                     tree.depth(n), rp == Cct.NONE ? NodeRecord.NO_RECURSIVE_PARENT : tree.id(rp));
-            nodes.put(id, node);
+            nodes.put(node.id(), node);
             created.add(node);
-            usedMethods.putIfAbsent(node.methodId(), byId.get(node.methodId()));
+            MethodRecord method = methods.get(node.methodId());
+            if (method == null) {
+                throw new IllegalStateException("no name for method " + node.methodId() + " of new node " + node.id());
+            }
+            usedMethods.putIfAbsent(node.methodId(), method);
         }
         nodesCreated.inc(created.size());
         InstanceInfo info = batch.getInstance();
@@ -141,5 +337,4 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         return new TopologyUpdate(instance, usedMethods.values().toArray(MethodRecord[]::new),
                 created.toArray(NodeRecord[]::new));
     }
-
 }

@@ -1,30 +1,29 @@
 package io.cctflow.flink.window;
 
 import io.cctflow.flink.cct.BatchCounts;
-import io.cctflow.flink.cct.CountColumns;
 import org.apache.flink.api.common.functions.AggregateFunction;
 
 /** Sums the counts of the batches in a window: one linear merge per batch ({@link io.cctflow.core.TreeCounts#plus}). */
-public class SumCounts implements AggregateFunction<BatchCounts, CountColumns, CountColumns> {
+public class SumCounts implements AggregateFunction<BatchCounts, WindowSum, WindowSum> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public CountColumns createAccumulator() {
-        return new CountColumns();
+    public WindowSum createAccumulator() {
+        return new WindowSum();
     }
 
     @Override
-    public CountColumns add(BatchCounts value, CountColumns acc) {
-        return acc.plus(value.counts);
+    public WindowSum add(BatchCounts value, WindowSum acc) {
+        return acc.plus(value);
     }
 
     @Override
-    public CountColumns getResult(CountColumns acc) {
+    public WindowSum getResult(WindowSum acc) {
         return acc;
     }
 
     @Override
-    public CountColumns merge(CountColumns a, CountColumns b) {
+    public WindowSum merge(WindowSum a, WindowSum b) {
         return a.plus(b);
     }
 }

@@ -1,21 +1,20 @@
 package io.cctflow.flink.window;
 
-import io.cctflow.flink.cct.CountColumns;
 import io.cctflow.graph.model.WindowCounts;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 
 /** Labels a window's summed counts with its execution and bounds. */
-public class ToWindowCounts extends ProcessWindowFunction<CountColumns, WindowCounts, String, TimeWindow> {
+public class ToWindowCounts extends ProcessWindowFunction<WindowSum, WindowCounts, String, TimeWindow> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public void process(String executionKey, Context context, Iterable<CountColumns> sums, Collector<WindowCounts> out) {
-        for (CountColumns sum : sums) {
+    public void process(String executionKey, Context context, Iterable<WindowSum> sums, Collector<WindowCounts> out) {
+        for (WindowSum sum : sums) {
             // no copy needed: adding to the accumulator builds new arrays, never modifies these
             out.collect(new WindowCounts(executionKey, context.window().getStart(), context.window().getEnd(),
-                    sum.toTreeCounts()));
+                    sum.counts.toTreeCounts(), sum.truncation()));
         }
     }
 }

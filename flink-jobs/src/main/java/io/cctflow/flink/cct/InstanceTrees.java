@@ -1,0 +1,99 @@
+package io.cctflow.flink.cct;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.truncated.MethodNodeIndex;
+import io.cctflow.graph.model.NodeRecord;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The topology of each execution's CCT as a {@link Cct} with its {@link MethodNodeIndex}, for
+ * maximal common merging, which needs every node of a method and child lookups. Derived data:
+ * keyed state ({@code CCT_NODES}) is the truth; a tree is rebuilt from it on a miss (after a
+ * restore, or after eviction) and kept in step by the caller, which adds each new node to both.
+ * At most {@code capacity} trees are kept, least recently used evicted. Counts in these trees are
+ * meaningless. Not thread-safe: one per operator instance.
+ */
+final class InstanceTrees {
+    /** A tree and its method index. */
+    record Entry(Cct tree, MethodNodeIndex index) {
+    }
+
+    private final Map<String, Entry> trees;
+
+    InstanceTrees(int capacity) {
+        this.trees = new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+                return size() > capacity;
+            }
+        };
+    }
+
+    /** The tree of {@code key}, rebuilt from {@code stored} (the key's node state) if not cached. */
+    Entry get(String key, Iterable<NodeRecord> stored) {
+        Entry entry = trees.get(key);
+        if (entry == null) {
+            entry = rebuild(stored);
+            trees.put(key, entry);
+        }
+        return entry;
+    }
+
+    /** Forgets every tree, e.g. when state may have changed behind the cache's back. */
+    void clear() {
+        trees.clear();
+    }
+
+    private static Entry rebuild(Iterable<NodeRecord> stored) {
+        List<NodeRecord> nodes = new ArrayList<>();
+        stored.forEach(nodes::add);
+        nodes.sort(Comparator.comparingInt(NodeRecord::depth));
+        Cct tree = new Cct(nodes.size() + 16);
+        for (NodeRecord n : nodes) {
+            int parent = tree.indexOf(n.parentId());
+            if (parent < 0) {
+                throw new IllegalStateException("node " + n.id() + " in state has no parent " + n.parentId());
+            }
+            int node = tree.child(parent, n.methodId(), n.line());
+            if (tree.id(node) != n.id()) {
+                throw new IllegalStateException("node " + n.id() + " in state does not match its path");
+            }
+        }
+        return new Entry(tree, new MethodNodeIndex(tree));
+    }
+
+    /**
+     * Adds the nodes of {@code from} (e.g. a batch's tree) to {@code to}, parents first, so that
+     * {@code to} contains every path of {@code from}.
+     */
+    static void graft(Cct from, Cct to) {
+        int[] at = new int[from.size()];
+        at[Cct.ROOT] = Cct.ROOT;
+        for (int n = 1; n < from.size(); n++) {
+            at[n] = to.child(at[from.parent(n)], from.method(n), from.callSiteLine(n));
+        }
+    }
+
+    /** The path from the root to {@code leaf} as (method, line) arrays of length depth(leaf). */
+    static long[] pathMethods(Cct tree, int leaf) {
+        long[] methods = new long[tree.depth(leaf)];
+        for (int n = leaf; n != Cct.ROOT; n = tree.parent(n)) {
+            methods[tree.depth(n) - 1] = tree.method(n);
+        }
+        return methods;
+    }
+
+    static int[] pathLines(Cct tree, int leaf) {
+        int[] lines = new int[tree.depth(leaf)];
+        for (int n = leaf; n != Cct.ROOT; n = tree.parent(n)) {
+            lines[tree.depth(n) - 1] = tree.callSiteLine(n);
+        }
+        return lines;
+    }
+}
