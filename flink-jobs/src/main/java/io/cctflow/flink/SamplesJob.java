@@ -136,8 +136,8 @@ public final class SamplesJob {
     public static Sinks productionSinks(SamplesJobConfig config) {
         Duration delay = Duration.ofMillis(500);
         return new Sinks(
-                new Neo4jSink<>(config.graph(), SamplesJob::writeTopology, 200, delay),
-                new Neo4jSink<>(config.graph(), GraphWriter::writeWindowCounts, 200, delay),
+                new Neo4jSink<>(config.graph(), SamplesJob::writeTopology, 200, delay, config.neo4jRetryBudget()),
+                new Neo4jSink<>(config.graph(), GraphWriter::writeWindowCounts, 200, delay, config.neo4jRetryBudget()),
                 KafkaSink.<DeadLetter>builder()
                         .setBootstrapServers(config.bootstrapServers())
                         .setRecordSerializer(new DeadLetterSerializer(config.deadLetterTopic()))

@@ -29,6 +29,7 @@ public record SamplesJobConfig(
         Duration maxPendingAge,
         int treeCacheSize,
         GraphStoreConfig graph,
+        Duration neo4jRetryBudget,
         boolean bounded) {
 
     public static final String BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
@@ -50,6 +51,7 @@ public record SamplesJobConfig(
     public static final String NEO4J_USER = "neo4j.user";
     public static final String NEO4J_PASSWORD = "neo4j.password";
     public static final String NEO4J_DATABASE = "neo4j.database";
+    public static final String NEO4J_RETRY = "neo4j.retry.max-time";
     public static final String BOUNDED = "bounded";
 
     /** Every key with its default and meaning, in the order the README lists them. */
@@ -76,6 +78,7 @@ public record SamplesJobConfig(
         k.put(NEO4J_USER, new String[] {"", "Neo4j user; empty for no authentication"});
         k.put(NEO4J_PASSWORD, new String[] {"", "Neo4j password"});
         k.put(NEO4J_DATABASE, new String[] {"", "Neo4j database; empty for the default"});
+        k.put(NEO4J_RETRY, new String[] {"10m", "while Neo4j is unavailable, writes are retried (the job backpressured) this long before the job restarts from its last checkpoint"});
         k.put(BOUNDED, new String[] {"false", "stop at the end offsets present at start (tests, backfills)"});
         return java.util.Collections.unmodifiableMap(k);
     }
@@ -111,6 +114,7 @@ public record SamplesJobConfig(
                 positiveInt(TREE_CACHE, get.apply(TREE_CACHE)),
                 new GraphStoreConfig(nonBlank(NEO4J_URI, get.apply(NEO4J_URI)), get.apply(NEO4J_USER),
                         get.apply(NEO4J_PASSWORD), get.apply(NEO4J_DATABASE)),
+                nonNegative(NEO4J_RETRY, get.apply(NEO4J_RETRY)),
                 bool(BOUNDED, get.apply(BOUNDED)));
     }
 
@@ -203,6 +207,7 @@ public record SamplesJobConfig(
         m.put(NEO4J_USER, graph.user());
         m.put(NEO4J_PASSWORD, graph.password());
         m.put(NEO4J_DATABASE, graph.database());
+        m.put(NEO4J_RETRY, neo4jRetryBudget.toMillis() + "ms");
         m.put(BOUNDED, Boolean.toString(bounded));
         return m;
     }

@@ -210,6 +210,24 @@ public final class TestServers {
         Topics.create(kafkaBootstrapServers(), Map.of(name, partitions), configs, TOPIC_TIMEOUT);
     }
 
+    /**
+     * Makes Neo4j unreachable (embedded: shut down; containers: paused), keeping its data and
+     * address, until {@link #resumeNeo4j()}. For tests that show nothing is lost or doubled while
+     * the database is away; resume in a {@code finally}, other tests share the server.
+     */
+    public synchronized void suspendNeo4j() {
+        if (sharedDriver != null) {
+            sharedDriver.close();
+            sharedDriver = null;
+        }
+        backend.suspendNeo4j();
+    }
+
+    /** Brings Neo4j back after {@link #suspendNeo4j()}. */
+    public synchronized void resumeNeo4j() {
+        backend.resumeNeo4j();
+    }
+
     /** A new driver for {@link #neo4jUri()}; the caller owns and closes it. */
     public Driver newDriver() {
         return GraphDatabase.driver(neo4jUri(), neo4jAuth());

@@ -8,6 +8,15 @@ public interface Backend extends AutoCloseable {
     /** A Bolt URI; the server has authentication disabled. */
     String neo4jUri();
 
+    /**
+     * Makes Neo4j unreachable, keeping its data and address (a fault-injection for tests that
+     * show nothing is lost while the database is away).
+     */
+    void suspendNeo4j();
+
+    /** Brings Neo4j back after {@link #suspendNeo4j()}, at the same address with the same data. */
+    void resumeNeo4j();
+
     /** One line for the start-up message: addresses and per-server start-up times. */
     String describe();
 

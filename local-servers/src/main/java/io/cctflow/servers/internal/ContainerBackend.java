@@ -73,6 +73,17 @@ public final class ContainerBackend implements Backend {
         return kafka.getBootstrapServers();
     }
 
+    /** Pauses the container: the port stays mapped but nothing answers. */
+    @Override
+    public void suspendNeo4j() {
+        neo4j.getDockerClient().pauseContainerCmd(neo4j.getContainerId()).exec();
+    }
+
+    @Override
+    public void resumeNeo4j() {
+        neo4j.getDockerClient().unpauseContainerCmd(neo4j.getContainerId()).exec();
+    }
+
     @Override
     public String neo4jUri() {
         return neo4j.getBoltUrl();

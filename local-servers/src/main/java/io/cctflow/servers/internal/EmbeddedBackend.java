@@ -14,7 +14,7 @@ public final class EmbeddedBackend implements Backend {
     private final Path dir;
     private final boolean keepData;
     private final KafkaServer kafka;
-    private final Neo4jServer neo4j;
+    private volatile Neo4jServer neo4j;
 
     private EmbeddedBackend(Path dir, boolean keepData, KafkaServer kafka, Neo4jServer neo4j) {
         this.dir = dir;
@@ -82,6 +82,18 @@ public final class EmbeddedBackend implements Backend {
     @Override
     public String neo4jUri() {
         return neo4j.boltUri();
+    }
+
+    /** Shuts the embedded database down; its store stays in place. */
+    @Override
+    public synchronized void suspendNeo4j() {
+        neo4j.close();
+    }
+
+    /** Starts the database again on its store, with the same Bolt port. */
+    @Override
+    public synchronized void resumeNeo4j() {
+        neo4j = Neo4jServer.builder(neo4j.homeDir()).boltPort(neo4j.boltPort()).start();
     }
 
     @Override

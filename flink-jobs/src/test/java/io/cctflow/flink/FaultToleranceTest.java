@@ -1,0 +1,254 @@
+package io.cctflow.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.ExecutionId;
+import io.cctflow.core.NodeId;
+import io.cctflow.core.TreeCounts;
+import io.cctflow.flink.cct.BatchTrees;
+import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.schema.SampleBatch;
+import io.cctflow.servers.TestServers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.neo4j.driver.Driver;
+
+/**
+ * Exactly-once effect on a running job (MiniCluster, real broker and Neo4j): after the job is
+ * killed between two checkpoints and restarted from the last one, and after Neo4j goes away and
+ * comes back mid-stream, the stored counts equal those of a failure-free run (cct-core on the same
+ * batches in memory) number for number, and no node is stored twice. Every wait is for an
+ * observable effect (stored counts, a checkpoint on disk, a retry counted), never a fixed time.
+ */
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
+class FaultToleranceTest {
+    private static final Duration WAIT = Duration.ofMinutes(3);
+
+    @Test
+    void jobKilledBetweenCheckpointsAndRestoredStoresTheFailureFreeCounts() throws Exception {
+        TestServers servers = TestServers.get();
+        String topic = "ft-kill.samples";
+        servers.createTopic(topic, 2);
+        servers.createTopic("ft.dlq", 1);
+        servers.cleanNeo4j();
+        List<SampleBatch> batches = batches(new Random(11));
+        List<SampleBatch> first = batches.subList(0, batches.size() / 2);
+        List<SampleBatch> second = batches.subList(batches.size() / 2, batches.size());
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), "ft-checkpoints-").toAbsolutePath();
+        SamplesJobConfig config = config(servers, topic, "ft-kill-" + System.nanoTime());
+
+        JobClient job = SamplesJob.start(environment(checkpoints, null, new Configuration()), config);
+        try (KafkaProducer<byte[], byte[]> producer = producer(servers); Driver driver = servers.newDriver()) {
+            GraphReader reader = new GraphReader(driver, "");
+            send(producer, topic, first);
+            awaitStored(reader, expected(first));
+            FileTime processed = FileTime.fromMillis(System.currentTimeMillis());
+            await("a checkpoint after the first half was processed").atMost(WAIT)
+                    .until(() -> latestCheckpoint(checkpoints).filter(c -> modified(c).compareTo(processed) > 0)
+                            .isPresent());
+            // more data, then the kill: some of it is processed and written after that checkpoint
+            send(producer, topic, second);
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+        Path restoreFrom = latestCheckpoint(checkpoints).orElseThrow();
+
+        JobClient restored = SamplesJob.start(environment(checkpoints, restoreFrom, new Configuration()), config);
+        try (Driver driver = servers.newDriver()) {
+            GraphReader reader = new GraphReader(driver, "");
+            awaitStored(reader, expected(batches));
+            assertNoNodeStoredTwice(driver, batches);
+        } finally {
+            restored.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    @Test
+    void neo4jAwayAndBackMidStreamLosesAndDoublesNothing() throws Exception {
+        TestServers servers = TestServers.get();
+        String topic = "ft-neo4j.samples";
+        servers.createTopic(topic, 2);
+        servers.createTopic("ft.dlq", 1);
+        servers.cleanNeo4j();
+        List<SampleBatch> batches = batches(new Random(12));
+        List<SampleBatch> first = batches.subList(0, batches.size() / 2);
+        List<SampleBatch> second = batches.subList(batches.size() / 2, batches.size());
+        InMemoryReporter metrics = InMemoryReporter.create();
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), "ft-checkpoints-").toAbsolutePath();
+        SamplesJobConfig config = config(servers, topic, "ft-neo4j-" + System.nanoTime());
+
+        JobClient job = SamplesJob.start(environment(checkpoints, null, metrics.addToConfiguration(new Configuration())),
+                config);
+        try (KafkaProducer<byte[], byte[]> producer = producer(servers)) {
+            try (Driver driver = servers.newDriver()) {
+                send(producer, topic, first);
+                awaitStored(new GraphReader(driver, ""), expected(first));
+            }
+            servers.suspendNeo4j();
+            try {
+                send(producer, topic, second);
+                await("the sink retrying while Neo4j is away").atMost(WAIT)
+                        .until(() -> retries(metrics, job) > 0);
+            } finally {
+                servers.resumeNeo4j();
+            }
+            try (Driver driver = servers.newDriver()) {
+                awaitStored(new GraphReader(driver, ""), expected(batches));
+                assertNoNodeStoredTwice(driver, batches);
+            }
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /** Two executions, 12 batches each over three one-minute windows, interleaved. */
+    private static List<SampleBatch> batches(Random random) {
+        List<SampleBatch> batches = new ArrayList<>();
+        for (int seq = 0; seq < 12; seq++) {
+            for (String instance : List.of("ft-1", "ft-2")) {
+                batches.add(TestBatches.random(TestBatches.execution(instance), seq, 60_000L + seq * 15_000L, random,
+                        30, 6));
+            }
+        }
+        return batches;
+    }
+
+    private static SamplesJobConfig config(TestServers servers, String topic, String group) {
+        return SamplesJobConfig.defaults().with(Map.of(
+                SamplesJobConfig.BOOTSTRAP_SERVERS, servers.kafkaBootstrapServers(),
+                SamplesJobConfig.SAMPLES_TOPIC, topic,
+                SamplesJobConfig.DEAD_LETTER_TOPIC, "ft.dlq",
+                SamplesJobConfig.GROUP_ID, group,
+                SamplesJobConfig.NEO4J_URI, servers.neo4jUri(),
+                SamplesJobConfig.NEO4J_USER, servers.neo4jUser(),
+                SamplesJobConfig.NEO4J_PASSWORD, servers.neo4jPassword(),
+                SamplesJobConfig.OUT_OF_ORDERNESS, "10m",
+                SamplesJobConfig.EARLY_FIRING, "1s",
+                SamplesJobConfig.CHECKPOINT_INTERVAL, "1s"));
+    }
+
+    private static StreamExecutionEnvironment environment(Path checkpoints, Path restoreFrom, Configuration base) {
+        Configuration conf = new Configuration(base);
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "execution.checkpointing.storage", "filesystem",
+                "execution.checkpointing.dir", checkpoints.toUri().toString(),
+                "execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION",
+                "execution.checkpointing.num-retained", "3",
+                "restart-strategy.type", "fixed-delay",
+                "restart-strategy.fixed-delay.attempts", "20",
+                "restart-strategy.fixed-delay.delay", "1s"));
+        if (restoreFrom != null) {
+            settings.put("execution.state-recovery.path", restoreFrom.toUri().toString());
+        }
+        conf.addAll(Configuration.fromMap(settings));
+        return StreamExecutionEnvironment.createLocalEnvironment(conf);
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(TestServers servers) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", servers.kafkaBootstrapServers());
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, List<SampleBatch> batches)
+            throws Exception {
+        for (SampleBatch batch : batches) {
+            var r = TestBatches.record(batch, 0);
+            producer.send(new ProducerRecord<>(topic, r.key, r.value)).get();
+        }
+    }
+
+    /** Failure-free counts: (execution key, window start) to cct-core's counts of those batches. */
+    private static Map<String, Map<Long, TreeCounts>> expected(List<SampleBatch> batches) {
+        Map<String, Map<Long, Cct>> trees = new TreeMap<>();
+        for (SampleBatch b : batches) {
+            var i = b.getInstance();
+            String key = new ExecutionId(i.getService(), i.getVersion(), i.getInstanceId()).key();
+            long window = b.getWindowStartMillis() - b.getWindowStartMillis() % 60_000;
+            Cct tree = trees.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(window, w -> new Cct());
+            BatchTrees.mergeComplete(b, BatchTrees.methodIds(b), tree);
+        }
+        Map<String, Map<Long, TreeCounts>> counts = new TreeMap<>();
+        trees.forEach((key, windows) -> windows.forEach((start, tree) ->
+                counts.computeIfAbsent(key, k -> new TreeMap<>()).put(start, TreeCounts.of(tree))));
+        return counts;
+    }
+
+    private static void awaitStored(GraphReader reader, Map<String, Map<Long, TreeCounts>> expected) {
+        await("stored counts equal to the failure-free counts").atMost(WAIT).pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions()
+                .until(() -> stored(reader, expected.keySet()).equals(expected));
+    }
+
+    private static Map<String, Map<Long, TreeCounts>> stored(GraphReader reader, Iterable<String> keys) {
+        Map<String, Map<Long, TreeCounts>> stored = new TreeMap<>();
+        for (String key : keys) {
+            for (WindowCounts w : reader.windows(List.of(key), 0, Long.MAX_VALUE)) {
+                stored.computeIfAbsent(key, k -> new TreeMap<>()).put(w.windowStartMillis(), w.counts());
+            }
+        }
+        return stored;
+    }
+
+    private static void assertNoNodeStoredTwice(Driver driver, List<SampleBatch> batches) {
+        Cct all = new Cct();
+        for (SampleBatch b : batches) {
+            BatchTrees.mergeComplete(b, BatchTrees.methodIds(b), all);
+        }
+        try (var session = driver.session()) {
+            Map<String, Object> root = Map.of("root", NodeId.ROOT);
+            long nodes = session.run("MATCH (n:CctNode) WHERE n.id <> $root RETURN count(n) AS c", root).single()
+                    .get("c").asLong();
+            long distinct = session.run("MATCH (n:CctNode) WHERE n.id <> $root RETURN count(DISTINCT n.id) AS c", root)
+                    .single().get("c").asLong();
+            assertThat(nodes).isEqualTo(distinct).isEqualTo(all.size() - 1);
+            long edges = session.run("MATCH (:CctNode)-[c:CALLS]->(n:CctNode) RETURN count(c) AS c").single().get("c")
+                    .asLong();
+            assertThat(edges).isEqualTo(all.size() - 1);
+        }
+    }
+
+    private static long retries(InMemoryReporter metrics, JobClient job) {
+        return metrics.findMetrics(job.getJobID(), "neo4jRetries").values().stream()
+                .mapToLong(m -> ((Counter) m).getCount()).sum();
+    }
+
+    private static Optional<Path> latestCheckpoint(Path dir) throws Exception {
+        try (Stream<Path> found = Files.find(dir, 2, (path, attrs) -> attrs.isDirectory()
+                && path.getFileName().toString().startsWith("chk-") && Files.isRegularFile(path.resolve("_metadata")))) {
+            return found.max((a, b) -> modified(a).compareTo(modified(b)));
+        }
+    }
+
+    private static FileTime modified(Path checkpoint) {
+        try {
+            return Files.getLastModifiedTime(checkpoint.resolve("_metadata"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
