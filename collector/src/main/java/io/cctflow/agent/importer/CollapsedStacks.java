@@ -9,7 +9,7 @@ import io.cctflow.core.ThreadNames;
 /**
  * Parses one line of a collapsed-stack file (FlameGraph's {@code stackcollapse} format, also
  * written by async-profiler's {@code collapsed} output): frames root first, separated by
- * {@code ;}, then a space and the sample count, e.g. {@code java/lang/Thread.run;a.B.c:42 17}.
+ * {@code ;} (outside a descriptor's parentheses), then a space and the sample count, e.g. {@code java/lang/Thread.run;a.B.c:42 17}.
  *
  * <p>Each frame is {@code class.method}, the class with dots or slashes, optionally followed by:
  * a JVM descriptor ({@code a.B.c(I)V}, async-profiler {@code --signatures}), the line the frame
@@ -63,10 +63,7 @@ public final class CollapsedStacks {
         int start = 0;
         boolean first = true;
         while (start <= stack.length()) {
-            int end = stack.indexOf(';', start);
-            if (end < 0) {
-                end = stack.length();
-            }
+            int end = frameEnd(stack, start);
             String frame = stack.substring(start, end);
             if (first && frame.length() > 2 && frame.startsWith("[") && frame.endsWith("]")) {
                 thread = threadName(frame.substring(1, frame.length() - 1));
@@ -104,6 +101,22 @@ public final class CollapsedStacks {
     /** The sample count of the last line, at least 1. */
     public long count() {
         return count;
+    }
+
+    /** The index of the {@code ;} that ends the frame at {@code start}, or the length. */
+    private static int frameEnd(String stack, int start) {
+        int parens = 0;
+        for (int i = start; i < stack.length(); i++) {
+            char c = stack.charAt(i);
+            if (c == '(') {
+                parens++;
+            } else if (c == ')') {
+                parens = Math.max(0, parens - 1);
+            } else if (c == ';' && parens == 0) {
+                return i; // a ';' inside a descriptor, (Ljava/lang/String;)V, ends no frame
+            }
+        }
+        return stack.length();
     }
 
     private static long parseCount(String raw) throws FormatException {
