@@ -135,6 +135,38 @@ class ImportCommandKafkaTest {
         assertThat(run.err()).contains(file + ": FAILED: 1 samples read, 0 of 1 batches acknowledged");
     }
 
+    @Test
+    void watchImportsFilesThatAppearInTheDirectoryUntilStopped() throws Exception {
+        Path watched = Files.createDirectories(dir.resolve("watched"));
+        Files.writeString(watched.resolve("before.collapsed"), "a.B.c 2\n");
+        String topic = topic();
+        ImportOptions options = ImportOptions.parse(new String[] {"--watch", "--poll", "100ms",
+            "--bootstrap-servers", TestServers.get().kafkaBootstrapServers(), "--topic", topic,
+            watched.toString()});
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ImportCommand command = new ImportCommand(options, new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        int[] exitCode = {-1};
+        Thread watcher = new Thread(() -> exitCode[0] = command.watch(), "test-watcher");
+        watcher.start();
+        try {
+            consume(topic, 2);
+            // a recording appears (complete, as a rename makes it) while the watcher runs
+            Path staging = Files.copy(goodJfr, dir.resolve("staging.jfr"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(staging, watched.resolve("late.jfr"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+
+            List<SampleBatch> batches = consume(topic, 2 + goodSamples);
+            assertThat(batches.stream().map(b -> b.getInstance().getInstanceId()).distinct())
+                    .containsExactlyInAnyOrder("before", "late");
+        } finally {
+            command.stop();
+            watcher.join(60_000);
+        }
+        assertThat(watcher.isAlive()).isFalse();
+        assertThat(exitCode[0]).as(err.toString(StandardCharsets.UTF_8)).isZero();
+    }
+
     /** Reads the topic until the batches hold {@code samples} samples (at most 60 s). */
     private static List<SampleBatch> consume(String topic, long samples) throws Exception {
         Properties p = new Properties();
