@@ -14,7 +14,8 @@ import io.cctflow.agent.ConfigParsers;
 
 /**
  * The options of {@code collector import}, parsed and validated: {@code --name value} or
- * {@code --name=value}, then files and directories. Immutable and thread-safe.
+ * {@code --name=value}, then files and directories. Not changed after {@link #parse}; safe to
+ * share between threads after that.
  */
 public final class ImportOptions {
     static final String DEFAULT_BOOTSTRAP = "localhost:9092";
