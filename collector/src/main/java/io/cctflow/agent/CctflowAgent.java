@@ -1,8 +1,10 @@
 package io.cctflow.agent;
 
 import java.lang.instrument.Instrumentation;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.cctflow.agent.importer.ImportCommand;
 import io.cctflow.agent.log.AgentLog;
 
 /**
@@ -32,8 +34,20 @@ public final class CctflowAgent {
         start(agentArgs);
     }
 
-    /** Prints the usage and the configuration keys. */
+    /**
+     * {@code java -jar cctflow-collector.jar import ...} runs the import ({@link ImportCommand});
+     * without arguments it prints the usage and the configuration keys.
+     */
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("import")) {
+            System.exit(ImportCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out,
+                    System.err));
+        }
+        if (args.length > 0 && !args[0].equals("--help")) {
+            System.err.println("unknown command '" + args[0] + "'; the only command is 'import'");
+            System.err.println(usage());
+            System.exit(ImportCommand.USAGE);
+        }
         System.out.println(usage());
     }
 
@@ -41,6 +55,9 @@ public final class CctflowAgent {
         return "cctflow agent: samples stacks with JDK Flight Recorder and sends them to Kafka.\n"
                 + "\n"
                 + "usage: java -javaagent:cctflow-collector.jar[=key=value,key=value...] ...\n"
+                + "   or: attach it to a running JVM (Attach API, VirtualMachine.loadAgent)\n"
+                + "   or: java -jar cctflow-collector.jar import --help   (publish .jfr and\n"
+                + "       collapsed-stack files)\n"
                 + "\n"
                 + "Each key is read from the agent arguments, else the system property, else the\n"
                 + "environment variable; a bad value is reported and the default used.\n"

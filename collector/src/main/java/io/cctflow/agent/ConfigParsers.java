@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * Parsers and validators for configuration values. Each throws {@link IllegalArgumentException}
  * with a message that says what is accepted. Stateless and thread-safe.
  */
-final class ConfigParsers {
+public final class ConfigParsers {
     /** A number with an optional unit; a bare number means milliseconds. */
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})\\s*(ms|s|m)?");
 
@@ -22,7 +22,7 @@ final class ConfigParsers {
     }
 
     /** A non-blank string that cannot break the record key (no U+001F). */
-    static Function<String, String> name() {
+    public static Function<String, String> name() {
         return raw -> {
             if (raw.isEmpty()) {
                 throw new IllegalArgumentException("must not be empty");
@@ -35,7 +35,7 @@ final class ConfigParsers {
     }
 
     /** A duration in milliseconds within [min, max]: {@code 20}, {@code 20ms}, {@code 10s} or {@code 1m}. */
-    static Function<String, Long> millis(long min, long max) {
+    public static Function<String, Long> millis(long min, long max) {
         return raw -> {
             Matcher m = DURATION.matcher(raw);
             if (!m.matches()) {
@@ -56,7 +56,7 @@ final class ConfigParsers {
     }
 
     /** An integer within [min, max]. */
-    static Function<String, Integer> integer(int min, int max) {
+    public static Function<String, Integer> integer(int min, int max) {
         return raw -> {
             long n;
             try {
@@ -69,7 +69,7 @@ final class ConfigParsers {
     }
 
     /** Labels as {@code key=value;key=value}; empty means none. Keys must be distinct. */
-    static Map<String, String> labels(String raw) {
+    public static Map<String, String> labels(String raw) {
         Map<String, String> labels = new LinkedHashMap<>();
         for (String part : raw.split(";")) {
             String entry = part.trim();

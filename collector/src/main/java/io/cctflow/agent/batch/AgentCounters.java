@@ -30,9 +30,22 @@ public final class AgentCounters {
         }
     }
 
+    /** Counts {@code n} samples of one stack delivered at once (an import's stack with a count). */
+    public void samplesSeen(long n, boolean truncated) {
+        samplesSeen.addAndGet(n);
+        if (truncated) {
+            samplesTruncated.addAndGet(n);
+        }
+    }
+
     /** Counts a seen sample that went into no batch. */
     public void sampleDropped() {
         samplesDropped.incrementAndGet();
+    }
+
+    /** Counts {@code n} seen samples that went into no batch. */
+    public void samplesDropped(long n) {
+        samplesDropped.addAndGet(n);
     }
 
     /** Counts a sample whose event could not be read: seen and dropped at once. */

@@ -83,11 +83,57 @@ public final class BatchAggregator implements SampleRecorder {
                 }
                 scratchFrames[i] = index;
             }
-            if (!window.stacks.add(scratchFrames, lines, depth, thread, truncated, maxStacks)) {
+            if (!window.stacks.add(scratchFrames, lines, depth, thread, truncated, maxStacks, 1)) {
                 counters.sampleDropped();
                 return;
             }
             window.samples++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Records {@code count} samples of one stack if they fit into the current window's bounds,
+     * for importers that would rather start a new batch than drop samples. When they do not fit,
+     * records and counts nothing and returns false; the caller drains and tries again. An empty
+     * window always takes the stack (what does not fit into an empty window is dropped and
+     * counted, as in {@link #record}).
+     *
+     * @param count samples of this stack, at least 1
+     * @return false when the window is not empty and the stack would exceed a bound
+     */
+    public boolean tryRecord(MethodId[] frames, int[] lines, int depth, String thread,
+            boolean truncated, long count) {
+        lock.lock();
+        try {
+            boolean empty = window.samples == 0;
+            if (!empty && window.methods.size() + window.unknownMethods(frames, depth) > maxMethods) {
+                return false;
+            }
+            if (scratchFrames.length < depth) {
+                scratchFrames = new int[Math.max(depth, scratchFrames.length * 2)];
+            }
+            for (int i = 0; i < depth; i++) {
+                int index = window.intern(frames[i], maxMethods);
+                if (index < 0) {
+                    counters.samplesSeen(count, truncated);
+                    counters.samplesDropped(count);
+                    return true;
+                }
+                scratchFrames[i] = index;
+            }
+            if (!empty && window.stacks.size() >= maxStacks
+                    && !window.stacks.contains(scratchFrames, lines, depth, thread, truncated)) {
+                return false; // the methods interned above stay in the dictionary: harmless
+            }
+            counters.samplesSeen(count, truncated);
+            if (!window.stacks.add(scratchFrames, lines, depth, thread, truncated, maxStacks, count)) {
+                counters.samplesDropped(count);
+                return true;
+            }
+            window.samples += count;
+            return true;
         } finally {
             lock.unlock();
         }
@@ -138,6 +184,17 @@ public final class BatchAggregator implements SampleRecorder {
         final List<MethodId> methods = new ArrayList<>();
         final StackTable stacks = new StackTable();
         long samples;
+
+        /** How many of the frames are not in the dictionary (repeats counted: an upper bound). */
+        int unknownMethods(MethodId[] frames, int depth) {
+            int n = 0;
+            for (int i = 0; i < depth; i++) {
+                if (!dictionary.containsKey(frames[i])) {
+                    n++;
+                }
+            }
+            return n;
+        }
 
         /** Index of the method in this window's dictionary, or -1 when it is full. */
         int intern(MethodId method, int maxMethods) {

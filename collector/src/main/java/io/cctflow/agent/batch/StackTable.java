@@ -48,13 +48,13 @@ final class StackTable {
     }
 
     /**
-     * Counts one sample of the given stack.
+     * Counts {@code count} samples of the given stack.
      *
      * @return false, adding nothing, when the stack is new and the table already holds
      *     {@code maxEntries} stacks
      */
     boolean add(int[] frames, int[] lines, int depth, String thread, boolean truncated,
-            int maxEntries) {
+            int maxEntries, long count) {
         int hash = hash(frames, lines, depth, thread, truncated);
         int mask = slots.length - 1;
         int i = hash & mask;
@@ -63,7 +63,7 @@ final class StackTable {
                     && Arrays.equals(e.frames, 0, depth, frames, 0, depth)
                     && Arrays.equals(e.lines, 0, depth, lines, 0, depth)
                     && e.thread.equals(thread)) {
-                e.count++;
+                e.count += count;
                 return true;
             }
             i = (i + 1) & mask;
@@ -73,7 +73,7 @@ final class StackTable {
         }
         Entry e = new Entry(Arrays.copyOf(frames, depth), Arrays.copyOf(lines, depth), thread,
                 truncated, hash);
-        e.count = 1;
+        e.count = count;
         slots[i] = e;
         if (size == ordered.length) {
             ordered = Arrays.copyOf(ordered, size * 2);
@@ -83,6 +83,22 @@ final class StackTable {
             rehash(slots.length * 2);
         }
         return true;
+    }
+
+    /** Whether the table holds this stack already. Allocates nothing. */
+    boolean contains(int[] frames, int[] lines, int depth, String thread, boolean truncated) {
+        int hash = hash(frames, lines, depth, thread, truncated);
+        int mask = slots.length - 1;
+        for (int i = hash & mask; slots[i] != null; i = (i + 1) & mask) {
+            Entry e = slots[i];
+            if (e.hash == hash && e.truncated == truncated && e.frames.length == depth
+                    && Arrays.equals(e.frames, 0, depth, frames, 0, depth)
+                    && Arrays.equals(e.lines, 0, depth, lines, 0, depth)
+                    && e.thread.equals(thread)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void rehash(int capacity) {

@@ -2,32 +2,24 @@ package io.cctflow.agent.sampling;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import javax.management.ObjectName;
 
 import io.cctflow.agent.batch.AgentCounters;
-import io.cctflow.agent.batch.MethodId;
 import io.cctflow.agent.batch.SampleRecorder;
 import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
-import io.cctflow.core.ThreadNames;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedStackTrace;
-import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingStream;
 
 /**
  * Streams {@code jdk.ExecutionSample} events from JFR in this JVM and hands each stack, root
- * first with call-site lines, to a {@link SampleRecorder}. Hidden frames (lambda forms,
- * invokedynamic glue) are kept: they are real calling contexts, and dropping them would join
- * paths the JVM keeps apart.
+ * first with call-site lines, to a {@link SampleRecorder} (the conversion is
+ * {@link ExecutionSamples}, shared with the {@code .jfr} importer). Samples of the agent's own
+ * threads are left out.
  *
  * <p>Threading: {@link #run()} blocks and must be called on a dedicated daemon thread; events are
  * handled on that thread. We never use {@code startAsync()}: it starts a non-daemon thread that
@@ -42,7 +34,6 @@ public final class JfrSampler implements AutoCloseable {
     // the stream reads within about a second, so minutes of retention are plenty
     private static final Duration MAX_AGE = Duration.ofMinutes(2);
     private static final long MAX_SIZE_BYTES = 32L << 20;
-    private static final int MAX_THREAD_NAMES = 4096;
 
     private final int periodMillis;
     private final int stackDepth;
@@ -52,10 +43,7 @@ public final class JfrSampler implements AutoCloseable {
     private final RateLimitedLog eventFailures = RateLimitedLog.perMinute();
 
     // confined to the stream thread
-    private final MethodIds methodIds = new MethodIds();
-    private final Map<String, String> threadNames = new HashMap<>();
-    private MethodId[] frames = new MethodId[256];
-    private int[] lines = new int[256];
+    private final ExecutionSamples samples = new ExecutionSamples(true);
 
     private final Object lifecycle = new Object();
     // guarded by lifecycle
@@ -177,67 +165,17 @@ public final class JfrSampler implements AutoCloseable {
     /** One event; never throws, because an exception would end the whole stream. */
     private void onExecutionSample(RecordedEvent event) {
         try {
-            String thread = threadName(event);
-            if (thread == null) {
-                return; // one of the agent's own threads: we profile the host, not ourselves
-            }
-            RecordedStackTrace stackTrace = event.getStackTrace();
-            List<RecordedFrame> recorded = stackTrace == null ? List.of() : stackTrace.getFrames();
-            int depth = recorded.size();
-            if (depth == 0) {
+            if (samples.read(event, recorder) == ExecutionSamples.Outcome.NO_STACK) {
                 counters.sampleUnreadable();
-                return;
             }
-            ensureCapacity(depth);
-            // JFR lists the top frame first; the batch wants the root first
-            for (int i = 0; i < depth; i++) {
-                RecordedFrame frame = recorded.get(depth - 1 - i);
-                frames[i] = methodIds.of(frame.getMethod());
-                lines[i] = frame.getLineNumber();
-            }
-            CallSiteLines.fromExecutingLines(lines, depth);
-            recorder.record(frames, lines, depth, thread, stackTrace.isTruncated());
         } catch (RuntimeException e) {
             counters.sampleUnreadable();
             eventFailures.warn("could not read a " + EXECUTION_SAMPLE + " event", e);
         }
     }
 
-    /** The normalised name of the sampled thread, or null for a thread of the agent itself. */
-    private String threadName(RecordedEvent event) {
-        RecordedThread thread = event.getThread("sampledThread");
-        String raw = thread == null ? null : thread.getJavaName();
-        if (raw == null) {
-            return ThreadNames.UNKNOWN;
-        }
-        if (isAgentThread(raw)) {
-            return null;
-        }
-        String normalised = threadNames.get(raw);
-        if (normalised == null) {
-            if (threadNames.size() >= MAX_THREAD_NAMES) {
-                threadNames.clear();
-            }
-            normalised = ThreadNames.normalise(raw);
-            threadNames.put(raw, normalised);
-        }
-        return normalised;
-    }
-
-    /**
-     * True for the agent's own threads ({@code cctflow-*}) and its Kafka producer's network thread
-     * ({@code kafka-producer-network-thread | cctflow-agent}): their CPU is the agent's overhead,
-     * not the host's profile, and counting it would dilute every share the user sees.
-     */
+    /** See {@link ExecutionSamples#isAgentThread}. */
     static boolean isAgentThread(String rawName) {
-        return rawName.startsWith("cctflow-") || rawName.endsWith("| cctflow-agent");
-    }
-
-    private void ensureCapacity(int depth) {
-        if (frames.length < depth) {
-            int n = Math.max(depth, frames.length * 2);
-            frames = new MethodId[n];
-            lines = new int[n];
-        }
+        return ExecutionSamples.isAgentThread(rawName);
     }
 }

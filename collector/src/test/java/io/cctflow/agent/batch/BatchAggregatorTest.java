@@ -167,6 +167,28 @@ class BatchAggregatorTest {
     }
 
     @Test
+    void tryRecordRefusesWhatWouldExceedABoundUnlessTheWindowIsEmpty() {
+        BatchAggregator small = new BatchAggregator(Batches.instance(), 20, 0, counters, 2, 1);
+        MethodId[] ab = {m("a"), m("b")};
+        MethodId[] ac = {m("a"), m("c")};
+        int[] lines = {0, 0};
+
+        assertThat(small.tryRecord(ab, lines, 2, "main", false, 5)).isTrue();
+        assertThat(small.tryRecord(ab, lines, 2, "main", false, 2)).as("same stack fits").isTrue();
+        assertThat(small.tryRecord(ac, lines, 2, "main", false, 1)).as("third method").isFalse();
+        assertThat(small.tryRecord(ab, lines, 2, "other", false, 1)).as("second stack").isFalse();
+        SampleBatch first = small.drain(1_000);
+        assertThat(small.tryRecord(ac, lines, 2, "main", true, 3)).as("empty window").isTrue();
+        SampleBatch second = small.drain(2_000);
+
+        assertThat(first.getStacks()).singleElement().extracting(Stack::getCount).isEqualTo(7L);
+        assertThat(second.getStacks()).singleElement().extracting(Stack::getCount).isEqualTo(3L);
+        assertThat(second.getStats().getSamplesSeen()).as("refused samples are not counted").isEqualTo(10);
+        assertThat(second.getStats().getSamplesTruncated()).isEqualTo(3);
+        assertThat(second.getStats().getSamplesDropped()).isZero();
+    }
+
+    @Test
     void handlesManyDistinctDeepStacks() {
         MethodId[] frames = new MethodId[300];
         int[] lines = new int[300];

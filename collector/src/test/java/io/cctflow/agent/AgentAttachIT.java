@@ -1,0 +1,159 @@
+package io.cctflow.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import com.sun.tools.attach.VirtualMachine;
+
+import io.cctflow.schema.SampleBatch;
+import io.cctflow.servers.TestServers;
+
+/**
+ * The shaded jar as it ships, against a real broker: attached at runtime to a running JVM with
+ * the Attach API (twice: the second attach must not start a second agent), and run as the
+ * import CLI.
+ */
+class AgentAttachIT {
+    private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
+            "target/cctflow-collector-0.1.0-SNAPSHOT.jar")).toAbsolutePath();
+    private static final Path TEST_CLASSES = Paths.get(System.getProperty("cctflow.testClasses",
+            "target/test-classes"));
+    private static final Path LOGS = JAR.getParent().resolve("it-logs");
+
+    @Test
+    @Timeout(240)
+    void attachedAtRuntimeItPublishesBatchesAndASecondAttachStartsNoSecondAgent() throws Exception {
+        String topic = "attach-" + UUID.randomUUID();
+        TestServers.get().createTopic(topic, 1);
+        Files.createDirectories(LOGS);
+        Path err = LOGS.resolve("attach.stderr");
+        Process host = new ProcessBuilder(java(), "-Xmx256m", "-cp", TEST_CLASSES.toString(),
+                AttachTarget.class.getName())
+                .redirectError(err.toFile())
+                .start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(host.getInputStream(),
+                    StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo("ready");
+            String args = "bootstrap.servers=" + TestServers.get().kafkaBootstrapServers()
+                    + ",topic=" + topic + ",service=attached,version=v1,instance=host-1,flush=1000";
+
+            VirtualMachine vm = VirtualMachine.attach(String.valueOf(host.pid()));
+            try {
+                vm.loadAgent(JAR.toString(), args);
+                vm.loadAgent(JAR.toString(), args);
+            } finally {
+                vm.detach();
+            }
+
+            List<SampleBatch> batches = consume(topic, list -> list.stream().anyMatch(b ->
+                    b.getStacks().stream().anyMatch(s -> s.getThread().equals("main"))));
+            assertThat(batches).allSatisfy(b -> {
+                assertThat(b.getInstance().getService()).isEqualTo("attached");
+                assertThat(b.getInstance().getInstanceId()).isEqualTo("host-1");
+                assertThat(b.getInstance().getPid()).isEqualTo(host.pid());
+            });
+            // two agents would each number their batches from 0
+            assertThat(batches).extracting(SampleBatch::getSequence).doesNotHaveDuplicates();
+
+            host.getOutputStream().close();
+            assertThat(host.waitFor(60, TimeUnit.SECONDS)).as("host exits").isTrue();
+            assertThat(out.readLine()).isEqualTo("done 1 sampler threads true");
+            assertThat(host.exitValue()).isZero();
+        } finally {
+            host.destroyForcibly();
+        }
+        String stderr = Files.readString(err, StandardCharsets.UTF_8);
+        assertThat(stderr.split("\\[cctflow-agent\\] started: ", -1)).as(stderr).hasSize(2);
+        assertThat(stderr).contains("[cctflow-agent] WARN agent already running in this JVM;"
+                + " ignoring the second start");
+    }
+
+    @Test
+    @Timeout(180)
+    void theJarRunsTheImportCommandAgainstARealBroker() throws Exception {
+        String topic = "import-jar-" + UUID.randomUUID();
+        TestServers.get().createTopic(topic, 1);
+        Files.createDirectories(LOGS);
+        Path stacks = Files.writeString(LOGS.resolve("jar-import.collapsed"),
+                "[main];java/lang/Thread.run;a/B.c:12 4\n");
+
+        Process p = new ProcessBuilder(java(), "-jar", JAR.toString(), "import",
+                "--bootstrap-servers", TestServers.get().kafkaBootstrapServers(), "--topic", topic,
+                "--service", "jar", stacks.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(p.exitValue()).as(output).isZero();
+        assertThat(output).contains("1 files imported, 0 failed; 4 samples in 1 acknowledged batches");
+        List<SampleBatch> batches = consume(topic, list -> !list.isEmpty());
+        assertThat(batches).singleElement().satisfies(b -> {
+            assertThat(b.getInstance().getInstanceId()).isEqualTo("jar-import");
+            assertThat(b.getStacks()).singleElement().satisfies(s -> assertThat(s.getCount()).isEqualTo(4));
+        });
+    }
+
+    @Test
+    @Timeout(60)
+    void theJarsImportCommandRejectsBadArgumentsWithExitCodeTwo() throws Exception {
+        Process p = new ProcessBuilder(java(), "-jar", JAR.toString(), "import", "--window",
+                "fast", ".").redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(output).isEqualTo("cctflow import: bad value 'fast' for option --window: not a"
+                + " duration (use e.g. 20, 20ms, 10s, 1m)" + System.lineSeparator());
+    }
+
+    /** Polls the topic until {@code done} holds for the batches read (at most 90 s). */
+    private static List<SampleBatch> consume(String topic, Predicate<List<SampleBatch>> done)
+            throws Exception {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestServers.get().kafkaBootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        List<SampleBatch> batches = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p)) {
+            consumer.subscribe(List.of(topic));
+            while (!done.test(batches) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    batches.add(SampleBatch.fromByteBuffer(ByteBuffer.wrap(r.value())));
+                }
+            }
+        }
+        assertThat(done.test(batches)).as("batches on %s within 90 s: %s", topic, batches.size())
+                .isTrue();
+        return batches;
+    }
+
+    private static String java() {
+        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}
