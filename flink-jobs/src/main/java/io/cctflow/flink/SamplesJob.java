@@ -29,6 +29,9 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -168,8 +171,22 @@ public final class SamplesJob {
                 Math.max(a.lastSampleMillis(), b.lastSampleMillis()));
     }
 
-    /** Configures checkpointing and parallelism as the configuration says. */
+    /**
+     * Configures checkpointing, state backend and parallelism as the configuration says. RocksDB
+     * takes incremental checkpoints; the checkpoint directory is set only when configured, otherwise
+     * the environment's (the cluster's, or the local environment's) applies.
+     */
     public static void configure(StreamExecutionEnvironment env, SamplesJobConfig config) {
+        Configuration c = new Configuration();
+        c.set(StateBackendOptions.STATE_BACKEND, config.stateBackend());
+        if (config.stateBackend().equals("rocksdb")) {
+            c.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+        }
+        if (!config.checkpointDir().isEmpty()) {
+            c.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+            c.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointDir());
+        }
+        env.configure(c);
         env.enableCheckpointing(config.checkpointInterval().toMillis());
         env.setParallelism(config.parallelism());
     }

@@ -23,6 +23,8 @@ public record SamplesJobConfig(
         Duration idleness,
         Duration earlyFiring,
         Duration checkpointInterval,
+        String checkpointDir,
+        String stateBackend,
         int parallelism,
         int matchThreshold,
         int maxPendingStacks,
@@ -42,6 +44,8 @@ public record SamplesJobConfig(
     public static final String IDLENESS = "idleness";
     public static final String EARLY_FIRING = "early-firing";
     public static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
+    public static final String CHECKPOINT_DIR = "checkpoint.dir";
+    public static final String STATE_BACKEND = "state.backend";
     public static final String PARALLELISM = "parallelism";
     public static final String MATCH_THRESHOLD = "truncated.match-threshold";
     public static final String MAX_PENDING = "truncated.max-pending";
@@ -69,6 +73,8 @@ public record SamplesJobConfig(
         k.put(IDLENESS, new String[] {"1m", "after this long without batches an input stops holding back the watermark"});
         k.put(EARLY_FIRING, new String[] {"5s", "open windows are written this often, so samples are queryable before the window closes"});
         k.put(CHECKPOINT_INTERVAL, new String[] {"10s", "Flink checkpoint interval"});
+        k.put(CHECKPOINT_DIR, new String[] {"", "checkpoint storage URI (file://, s3://, ...); empty: the Flink cluster's setting"});
+        k.put(STATE_BACKEND, new String[] {"rocksdb", "rocksdb (production: state larger than memory, incremental checkpoints) or hashmap (tests, standalone)"});
         k.put(PARALLELISM, new String[] {"1", "operator parallelism"});
         k.put(MATCH_THRESHOLD, new String[] {"2", "a truncated stack merges under a unique candidate only after more than this many frames matched (seed 002 Listing 3.2)"});
         k.put(MAX_PENDING, new String[] {"1000", "truncated stacks without a candidate kept per instance for retry; beyond it the oldest expire"});
@@ -107,6 +113,8 @@ public record SamplesJobConfig(
                 positive(IDLENESS, get.apply(IDLENESS)),
                 positive(EARLY_FIRING, get.apply(EARLY_FIRING)),
                 positive(CHECKPOINT_INTERVAL, get.apply(CHECKPOINT_INTERVAL)),
+                get.apply(CHECKPOINT_DIR).trim(),
+                oneOf(STATE_BACKEND, get.apply(STATE_BACKEND), "rocksdb", "hashmap"),
                 positiveInt(PARALLELISM, get.apply(PARALLELISM)),
                 nonNegativeInt(MATCH_THRESHOLD, get.apply(MATCH_THRESHOLD)),
                 positiveInt(MAX_PENDING, get.apply(MAX_PENDING)),
@@ -158,6 +166,15 @@ public record SamplesJobConfig(
         throw new IllegalArgumentException(key + " must be a whole number > 0, got '" + value + "'");
     }
 
+    private static String oneOf(String key, String value, String... allowed) {
+        String v = value.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!java.util.Arrays.asList(allowed).contains(v)) {
+            throw new IllegalArgumentException(key + " must be one of " + java.util.Arrays.toString(allowed) + ", got '"
+                    + value + "'");
+        }
+        return v;
+    }
+
     private static int nonNegativeInt(String key, String value) {
         try {
             int n = Integer.parseInt(value.trim());
@@ -198,6 +215,8 @@ public record SamplesJobConfig(
         m.put(IDLENESS, idleness.toMillis() + "ms");
         m.put(EARLY_FIRING, earlyFiring.toMillis() + "ms");
         m.put(CHECKPOINT_INTERVAL, checkpointInterval.toMillis() + "ms");
+        m.put(CHECKPOINT_DIR, checkpointDir);
+        m.put(STATE_BACKEND, stateBackend);
         m.put(PARALLELISM, Integer.toString(parallelism));
         m.put(MATCH_THRESHOLD, Integer.toString(matchThreshold));
         m.put(MAX_PENDING, Integer.toString(maxPendingStacks));

@@ -60,7 +60,8 @@ class FaultToleranceTest {
         List<SampleBatch> first = batches.subList(0, batches.size() / 2);
         List<SampleBatch> second = batches.subList(batches.size() / 2, batches.size());
         Path checkpoints = Files.createTempDirectory(Path.of("target"), "ft-checkpoints-").toAbsolutePath();
-        SamplesJobConfig config = config(servers, topic, "ft-kill-" + System.nanoTime());
+        // the production state backend: RocksDB with incremental checkpoints
+        SamplesJobConfig config = config(servers, topic, "ft-kill-" + System.nanoTime(), "rocksdb");
 
         JobClient job = SamplesJob.start(environment(checkpoints, null, new Configuration()), config);
         try (KafkaProducer<byte[], byte[]> producer = producer(servers); Driver driver = servers.newDriver()) {
@@ -99,7 +100,7 @@ class FaultToleranceTest {
         List<SampleBatch> second = batches.subList(batches.size() / 2, batches.size());
         InMemoryReporter metrics = InMemoryReporter.create();
         Path checkpoints = Files.createTempDirectory(Path.of("target"), "ft-checkpoints-").toAbsolutePath();
-        SamplesJobConfig config = config(servers, topic, "ft-neo4j-" + System.nanoTime());
+        SamplesJobConfig config = config(servers, topic, "ft-neo4j-" + System.nanoTime(), "hashmap");
 
         JobClient job = SamplesJob.start(environment(checkpoints, null, metrics.addToConfiguration(new Configuration())),
                 config);
@@ -137,8 +138,8 @@ class FaultToleranceTest {
         return batches;
     }
 
-    private static SamplesJobConfig config(TestServers servers, String topic, String group) {
-        return SamplesJobConfig.defaults().with(Map.of(
+    private static SamplesJobConfig config(TestServers servers, String topic, String group, String stateBackend) {
+        return SamplesJobConfig.defaults().with(Map.of(SamplesJobConfig.STATE_BACKEND, stateBackend)).with(Map.of(
                 SamplesJobConfig.BOOTSTRAP_SERVERS, servers.kafkaBootstrapServers(),
                 SamplesJobConfig.SAMPLES_TOPIC, topic,
                 SamplesJobConfig.DEAD_LETTER_TOPIC, "ft.dlq",

@@ -52,7 +52,8 @@ class LateBatchesTest {
         servers.createTopic(TOPIC, 1);
         servers.createTopic(DLQ, 1);
         servers.cleanNeo4j();
-        SamplesJobConfig config = SamplesJobConfig.defaults().with(Map.of(
+        SamplesJobConfig config = SamplesJobConfig.defaults()
+                .with(Map.of(SamplesJobConfig.STATE_BACKEND, "hashmap")).with(Map.of(
                 SamplesJobConfig.BOOTSTRAP_SERVERS, servers.kafkaBootstrapServers(),
                 SamplesJobConfig.SAMPLES_TOPIC, TOPIC,
                 SamplesJobConfig.DEAD_LETTER_TOPIC, DLQ,

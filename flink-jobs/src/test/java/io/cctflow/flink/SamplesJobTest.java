@@ -61,7 +61,8 @@ class SamplesJobTest {
             producer.send(new ProducerRecord<>(topic, "x".getBytes(StandardCharsets.UTF_8), new byte[] {0})).get();
         }
 
-        SamplesJobConfig config = SamplesJobConfig.defaults().with(Map.of(
+        SamplesJobConfig config = SamplesJobConfig.defaults()
+                .with(Map.of(SamplesJobConfig.STATE_BACKEND, "hashmap")).with(Map.of(
                 SamplesJobConfig.BOOTSTRAP_SERVERS, servers.kafkaBootstrapServers(),
                 SamplesJobConfig.SAMPLES_TOPIC, topic,
                 SamplesJobConfig.DEAD_LETTER_TOPIC, "job-test.dlq",

@@ -104,6 +104,7 @@ public final class Standalone {
         step("Neo4j at " + neo4j.boltUri());
 
         SamplesJobConfig config = defaults.with(Map.of(
+                SamplesJobConfig.STATE_BACKEND, "hashmap",
                 SamplesJobConfig.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
                 SamplesJobConfig.NEO4J_URI, neo4j.boltUri().toString()));
         JobClient job = SamplesJob.start(flinkEnvironment(data.resolve("flink")), config);

@@ -80,7 +80,8 @@ class EndToEndTest {
         runAgentWorkload();
         sendMalformedRecord();
 
-        SamplesJobConfig config = SamplesJobConfig.defaults().with(Map.of(
+        SamplesJobConfig config = SamplesJobConfig.defaults()
+                .with(Map.of(SamplesJobConfig.STATE_BACKEND, "hashmap")).with(Map.of(
                 SamplesJobConfig.BOOTSTRAP_SERVERS, servers.kafkaBootstrapServers(),
                 SamplesJobConfig.SAMPLES_TOPIC, SAMPLES,
                 SamplesJobConfig.DEAD_LETTER_TOPIC, DLQ,
