@@ -206,6 +206,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
             return; // closing aborted it: it stays queued, for spillAll
         }
         if (error instanceof RetriableException) {
+            queue.retryLater(batch, !neverAccepted);
             long delay = backoff.nextDelayMillis();
             failures.warn("Kafka unreachable, " + queue.size() + " batch(es) queued; retrying "
                     + batch + " in " + delay + " ms" + (neverAccepted ? "" : " (it may arrive twice)"),
@@ -217,10 +218,24 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         queue.dropHead(batch, "refused by Kafka: " + AgentLog.describe(error));
     }
 
-    /** Waits, unless the sender is stopping; false if it is. */
+    /**
+     * Waits, unless the sender is stopping; false if it is. Keeps spilling while it waits, so
+     * memory stays within its bound during a long backoff.
+     */
     private boolean pause(long millis) {
+        long deadline = nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(millis);
         try {
-            return !stopping.await(millis, TimeUnit.MILLISECONDS);
+            while (true) {
+                queue.spillOverflow();
+                long left = deadline - nanoClock.getAsLong();
+                if (left <= 0) {
+                    return true;
+                }
+                if (stopping.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS)),
+                        TimeUnit.NANOSECONDS)) {
+                    return false;
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -255,10 +270,11 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
                 failures.warn("the sender thread did not stop; " + queue.size() + " batch(es) lost");
             } else {
                 int left = queue.size();
-                int spilled = queue.spillAll(deadline);
+                queue.spillAll(deadline);
                 if (left > 0) {
-                    AgentLog.info(left + " unsent batch(es) at exit; " + spilled + " spilled"
-                            + (queue.spillDirectory() == null ? "" : " to " + queue.spillDirectory()));
+                    AgentLog.info(left + " unsent batch(es) at exit, " + (queue.spillDirectory() == null
+                            ? "dropped"
+                            : queue.size() + " of them in " + queue.spillDirectory() + " for the next run"));
                 }
             }
         } catch (InterruptedException e) {

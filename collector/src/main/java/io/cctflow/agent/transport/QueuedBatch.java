@@ -20,6 +20,10 @@ final class QueuedBatch {
     byte[] bytes;
     /** Its spill file, or null. */
     Path file;
+    /** The sender is handing it to the producer right now. */
+    boolean sending;
+    /** The producer accepted it once: it may be with the broker, so it is never dropped for room. */
+    boolean accepted;
 
     QueuedBatch(long sequence, long size, long queuedNanos, long runId, byte[] bytes, Path file) {
         this.sequence = sequence;

@@ -28,8 +28,9 @@ import io.cctflow.agent.log.RateLimitedLog;
  * With a spill directory the sender thread moves the oldest batches in memory to disk
  * ({@link #spillOverflow}); offer drops only if memory reaches twice the bound (the disk is slower
  * than the flusher). The spill directory is bounded by {@code maxSpillBytes}: the oldest spilled
- * batch is dropped and counted to make room. The head is never dropped for room: it may already
- * be with the broker.
+ * batch is dropped and counted to make room. Without spilling the head counts as the oldest batch
+ * in memory, but once the producer accepted it, it is never dropped for room: it may already be
+ * with the broker.
  *
  * <p>Thread safety: {@link #offer} may be called from any thread; {@link #take},
  * {@link #payload}, {@link #acknowledge}, {@link #dropHead}, {@link #spillOverflow} and
@@ -138,9 +139,18 @@ public final class SendQueue {
                     null));
             memoryBytes += bytes.length;
             long hardBound = spill == null ? maxMemoryBytes : 2 * maxMemoryBytes;
-            while (memoryBytes > hardBound && memory.size() > 1) {
-                lastDropped = memory.pollFirst();
-                memoryBytes -= lastDropped.size;
+            // with spilling the head is not counted: the sender holds it, and disk takes the rest
+            while (memoryBytes + (spill == null ? headMemoryBytes() : 0) > hardBound) {
+                if (headDroppable()) {
+                    lastDropped = head;
+                    head = null;
+                    headBytes = 0;
+                } else if (memory.size() > 1) {
+                    lastDropped = memory.pollFirst();
+                    memoryBytes -= lastDropped.size;
+                } else {
+                    break; // the newest batch is always kept
+                }
                 counters.batchDropped(lastDropped.size);
                 dropped++;
             }
@@ -154,6 +164,16 @@ public final class SendQueue {
             log.warn(dropped + " batch(es) up to " + lastDropped + " dropped: the send buffer ("
                     + maxMemoryBytes + " bytes) is full while Kafka is unreachable");
         }
+    }
+
+    // caller holds lock
+    private long headMemoryBytes() {
+        return head != null && head.file == null ? head.size : 0;
+    }
+
+    // caller holds lock: a head in memory the producer never accepted and is not handling now
+    private boolean headDroppable() {
+        return spill == null && head != null && head.file == null && !head.sending && !head.accepted;
     }
 
     /**
@@ -186,7 +206,22 @@ public final class SendQueue {
                 }
                 nanos = notEmpty.awaitNanos(nanos);
             }
+            head.sending = true;
             return head;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The sender will try the head again later. {@code accepted}: the producer had accepted it,
+     * so from now on it is never dropped for room.
+     */
+    void retryLater(QueuedBatch batch, boolean accepted) {
+        lock.lock();
+        try {
+            batch.sending = false;
+            batch.accepted |= accepted;
         } finally {
             lock.unlock();
         }
@@ -285,6 +320,11 @@ public final class SendQueue {
             if (head != null && head.file == null) {
                 rest.add(head);
                 memoryBytes += head.size; // spillOne takes it out of memory again
+            } else if (head != null) {
+                // read back from its file for sending: the file is still there, and first in line
+                head.bytes = null;
+                disk.addFirst(head);
+                spilledBytes += head.size;
             }
             head = null;
             headBytes = 0;

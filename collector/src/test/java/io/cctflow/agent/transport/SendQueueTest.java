@@ -119,6 +119,32 @@ class SendQueueTest {
     }
 
     @Test
+    void aHeadTheProducerNeverAcceptedIsTheOldestAndIsDroppedFirst() throws Exception {
+        SendQueue q = inMemory(100);
+        q.offer(0, payload(0, 60));
+        QueuedBatch head = q.take(0, TimeUnit.MILLISECONDS);
+        q.retryLater(head, false); // no metadata: the producer refused it, the sender backs off
+
+        q.offer(1, payload(1, 60));
+
+        assertThat(counters.snapshot().getBatchesDropped()).isEqualTo(1);
+        assertThat(drain(q)).containsExactly(1);
+    }
+
+    @Test
+    void aHeadTheProducerAcceptedOnceIsNeverDropped() throws Exception {
+        SendQueue q = inMemory(100);
+        q.offer(0, payload(0, 60));
+        QueuedBatch head = q.take(0, TimeUnit.MILLISECONDS);
+        q.retryLater(head, true);
+
+        q.offer(1, payload(1, 60));
+        q.offer(2, payload(2, 60));
+
+        assertThat(drain(q)).containsExactly(0, 2);
+    }
+
+    @Test
     void countsSendLatencyFromOfferToAcknowledgement() throws Exception {
         SendQueue q = inMemory(1 << 20);
         q.offer(0, payload(0, 10));
