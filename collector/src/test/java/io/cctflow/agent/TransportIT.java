@@ -255,6 +255,7 @@ class TransportIT {
         long max = received.get(received.size() - 1);
         Set<Long> got = new HashSet<>(received);
         List<Long> missing = Stream.iterate(0L, i -> i + 1).limit(max).filter(i -> !got.contains(i)).toList();
+        System.err.println("overflow: received " + received + ", missing " + missing);
         assertThat(missing).as("dropped sequences").isNotEmpty();
         long newestMissing = missing.get(missing.size() - 1);
         // the oldest go first; only a batch the producer was holding at that moment is spared
@@ -291,6 +292,7 @@ class TransportIT {
         assertThat(second.err()).contains(spilled + " batch(es) spilled by an earlier run of this execution"
                 + " will be sent first");
         List<SampleBatch> batches = batches(topic);
+        System.err.println("spill: " + spilled + " batches spilled by run 1, " + batches.size() + " received");
         List<SampleBatch> run1 = batches.subList(0, spilled);
         List<SampleBatch> run2 = batches.subList(spilled, batches.size());
         assertThat(run1).as("the first run's batches come first")
