@@ -1,9 +1,11 @@
 package io.cctflow.agent;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -44,6 +46,12 @@ public final class AgentConfig {
     public static final String STACK_DEPTH = "stackdepth";
     /** Free labels, {@code key=value;key=value}. */
     public static final String LABELS = "labels";
+    /** Bound on the encoded batches held in memory while they wait to be sent. */
+    public static final String BUFFER = "buffer";
+    /** Directory batches spill to when the memory buffer is full; unset: no spilling. */
+    public static final String SPILL_DIR = "spill.dir";
+    /** Bound on the bytes of spilled batches. */
+    public static final String SPILL_MAX = "spill.max";
 
     private static final ConfigKey<String> BOOTSTRAP_SERVERS_KEY = new ConfigKey<>(BOOTSTRAP_SERVERS,
             ConfigParsers.name(), () -> "localhost:9092", "localhost:9092",
@@ -70,6 +78,16 @@ public final class AgentConfig {
             ConfigParsers::labels, Map::of, "(none)",
             "free labels, e.g. region=eu;zone=a");
 
+    private static final ConfigKey<Long> BUFFER_KEY = new ConfigKey<>(BUFFER,
+            ConfigParsers.bytes(1L << 10, 1L << 30), () -> 16L << 20, "16m",
+            "memory bound on encoded batches waiting to be sent, 1k..1g (65536, 64k, 16m); when full the oldest is dropped and counted, or spilled if spill.dir is set");
+    private static final ConfigKey<Optional<Path>> SPILL_DIR_KEY = new ConfigKey<>(SPILL_DIR,
+            raw -> Optional.of(ConfigParsers.path().apply(raw)), Optional::empty, "(none)",
+            "directory for batches that do not fit the buffer (one subdirectory per execution); unsent batches are also spilled at exit and sent by the next run of the same service, version and instance");
+    private static final ConfigKey<Long> SPILL_MAX_KEY = new ConfigKey<>(SPILL_MAX,
+            ConfigParsers.bytes(1L << 10, 1L << 40), () -> 256L << 20, "256m",
+            "bound on the spilled bytes of one execution, 1k..1024g; when full the oldest spilled batch is dropped and counted");
+
     private final String bootstrapServers;
     private final String topic;
     private final String service;
@@ -79,6 +97,9 @@ public final class AgentConfig {
     private final long flushMillis;
     private final int stackDepth;
     private final Map<String, String> labels;
+    private final long bufferBytes;
+    private final Optional<Path> spillDir;
+    private final long spillMaxBytes;
 
     private AgentConfig(Resolver r, Supplier<String> defaultInstance) {
         this.bootstrapServers = r.resolve(BOOTSTRAP_SERVERS_KEY);
@@ -90,6 +111,9 @@ public final class AgentConfig {
         this.flushMillis = r.resolve(FLUSH_KEY);
         this.stackDepth = r.resolve(STACK_DEPTH_KEY);
         this.labels = r.resolve(LABELS_KEY);
+        this.bufferBytes = r.resolve(BUFFER_KEY);
+        this.spillDir = r.resolve(SPILL_DIR_KEY);
+        this.spillMaxBytes = r.resolve(SPILL_MAX_KEY);
         r.warnUnknownArguments();
     }
 
@@ -100,7 +124,8 @@ public final class AgentConfig {
 
     private static List<ConfigKey<?>> keys() {
         return List.of(BOOTSTRAP_SERVERS_KEY, TOPIC_KEY, SERVICE_KEY, VERSION_KEY,
-                instanceKey(() -> ""), PERIOD_KEY, FLUSH_KEY, STACK_DEPTH_KEY, LABELS_KEY);
+                instanceKey(() -> ""), PERIOD_KEY, FLUSH_KEY, STACK_DEPTH_KEY, LABELS_KEY, BUFFER_KEY,
+                SPILL_DIR_KEY, SPILL_MAX_KEY);
     }
 
     /**
@@ -208,12 +233,29 @@ public final class AgentConfig {
         return labels;
     }
 
+    /** Memory bound of the send queue, in bytes. */
+    public long bufferBytes() {
+        return bufferBytes;
+    }
+
+    /** Where batches spill to; empty when spilling is off. */
+    public Optional<Path> spillDir() {
+        return spillDir;
+    }
+
+    /** Bound on the spilled bytes of this execution. */
+    public long spillMaxBytes() {
+        return spillMaxBytes;
+    }
+
     @Override
     public String toString() {
         return BOOTSTRAP_SERVERS + "=" + bootstrapServers + ", " + TOPIC + "=" + topic + ", "
                 + SERVICE + "=" + service + ", " + VERSION + "=" + version + ", " + INSTANCE + "="
                 + instance + ", " + PERIOD + "=" + periodMillis + "ms, " + FLUSH + "=" + flushMillis
-                + "ms, " + STACK_DEPTH + "=" + stackDepth + ", " + LABELS + "=" + labels;
+                + "ms, " + STACK_DEPTH + "=" + stackDepth + ", " + LABELS + "=" + labels + ", " + BUFFER
+                + "=" + bufferBytes + ", " + SPILL_DIR + "=" + spillDir.map(Path::toString).orElse("(none)")
+                + ", " + SPILL_MAX + "=" + spillMaxBytes;
     }
 
     /** Looks each key up in the sources, in precedence order. Used once, by one thread. */

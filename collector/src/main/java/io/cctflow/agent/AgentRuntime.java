@@ -1,16 +1,21 @@
 package io.cctflow.agent;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.apache.kafka.clients.producer.KafkaProducer;
+
 import io.cctflow.agent.batch.AgentCounters;
 import io.cctflow.agent.batch.BatchAggregator;
 import io.cctflow.agent.batch.BatchFlusher;
 import io.cctflow.agent.log.AgentLog;
+import io.cctflow.agent.log.RateLimitedLog;
 import io.cctflow.agent.sampling.JfrSampler;
 import io.cctflow.agent.transport.KafkaBatchSender;
+import io.cctflow.agent.transport.SendQueue;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.schema.InstanceInfo;
 
@@ -58,16 +63,18 @@ final class AgentRuntime {
 
     private static AgentRuntime create(AgentConfig config) {
         AgentCounters counters = new AgentCounters();
-        KafkaBatchSender sender;
+        String recordKey = new ExecutionId(config.service(), config.version(), config.instance()).key();
+        KafkaProducer<String, byte[]> producer;
         try {
-            sender = new KafkaBatchSender(config.bootstrapServers(), config.topic(),
-                    new ExecutionId(config.service(), config.version(), config.instance()).key(),
-                    counters);
+            producer = new KafkaProducer<>(KafkaBatchSender.producerProperties(config.bootstrapServers()));
         } catch (RuntimeException e) {
             AgentLog.warn("cannot create the Kafka producer for " + config.bootstrapServers()
                     + "; agent disabled", e);
             return null;
         }
+        KafkaBatchSender sender = new KafkaBatchSender(producer, config.topic(), recordKey,
+                sendQueue(config, recordKey, counters), counters, new Random(), System::nanoTime,
+                RateLimitedLog.perMinute());
         BatchAggregator aggregator = new BatchAggregator(instanceInfo(config),
                 config.periodMillis(), System.currentTimeMillis(), counters);
         JfrSampler sampler = new JfrSampler(config.periodMillis(), config.stackDepth(), aggregator,
@@ -75,6 +82,27 @@ final class AgentRuntime {
         BatchFlusher flusher = new BatchFlusher(aggregator, sender, config.flushMillis(),
                 new Random(), System::currentTimeMillis);
         return new AgentRuntime(config, sampler, flusher, sender);
+    }
+
+    /** The send queue; in memory only when no spill directory is set or it cannot be used. */
+    private static SendQueue sendQueue(AgentConfig config, String recordKey, AgentCounters counters) {
+        RateLimitedLog log = RateLimitedLog.perMinute();
+        if (config.spillDir().isPresent()) {
+            try {
+                SendQueue queue = SendQueue.withSpill(config.bufferBytes(), config.spillDir().get(),
+                        recordKey, config.spillMaxBytes(), System.currentTimeMillis(), counters, log,
+                        System::nanoTime);
+                if (!queue.isEmpty()) {
+                    AgentLog.info(queue.size() + " batch(es) spilled by an earlier run of this "
+                            + "execution will be sent first, from " + queue.spillDirectory());
+                }
+                return queue;
+            } catch (IOException | RuntimeException e) {
+                AgentLog.warn("cannot use spill directory " + config.spillDir().get()
+                        + "; buffering in memory only", e);
+            }
+        }
+        return SendQueue.inMemory(config.bufferBytes(), counters, log, System::nanoTime);
     }
 
     static InstanceInfo instanceInfo(AgentConfig config) {
@@ -98,6 +126,7 @@ final class AgentRuntime {
             stop(SHUTDOWN_BUDGET);
             return;
         }
+        sender.start();
         flusher.start();
         AgentLog.info("started: " + config);
         sampler.run(); // blocks until stop() closes the stream, or JFR fails
@@ -115,9 +144,10 @@ final class AgentRuntime {
         long deadline = System.nanoTime() + budget.toNanos();
         try {
             sampler.close();
-            // wait for a running flush for at most half of what is left; the final flush's send
-            // fails fast (max.block.ms) when the broker is away
+            // wait for a running flush for at most half of what is left; the final flush only
+            // queues its batch
             flusher.shutdown(remaining(deadline).dividedBy(2));
+            // sends what the broker takes, then spills or counts the rest
             sender.close(remaining(deadline));
         } catch (Throwable t) {
             AgentLog.warn("agent shutdown failed", t);

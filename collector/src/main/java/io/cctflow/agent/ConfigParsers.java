@@ -1,5 +1,7 @@
 package io.cctflow.agent;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,6 +16,9 @@ import java.util.regex.Pattern;
 public final class ConfigParsers {
     /** A number with an optional unit; a bare number means milliseconds. */
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})\\s*(ms|s|m)?");
+
+    /** A number with an optional binary unit; a bare number means bytes. */
+    private static final Pattern SIZE = Pattern.compile("(\\d{1,12})\\s*([kKmMgG])?[bB]?");
 
     /** Separates the parts of the Kafka record key; names containing it would be ambiguous. */
     private static final char KEY_SEPARATOR = '\u001f';
@@ -52,6 +57,40 @@ public final class ConfigParsers {
                 ms = Math.multiplyExact(n, 60_000L);
             }
             return checkRange(ms, min, max, " ms");
+        };
+    }
+
+    /** A size in bytes within [min, max]: {@code 65536}, {@code 64k}, {@code 16m} or {@code 1g} (units of 1024). */
+    static Function<String, Long> bytes(long min, long max) {
+        return raw -> {
+            Matcher m = SIZE.matcher(raw);
+            if (!m.matches()) {
+                throw new IllegalArgumentException("not a size (use e.g. 65536, 64k, 16m, 1g)");
+            }
+            long n = Long.parseLong(m.group(1));
+            int shift = m.group(2) == null ? 0 : switch (Character.toLowerCase(m.group(2).charAt(0))) {
+                case 'k' -> 10;
+                case 'm' -> 20;
+                default -> 30;
+            };
+            if (n > (max >> shift)) {
+                throw new IllegalArgumentException("must be at most " + max + " bytes, was " + raw);
+            }
+            return checkRange(n << shift, min, max, " bytes");
+        };
+    }
+
+    /** A file-system path; syntax is checked, existence is not. */
+    static Function<String, Path> path() {
+        return raw -> {
+            if (raw.isEmpty()) {
+                throw new IllegalArgumentException("must not be empty");
+            }
+            try {
+                return Path.of(raw);
+            } catch (InvalidPathException e) {
+                throw new IllegalArgumentException("not a valid path: " + e.getReason());
+            }
         };
     }
 

@@ -32,7 +32,45 @@ class AgentConfigTest {
         assertThat(c.flushMillis()).isEqualTo(10_000);
         assertThat(c.stackDepth()).isEqualTo(256);
         assertThat(c.labels()).isEmpty();
+        assertThat(c.bufferBytes()).isEqualTo(16L << 20);
+        assertThat(c.spillDir()).isEmpty();
+        assertThat(c.spillMaxBytes()).isEqualTo(256L << 20);
         assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void sizesTakeBytesOrBinaryUnits() {
+        assertThat(load("buffer=65536").bufferBytes()).isEqualTo(65_536);
+        assertThat(load("buffer=64k").bufferBytes()).isEqualTo(64 << 10);
+        assertThat(load("buffer=2M").bufferBytes()).isEqualTo(2 << 20);
+        assertThat(load("buffer=1g").bufferBytes()).isEqualTo(1 << 30);
+        assertThat(load("spill.max=10g").spillMaxBytes()).isEqualTo(10L << 30);
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void spillDirectoryIsOffUnlessSet() {
+        env.put("CCTFLOW_SPILL_DIR", "/var/lib/cctflow/spill");
+
+        assertThat(load("").spillDir()).contains(java.nio.file.Path.of("/var/lib/cctflow/spill"));
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void badSizesWarnAndFallBackToTheDefault() {
+        AgentConfig c = load("buffer=lots,spill.max=2k");
+        AgentConfig tooSmall = load("buffer=10");
+        AgentConfig tooBig = load("buffer=9999999999g");
+
+        assertThat(c.bufferBytes()).isEqualTo(16L << 20);
+        assertThat(c.spillMaxBytes()).isEqualTo(2 << 10);
+        assertThat(tooSmall.bufferBytes()).isEqualTo(16L << 20);
+        assertThat(tooBig.bufferBytes()).isEqualTo(16L << 20);
+        assertThat(warnings).hasSize(3);
+        assertThat(warnings.get(0)).contains("bad value 'lots' for agent argument buffer", "not a size",
+                "using the default 16m");
+        assertThat(warnings.get(1)).contains("must be between 1024 bytes and");
+        assertThat(warnings.get(2)).contains("must be at most");
     }
 
     @Test
@@ -166,10 +204,12 @@ class AgentConfigTest {
 
         for (String key : List.of(AgentConfig.BOOTSTRAP_SERVERS, AgentConfig.TOPIC,
                 AgentConfig.SERVICE, AgentConfig.VERSION, AgentConfig.INSTANCE, AgentConfig.PERIOD,
-                AgentConfig.FLUSH, AgentConfig.STACK_DEPTH, AgentConfig.LABELS)) {
+                AgentConfig.FLUSH, AgentConfig.STACK_DEPTH, AgentConfig.LABELS, AgentConfig.BUFFER,
+                AgentConfig.SPILL_DIR, AgentConfig.SPILL_MAX)) {
             assertThat(table).contains("| `" + key + "` |");
         }
         assertThat(table).contains("`localhost:9092`", "`20ms`", "`10s`", "`256`",
-                "`<hostname>-<pid>`", "`cctflow.bootstrap.servers`", "`CCTFLOW_BOOTSTRAP_SERVERS`");
+                "`<hostname>-<pid>`", "`cctflow.bootstrap.servers`", "`CCTFLOW_BOOTSTRAP_SERVERS`",
+                "`16m`", "`256m`", "`CCTFLOW_SPILL_DIR`");
     }
 }

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.JsonProperties;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericData;
@@ -29,6 +30,29 @@ class SchemaEvolutionTest {
         }
         return Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false, fields);
     }
+
+    /** The writer and reader of an older agent: AgentStats with only its first six counters. */
+    private static Schema sampleBatchWithOlderStats() {
+        Schema stats = AgentStats.getClassSchema();
+        List<Schema.Field> statsFields = new ArrayList<>();
+        for (Schema.Field f : stats.getFields().subList(0, OLD_STATS_FIELDS.size())) {
+            statsFields.add(new Schema.Field(f, f.schema()));
+        }
+        Schema olderStats = Schema.createRecord(stats.getName(), stats.getDoc(), stats.getNamespace(), false,
+                statsFields);
+        Schema current = SampleBatch.getClassSchema();
+        List<Schema.Field> fields = new ArrayList<>();
+        for (Schema.Field f : current.getFields()) {
+            fields.add(f.name().equals("stats")
+                    ? new Schema.Field("stats", Schema.createUnion(Schema.create(Schema.Type.NULL), olderStats),
+                            f.doc(), JsonProperties.NULL_VALUE)
+                    : new Schema.Field(f, f.schema()));
+        }
+        return Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false, fields);
+    }
+
+    private static final List<String> OLD_STATS_FIELDS = List.of("samplesSeen", "samplesTruncated",
+            "samplesDropped", "batchesSent", "batchesDropped", "bytesSent");
 
     private static GenericRecord olderBatch(Schema schema) {
         Schema instanceSchema = schema.getField("instance").schema();
@@ -82,6 +106,53 @@ class SchemaEvolutionTest {
     }
 
     @Test
+    void newReaderGivesCountersAnOldAgentDidNotWriteTheirDefaultOfZero() throws Exception {
+        Schema older = sampleBatchWithOlderStats();
+        assertThat(SchemaNormalization.parsingFingerprint64(older))
+                .as("the older schema must really differ, or this test proves nothing")
+                .isNotEqualTo(SchemaNormalization.parsingFingerprint64(SampleBatch.getClassSchema()));
+        GenericRecord batch = olderBatch(older);
+        Schema statsSchema = older.getField("stats").schema().getTypes().get(1);
+        GenericRecord stats = new GenericData.Record(statsSchema);
+        for (int i = 0; i < OLD_STATS_FIELDS.size(); i++) {
+            stats.put(OLD_STATS_FIELDS.get(i), 10L + i);
+        }
+        batch.put("stats", stats);
+        ByteBuffer bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), older).encode(batch);
+
+        BinaryMessageDecoder<SampleBatch> decoder = SampleBatch.createDecoder(null);
+        decoder.addSchema(older);
+        AgentStats decoded = decoder.decode(bytes).getStats();
+
+        assertThat(decoded).isEqualTo(AgentStats.newBuilder().setSamplesSeen(10).setSamplesTruncated(11)
+                .setSamplesDropped(12).setBatchesSent(13).setBatchesDropped(14).setBytesSent(15)
+                .setBytesDropped(0).setSendLatencyMillisSum(0).setSendLatencyMillisMax(0)
+                .setBatchesQueued(0).setBytesQueued(0).build());
+    }
+
+    @Test
+    void oldReaderSkipsCountersItDoesNotKnow() throws Exception {
+        SampleBatch batch = SampleBatch.newBuilder()
+                .setInstance(new InstanceInfo("s", "v", "i", "h", 1L, 2L, Map.of()))
+                .setWindowStartMillis(1).setWindowEndMillis(2).setSequence(9).setSamplingPeriodMillis(20)
+                .setMethods(List.of(new MethodRef("A", "b", "()V")))
+                .setStacks(List.of(new Stack(List.of(0), List.of(0), "main", false, 1L)))
+                .setStats(new AgentStats(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L))
+                .build();
+        Schema older = sampleBatchWithOlderStats();
+        BinaryMessageDecoder<GenericRecord> oldReader = new BinaryMessageDecoder<>(GenericData.get(), older);
+        oldReader.addSchema(SampleBatch.getClassSchema()); // the writer's schema, from the registry or history
+
+        GenericRecord decoded = oldReader.decode(batch.toByteBuffer());
+
+        assertThat(decoded.get("sequence")).isEqualTo(9L);
+        GenericRecord stats = (GenericRecord) decoded.get("stats");
+        assertThat(stats.get("bytesSent")).isEqualTo(6L);
+        assertThat(stats.getSchema().getFields()).extracting(Schema.Field::name)
+                .containsExactlyElementsOf(OLD_STATS_FIELDS);
+    }
+
+    @Test
     void everyMessageCarriesTheSchemaFingerprint() throws Exception {
         Schema older = olderSampleBatch();
         ByteBuffer bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), older).encode(olderBatch(older));
@@ -100,7 +171,7 @@ class SchemaEvolutionTest {
                 .setWindowStartMillis(1).setWindowEndMillis(2).setSequence(0).setSamplingPeriodMillis(20)
                 .setMethods(List.of(new MethodRef("A", "b", "()V")))
                 .setStacks(List.of(new Stack(List.of(0), List.of(0), "main", false, 1L)))
-                .setStats(new AgentStats(1L, 0L, 0L, 0L, 0L, 0L))
+                .setStats(new AgentStats(1L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L))
                 .build();
         assertThat(SampleBatch.fromByteBuffer(batch.toByteBuffer())).isEqualTo(batch);
         TaskDefinition task = new TaskDefinition("t1", null, TaskMatchType.REGEX, "com\\.example\\.(?<svc>\\w+)\\..*",

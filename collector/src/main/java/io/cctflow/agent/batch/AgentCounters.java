@@ -10,7 +10,10 @@ import io.cctflow.schema.AgentStats;
  * <p>Definitions: <em>seen</em> counts every execution sample JFR delivered; <em>truncated</em>
  * those whose stack JFR cut; <em>dropped</em> seen samples that went into no batch (a bound was
  * hit or the event could not be read). A batch is <em>sent</em> when the broker acknowledged it
- * and <em>dropped</em> when it could not be encoded, queued or delivered.
+ * and <em>dropped</em> when it could not be encoded, was pushed out of a full send queue or spill
+ * directory, could not be read back from a spill file, or was refused by the broker for good.
+ * <em>Send latency</em> is the time from hand-over to the send queue to the acknowledgement. The
+ * queue gauges ({@code batchesQueued}, {@code bytesQueued}) are current values, not totals.
  *
  * <p>Thread safety: all methods may be called from any thread (sampler, flusher, Kafka I/O).
  */
@@ -21,6 +24,11 @@ public final class AgentCounters {
     private final AtomicLong batchesSent = new AtomicLong();
     private final AtomicLong batchesDropped = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong bytesDropped = new AtomicLong();
+    private final AtomicLong sendLatencyMillisSum = new AtomicLong();
+    private final AtomicLong sendLatencyMillisMax = new AtomicLong();
+    private final AtomicLong batchesQueued = new AtomicLong();
+    private final AtomicLong bytesQueued = new AtomicLong();
 
     /** Counts a sample JFR delivered. */
     public void sampleSeen(boolean truncated) {
@@ -54,15 +62,24 @@ public final class AgentCounters {
         samplesDropped.incrementAndGet();
     }
 
-    /** Counts a batch the broker acknowledged. */
-    public void batchSent(long bytes) {
+    /** Counts a batch the broker acknowledged {@code latencyMillis} after it was queued. */
+    public void batchSent(long bytes, long latencyMillis) {
         batchesSent.incrementAndGet();
         bytesSent.addAndGet(bytes);
+        sendLatencyMillisSum.addAndGet(latencyMillis);
+        sendLatencyMillisMax.accumulateAndGet(latencyMillis, Math::max);
     }
 
-    /** Counts a batch that was lost. */
-    public void batchDropped() {
+    /** Counts a batch that was lost; {@code bytes} is its encoded size, 0 if it was never encoded. */
+    public void batchDropped(long bytes) {
         batchesDropped.incrementAndGet();
+        bytesDropped.addAndGet(bytes);
+    }
+
+    /** Sets the queue gauges: batches and their bytes waiting to be sent now. */
+    public void queued(long batches, long bytes) {
+        batchesQueued.set(batches);
+        bytesQueued.set(bytes);
     }
 
     /** The current values. Each counter is read atomically, the set of them is not. */
@@ -74,6 +91,11 @@ public final class AgentCounters {
                 .setBatchesSent(batchesSent.get())
                 .setBatchesDropped(batchesDropped.get())
                 .setBytesSent(bytesSent.get())
+                .setBytesDropped(bytesDropped.get())
+                .setSendLatencyMillisSum(sendLatencyMillisSum.get())
+                .setSendLatencyMillisMax(sendLatencyMillisMax.get())
+                .setBatchesQueued(batchesQueued.get())
+                .setBytesQueued(bytesQueued.get())
                 .build();
     }
 }

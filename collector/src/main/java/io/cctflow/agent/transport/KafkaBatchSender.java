@@ -4,59 +4,97 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import io.cctflow.agent.batch.AgentCounters;
 import io.cctflow.agent.batch.BatchSink;
+import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
 import io.cctflow.schema.SampleBatch;
 
 /**
- * Publishes batches to Kafka, keyed by execution id ({@code io.cctflow.core.ExecutionId#key()}), as Avro single-object encoded bytes.
+ * Publishes batches to Kafka, keyed by execution id ({@code io.cctflow.core.ExecutionId#key()}),
+ * as Avro single-object encoded bytes, strictly in queue (sequence) order.
  *
- * <p>Never blocks the flusher for long and never throws: {@code max.block.ms} is small, so when
- * the broker is away or the producer's bounded buffer is full, {@code send} fails fast and the
- * batch is counted as dropped. Failures are logged at most once a minute.
+ * <p>{@link #send} encodes the batch on the caller's thread (the flusher) and hands it to the
+ * {@link SendQueue} without blocking; one daemon thread, {@value #THREAD_NAME}, sends the oldest
+ * queued batch, waits for the broker's acknowledgement, and only then removes it and takes the
+ * next. One record in flight at a time keeps the order trivially; a batch every flush interval
+ * needs no more.
  *
- * <p>Thread safety: safe for concurrent use ({@link KafkaProducer} is); delivery callbacks run
- * on the producer's I/O thread.
+ * <p>No duplicates: the producer is idempotent and its {@code delivery.timeout.ms} is
+ * unbounded, so a record the producer accepted is retried by the producer itself (same
+ * producer id and sequence, which the broker de-duplicates) for as long as the broker is away,
+ * and is never given up and handed over a second time. Only a record the producer rejected
+ * before accepting it (no metadata within {@code max.block.ms}, a retriable error) is sent again
+ * by this class, after a jittered exponential backoff. A batch the broker refuses for good (too
+ * large, not authorised) is dropped and counted. What is still queued at {@link #close} is
+ * spilled for the next run when a spill directory is configured, else counted as dropped; a
+ * batch in flight at that moment may then reach the broker twice (the consumer sees the same
+ * sequence of the same execution again).
+ *
+ * <p>Thread safety: {@link #send} may be called from any thread; {@link #start} and
+ * {@link #close} from one controlling thread.
  */
 public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     /** Kafka client id of every agent, so broker quotas and logs can tell agents apart. */
     public static final String CLIENT_ID = "cctflow-agent";
+    /** Name of the sender thread. */
+    public static final String THREAD_NAME = "cctflow-sender";
+
+    private static final long POLL_MILLIS = 100;
+    private static final long BACKOFF_INITIAL_MILLIS = 200;
+    private static final long BACKOFF_MAX_MILLIS = 5_000;
+    /** At close, stop waiting for the queue to drain when nothing was acknowledged this long. */
+    private static final long DRAIN_STALL_MILLIS = 300;
 
     private final Producer<String, byte[]> producer;
     private final String topic;
     private final String key;
+    private final SendQueue queue;
     private final AgentCounters counters;
+    private final Backoff backoff;
+    private final LongSupplier nanoClock;
     private final RateLimitedLog failures;
+    private final CountDownLatch stopping = new CountDownLatch(1);
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread thread;
 
     /**
-     * Creates the Kafka producer. Does not contact the broker.
+     * Takes ownership of the producer and the queue. Does not contact the broker and does not
+     * start the sender thread.
      *
-     * @throws org.apache.kafka.common.KafkaException if the producer cannot be created, e.g.
-     *     when no bootstrap server resolves
+     * @param random jitter of the backoff
+     * @param nanoClock monotonic clock in nanoseconds, the same as the queue's
      */
-    public KafkaBatchSender(String bootstrapServers, String topic, String recordKey,
-            AgentCounters counters) {
-        this(new KafkaProducer<>(producerProperties(bootstrapServers)), topic, recordKey, counters,
-                RateLimitedLog.perMinute());
-    }
-
-    /** Uses the given producer, which this sender then owns; for tests. */
     public KafkaBatchSender(Producer<String, byte[]> producer, String topic, String recordKey,
-            AgentCounters counters, RateLimitedLog failures) {
+            SendQueue queue, AgentCounters counters, Random random, LongSupplier nanoClock,
+            RateLimitedLog failures) {
         this.producer = producer;
         this.topic = topic;
         this.key = recordKey;
+        this.queue = queue;
         this.counters = counters;
+        this.backoff = new Backoff(BACKOFF_INITIAL_MILLIS, BACKOFF_MAX_MILLIS, random);
+        this.nanoClock = nanoClock;
         this.failures = failures;
+        this.thread = new Thread(this::run, THREAD_NAME);
+        thread.setDaemon(true);
     }
 
     /** The producer settings of the agent. */
@@ -70,59 +108,186 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         // no duplicates on retry; a gap in sequence numbers then means a real loss
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
+        // an accepted record is retried until it is acknowledged: an idempotent producer that
+        // expires a record bumps its epoch, and sending the batch again could then duplicate it
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
         // pure Java: JNI codecs (zstd, snappy) cannot be relocated inside an agent jar
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
-        // send() waits at most this long for metadata or buffer space, then the batch is dropped
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 100);
-        // the bound on what the agent buffers while the broker is away
-        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 16L << 20);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 100);
+        // only the sender thread waits for metadata; after this it backs off and tries again
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_000);
+        // the agent's SendQueue is the buffer; the producer holds one record at a time
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 8L << 20);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         // the limit applies before compression; deep stacks make big batches that gzip shrinks
         // well below the broker's message limit
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 << 20);
         return p;
     }
 
+    /** Starts the sender thread. */
+    public void start() {
+        thread.start();
+    }
+
+    /** Encodes the batch and queues it; returns without waiting for Kafka. Never throws. */
     @Override
     public void send(SampleBatch batch) {
-        long sequence = batch.getSequence();
         byte[] value;
         try {
             value = toBytes(batch.toByteBuffer());
         } catch (IOException | RuntimeException e) {
-            counters.batchDropped();
-            failures.warn("batch " + sequence + " dropped: could not encode it", e);
+            counters.batchDropped(0);
+            failures.warn("batch " + batch.getSequence() + " dropped: could not encode it", e);
             return;
         }
-        try {
-            producer.send(new ProducerRecord<>(topic, key, value), (metadata, error) -> {
-                if (error == null) {
-                    counters.batchSent(value.length);
-                } else {
-                    counters.batchDropped();
-                    failures.warn("batch " + sequence + " dropped: delivery to " + topic + " failed", error);
+        queue.offer(batch.getSequence(), value);
+    }
+
+    private void run() {
+        while (stopping.getCount() > 0) {
+            try {
+                sendNext();
+            } catch (InterruptedException e) {
+                return;
+            } catch (Throwable t) {
+                // the sender must keep going whatever happened to one batch
+                failures.warn("sending failed", t);
+                if (!pause(backoff.nextDelayMillis())) {
+                    return;
                 }
-            });
-        } catch (RuntimeException e) {
-            // the producer is closed, or rejected the record before queueing it
-            counters.batchDropped();
-            failures.warn("batch " + sequence + " dropped", e);
+            }
         }
     }
 
-    /** Flushes what it can within {@code timeout} and releases the producer. */
-    public void close(Duration timeout) {
+    /** Sends the head of the queue and waits for the outcome. */
+    private void sendNext() throws InterruptedException {
+        queue.spillOverflow();
+        QueuedBatch batch = queue.take(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        if (batch == null) {
+            return;
+        }
+        byte[] value = queue.payload(batch);
+        if (value == null) {
+            return;
+        }
+        Future<RecordMetadata> result;
         try {
-            producer.close(timeout);
+            result = producer.send(new ProducerRecord<>(topic, key, value));
         } catch (RuntimeException e) {
-            failures.warn("closing the Kafka producer failed", e);
+            // the producer is closed, or refused the record before accepting it
+            onFailure(batch, e, true);
+            return;
+        }
+        // the producer reports refusals before acceptance (no metadata, too large) as a future
+        // that is already done; an accepted record needs a round trip to the broker
+        boolean accepted = !result.isDone();
+        while (true) {
+            try {
+                result.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
+                queue.acknowledge(batch);
+                backoff.reset();
+                return;
+            } catch (TimeoutException e) {
+                if (stopping.getCount() == 0) {
+                    return; // the head stays queued, for spillAll
+                }
+                // the broker is away: the producer retries the record; keep memory bounded
+                queue.spillOverflow();
+            } catch (ExecutionException e) {
+                onFailure(batch, e.getCause(), !accepted);
+                return;
+            }
         }
     }
 
-    /** Closes within 1 second. */
+    /** Retries a retriable failure after a backoff; drops the batch on any other. */
+    private void onFailure(QueuedBatch batch, Throwable error, boolean neverAccepted) {
+        if (stopping.getCount() == 0) {
+            return; // closing aborted it: it stays queued, for spillAll
+        }
+        if (error instanceof RetriableException) {
+            queue.retryLater(batch, !neverAccepted);
+            long delay = backoff.nextDelayMillis();
+            failures.warn("Kafka unreachable, " + queue.size() + " batch(es) queued; retrying "
+                    + batch + " in " + delay + " ms" + (neverAccepted ? "" : " (it may arrive twice)"),
+                    error);
+            pause(delay);
+            return;
+        }
+        failures.warn(batch + " dropped: " + topic + " refused it", error);
+        queue.dropHead(batch, "refused by Kafka: " + AgentLog.describe(error));
+    }
+
+    /**
+     * Waits, unless the sender is stopping; false if it is. Keeps spilling while it waits, so
+     * memory stays within its bound during a long backoff.
+     */
+    private boolean pause(long millis) {
+        long deadline = nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(millis);
+        try {
+            while (true) {
+                queue.spillOverflow();
+                long left = deadline - nanoClock.getAsLong();
+                if (left <= 0) {
+                    return true;
+                }
+                if (stopping.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS)),
+                        TimeUnit.NANOSECONDS)) {
+                    return false;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Sends what the broker takes while batches keep being acknowledged, then stops the sender
+     * thread, closes the producer and spills (or counts as dropped) what is left, all within
+     * {@code timeout}. Safe to call more than once.
+     */
+    public void close(Duration timeout) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        long deadline = nanoClock.getAsLong() + timeout.toNanos();
+        try {
+            if (thread.isAlive()) {
+                queue.awaitDrained(deadline - timeout.toNanos() / 3, DRAIN_STALL_MILLIS);
+            }
+            stopping.countDown();
+            // an in-flight record the broker does not take within this is aborted
+            producer.close(Duration.ofNanos(Math.max(0, (deadline - nanoClock.getAsLong()) / 3)));
+            // the thread notices within one poll; a send() blocked on metadata ends with close()
+            thread.join(Math.max(1, Math.min(2 * POLL_MILLIS,
+                    TimeUnit.NANOSECONDS.toMillis(deadline - nanoClock.getAsLong()) / 2)));
+            if (thread.isAlive()) {
+                thread.interrupt();
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - nanoClock.getAsLong()) / 2));
+            }
+            if (thread.isAlive()) {
+                failures.warn("the sender thread did not stop; " + queue.size() + " batch(es) lost");
+            } else {
+                int left = queue.size();
+                queue.spillAll(deadline);
+                if (left > 0) {
+                    AgentLog.info(left + " unsent batch(es) at exit, " + (queue.spillDirectory() == null
+                            ? "dropped"
+                            : queue.size() + " of them in " + queue.spillDirectory() + " for the next run"));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            failures.warn("closing the Kafka sender failed", e);
+        }
+    }
+
+    /** Closes within 2 seconds. */
     @Override
     public void close() {
-        close(Duration.ofSeconds(1));
+        close(Duration.ofSeconds(2));
     }
 
     private static byte[] toBytes(ByteBuffer buffer) {

@@ -139,7 +139,9 @@ class BatchAggregatorTest {
     void carriesCumulativeAgentStats() {
         record(aggregator, "main", true, List.of(m("a")));
         aggregator.drain(2_000);
-        counters.batchSent(100);
+        counters.batchSent(100, 40);
+        counters.batchDropped(30);
+        counters.queued(2, 500);
         record(aggregator, "main", false, List.of(m("a")));
 
         AgentStats stats = aggregator.drain(3_000).getStats();
@@ -148,6 +150,12 @@ class BatchAggregatorTest {
         assertThat(stats.getSamplesTruncated()).isEqualTo(1);
         assertThat(stats.getBatchesSent()).isEqualTo(1);
         assertThat(stats.getBytesSent()).isEqualTo(100);
+        assertThat(stats.getSendLatencyMillisSum()).isEqualTo(40);
+        assertThat(stats.getSendLatencyMillisMax()).isEqualTo(40);
+        assertThat(stats.getBatchesDropped()).isEqualTo(1);
+        assertThat(stats.getBytesDropped()).isEqualTo(30);
+        assertThat(stats.getBatchesQueued()).isEqualTo(2);
+        assertThat(stats.getBytesQueued()).isEqualTo(500);
         assertThat(stats.getSamplesDropped()).isZero();
     }
 

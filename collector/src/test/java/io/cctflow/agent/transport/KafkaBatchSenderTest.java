@@ -1,47 +1,74 @@
 package io.cctflow.agent.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.cctflow.agent.batch.AgentCounters;
-import io.cctflow.core.ExecutionId;
 import io.cctflow.agent.log.RateLimitedLog;
+import io.cctflow.core.ExecutionId;
 import io.cctflow.schema.AgentStats;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
 
+/**
+ * The sender's protocol against Kafka's own {@link MockProducer}, which lets a test decide when
+ * and how each record completes. The real broker, its outages and the shaded jar are covered
+ * by {@code TransportIT}.
+ */
+@Timeout(60)
 class KafkaBatchSenderTest {
     private static final String KEY = new ExecutionId("shop", "v1", "host-1").key();
 
     private final AgentCounters counters = new AgentCounters();
     private final RateLimitedLog log = new RateLimitedLog(1, TimeUnit.MINUTES, System::nanoTime);
+    private KafkaBatchSender sender;
 
-    private static SampleBatch batch() {
+    @TempDir
+    Path spillRoot;
+
+    @AfterEach
+    void close() {
+        if (sender != null) {
+            sender.close(Duration.ofSeconds(1));
+        }
+    }
+
+    private static SampleBatch batch(long sequence) {
         return SampleBatch.newBuilder()
                 .setInstance(InstanceInfo.newBuilder().setService("shop").setVersion("v1")
                         .setInstanceId("host-1").setHost("host").setPid(1).setStartTimeMillis(0)
                         .build())
                 .setWindowStartMillis(0)
                 .setWindowEndMillis(10)
-                .setSequence(3)
+                .setSequence(sequence)
                 .setSamplingPeriodMillis(20)
                 .setMethods(List.of(new MethodRef("a.B", "c", "()V")))
                 .setStacks(List.of(new Stack(List.of(0), List.of(0), "main", false, 1L)))
-                .setStats(new AgentStats(1L, 0L, 0L, 0L, 0L, 0L))
+                .setStats(AgentStats.newBuilder().setSamplesSeen(1).setSamplesTruncated(0)
+                        .setSamplesDropped(0).setBatchesSent(0).setBatchesDropped(0).setBytesSent(0)
+                        .build())
                 .build();
     }
 
@@ -49,47 +76,152 @@ class KafkaBatchSenderTest {
         return new MockProducer<>(autoComplete, null, new StringSerializer(), new ByteArraySerializer());
     }
 
-    @Test
-    void sendsTheSingleObjectEncodedBatchKeyedByExecution() throws Exception {
-        MockProducer<String, byte[]> producer = producer(true);
-        KafkaBatchSender sender = new KafkaBatchSender(producer, "cctflow.samples", KEY, counters, log);
+    private KafkaBatchSender sender(MockProducer<String, byte[]> producer, SendQueue queue) {
+        sender = new KafkaBatchSender(producer, "cctflow.samples", KEY, queue, counters, new Random(1),
+                System::nanoTime, log);
+        return sender;
+    }
 
-        sender.send(batch());
+    private SendQueue memoryQueue() {
+        return SendQueue.inMemory(1 << 20, counters, log, System::nanoTime);
+    }
 
-        ProducerRecord<String, byte[]> record = producer.history().get(0);
-        assertThat(record.topic()).isEqualTo("cctflow.samples");
-        assertThat(record.key()).isEqualTo(KEY);
-        assertThat(SampleBatch.fromByteBuffer(ByteBuffer.wrap(record.value()))).isEqualTo(batch());
-        assertThat(counters.snapshot().getBatchesSent()).isEqualTo(1);
-        assertThat(counters.snapshot().getBytesSent()).isEqualTo(record.value().length);
-        assertThat(counters.snapshot().getBatchesDropped()).isZero();
+    private static long sequenceOf(ProducerRecord<String, byte[]> record) throws Exception {
+        return SampleBatch.fromByteBuffer(ByteBuffer.wrap(record.value())).getSequence();
     }
 
     @Test
-    void failedDeliveryIsCountedAsDroppedAndNotThrown() {
+    void sendsQueuedBatchesInOrderKeyedByExecutionOnANamedDaemonThread() throws Exception {
+        MockProducer<String, byte[]> producer = producer(true);
+        KafkaBatchSender s = sender(producer, memoryQueue());
+        for (long i = 0; i < 3; i++) {
+            s.send(batch(i));
+        }
+        s.start();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 3);
+
+        List<ProducerRecord<String, byte[]>> sent = producer.history();
+        assertThat(sent).extracting(r -> sequenceOf(r)).containsExactly(0L, 1L, 2L);
+        assertThat(sent).allSatisfy(r -> {
+            assertThat(r.topic()).isEqualTo("cctflow.samples");
+            assertThat(r.key()).isEqualTo(KEY);
+        });
+        assertThat(SampleBatch.fromByteBuffer(ByteBuffer.wrap(sent.get(0).value()))).isEqualTo(batch(0));
+        assertThat(counters.snapshot().getBytesSent())
+                .isEqualTo(sent.stream().mapToLong(r -> r.value().length).sum());
+        assertThat(Thread.getAllStackTraces().keySet()).anySatisfy(t -> {
+            assertThat(t.getName()).isEqualTo(KafkaBatchSender.THREAD_NAME);
+            assertThat(t.isDaemon()).isTrue();
+        });
+    }
+
+    @Test
+    void holdsTheNextBatchBackUntilTheBrokerAcknowledgedThePreviousOne() throws Exception {
         MockProducer<String, byte[]> producer = producer(false);
-        KafkaBatchSender sender = new KafkaBatchSender(producer, "t", KEY, counters, log);
+        KafkaBatchSender s = sender(producer, memoryQueue());
+        s.send(batch(0));
+        s.send(batch(1));
+        s.start();
 
-        sender.send(batch());
-        producer.errorNext(new TimeoutException("broker away"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> producer.history().size() == 1);
+        assertThat(producer.history()).hasSize(1);
+        assertThat(producer.completeNext()).isTrue();
+        await().atMost(Duration.ofSeconds(30)).until(() -> producer.history().size() == 2);
+        assertThat(producer.completeNext()).isTrue();
 
-        assertThat(counters.snapshot().getBatchesDropped()).isEqualTo(1);
-        assertThat(counters.snapshot().getBatchesSent()).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 2);
+        assertThat(producer.history()).extracting(r -> sequenceOf(r)).containsExactly(0L, 1L);
     }
 
     @Test
-    void sendAfterCloseIsCountedAsDroppedAndNotThrown() {
+    void retriesABatchTheProducerCouldNotAcceptWithoutSendingItTwice() throws Exception {
         MockProducer<String, byte[]> producer = producer(true);
-        KafkaBatchSender sender = new KafkaBatchSender(producer, "t", KEY, counters, log);
-        sender.close();
+        producer.injectTimeoutException(2); // as when no metadata arrives within max.block.ms
+        KafkaBatchSender s = sender(producer, memoryQueue());
+        s.send(batch(0));
+        s.send(batch(1));
+        s.start();
 
-        sender.send(batch());
+        await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 2);
 
-        assertThat(counters.snapshot().getBatchesDropped()).isEqualTo(1);
+        assertThat(counters.snapshot().getBatchesDropped()).isZero();
+        List<Long> acknowledged = producer.history().stream()
+                .map(r -> {
+                    try {
+                        return sequenceOf(r);
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                })
+                .toList();
+        assertThat(acknowledged).endsWith(0L, 1L);
     }
 
     @Test
-    void producerSettingsNeverBlockLongAndPassSerializersAsClasses() {
+    void dropsAndCountsABatchTheBrokerRefusesForGoodAndGoesOn() throws Exception {
+        MockProducer<String, byte[]> producer = producer(false);
+        KafkaBatchSender s = sender(producer, memoryQueue());
+        s.send(batch(0));
+        s.send(batch(1));
+        s.start();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> producer.history().size() == 1);
+        long refusedBytes = producer.history().get(0).value().length;
+        producer.errorNext(new RecordTooLargeException("too large"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> producer.history().size() == 2);
+        producer.completeNext();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 1);
+        assertThat(counters.snapshot().getBatchesDropped()).isEqualTo(1);
+        assertThat(counters.snapshot().getBytesDropped()).isEqualTo(refusedBytes);
+        assertThat(sequenceOf(producer.history().get(1))).isEqualTo(1);
+    }
+
+    @Test
+    void closeSpillsTheUnacknowledgedBatchesForTheNextRun() throws Exception {
+        MockProducer<String, byte[]> producer = producer(false);
+        SendQueue queue = SendQueue.withSpill(1 << 20, spillRoot, KEY, 1 << 20, 1, counters, log,
+                System::nanoTime);
+        KafkaBatchSender s = sender(producer, queue);
+        s.send(batch(0));
+        s.send(batch(1));
+        s.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> producer.history().size() == 1);
+
+        s.close(Duration.ofSeconds(2));
+
+        assertThat(producer.closed()).isTrue();
+        assertThat(counters.snapshot().getBatchesDropped()).isZero();
+        SendQueue nextRun = SendQueue.withSpill(1 << 20, spillRoot, KEY, 1 << 20, 2, counters, log,
+                System::nanoTime);
+        assertThat(nextRun.size()).isEqualTo(2);
+        QueuedBatch first = nextRun.take(0, TimeUnit.MILLISECONDS);
+        assertThat(SampleBatch.fromByteBuffer(ByteBuffer.wrap(nextRun.payload(first)))).isEqualTo(batch(0));
+        try (var files = Files.list(queue.spillDirectory())) {
+            assertThat(files).hasSize(2);
+        }
+    }
+
+    @Test
+    void closeIsBoundedWhenTheBrokerNeverAnswers() {
+        MockProducer<String, byte[]> producer = producer(false);
+        KafkaBatchSender s = sender(producer, memoryQueue());
+        s.send(batch(0));
+        s.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> producer.history().size() == 1);
+
+        long start = System.nanoTime();
+        s.close(Duration.ofMillis(500));
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        // generous: a loaded machine may deschedule us, but not for seconds
+        assertThat(tookMillis).isLessThan(3_000);
+        assertThat(counters.snapshot().getBatchesDropped()).as("lost without a spill directory").isEqualTo(1);
+    }
+
+    @Test
+    void producerSettingsNeverExpireAnAcceptedRecordAndPassSerializersAsClasses() {
         Properties p = KafkaBatchSender.producerProperties("k:9092");
 
         assertThat(p).contains(
@@ -97,10 +229,10 @@ class KafkaBatchSenderTest {
                 Map.entry("client.id", "cctflow-agent"),
                 Map.entry("enable.idempotence", true),
                 Map.entry("acks", "all"),
+                Map.entry("delivery.timeout.ms", Integer.MAX_VALUE),
                 Map.entry("compression.type", "gzip"),
-                Map.entry("max.block.ms", 100),
-                Map.entry("buffer.memory", 16L << 20),
-                Map.entry("linger.ms", 100),
+                Map.entry("max.block.ms", 1_000),
+                Map.entry("linger.ms", 0),
                 Map.entry("key.serializer", StringSerializer.class),
                 Map.entry("value.serializer", ByteArraySerializer.class));
     }

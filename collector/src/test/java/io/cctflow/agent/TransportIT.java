@@ -1,0 +1,313 @@
+package io.cctflow.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.cctflow.core.ExecutionId;
+import io.cctflow.schema.AgentStats;
+import io.cctflow.schema.SampleBatch;
+import io.cctflow.servers.KafkaServer;
+
+/**
+ * The shipped agent jar on a child JVM against a real broker that the test stops and restarts
+ * on the same port: normal flow (gzip on the wire), an outage of several flushes (every batch
+ * arrives once, in order), and an outage that overflows a small buffer (the oldest are dropped
+ * and counted, the host is unaffected). The broker is this class's own {@link KafkaServer}, not
+ * the shared fixture, because the tests stop it.
+ */
+@Timeout(120)
+class TransportIT {
+    private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
+            "target/cctflow-collector-0.1.0-SNAPSHOT.jar")).toAbsolutePath();
+    private static final Path TEST_CLASSES = Paths.get(System.getProperty("cctflow.testClasses",
+            "target/test-classes"));
+    private static final Path TARGET = JAR.getParent();
+    private static final Path LOGS = TARGET.resolve("it-logs");
+    private static final long FLUSH_MILLIS = 1_000;
+
+    private static Path brokerDir;
+    private static KafkaServer broker;
+
+    @BeforeAll
+    static void startBroker() throws IOException {
+        brokerDir = Files.createTempDirectory(TARGET, "transport-it-kafka-");
+        broker = KafkaServer.start(brokerDir);
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    /** A host JVM with the agent; stdout and stderr go to files under it-logs. */
+    private record Host(Process process, Path stdout, Path stderr, Path stopFile) {
+        String err() throws IOException {
+            return Files.readString(stderr, StandardCharsets.UTF_8);
+        }
+
+        String out() throws IOException {
+            return Files.readString(stdout, StandardCharsets.UTF_8);
+        }
+
+        /** Lets the workload end and returns the exit code. */
+        int stop() throws Exception {
+            Files.writeString(stopFile, "stop");
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                throw new AssertionError("host did not exit within 60 s of the stop file: " + err());
+            }
+            return process.exitValue();
+        }
+    }
+
+    private static Host startHost(String name, String agentArgs) throws IOException {
+        Files.createDirectories(LOGS);
+        Path out = LOGS.resolve(name + ".stdout");
+        Path err = LOGS.resolve(name + ".stderr");
+        Path stop = LOGS.resolve(name + ".stop");
+        Files.deleteIfExists(stop);
+        List<String> command = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-javaagent:" + JAR + "=" + agentArgs, "-cp", TEST_CLASSES.toString(),
+                StoppableWorkload.class.getName(), stop.toString(), "100");
+        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        return new Host(p, out, err, stop);
+    }
+
+    private static String agentArgs(String topic, String instance, String extra) {
+        return "bootstrap.servers=" + broker.bootstrapServers() + ",topic=" + topic
+                + ",service=transport-it,version=v1,instance=" + instance + ",flush=" + FLUSH_MILLIS
+                + ",period=10ms" + (extra.isEmpty() ? "" : "," + extra);
+    }
+
+    /** Every record of partition 0 of the topic, in log order, as (key, batch). */
+    private static List<ConsumerRecord<String, byte[]>> readAll(String topic) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p)) {
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp), Duration.ofSeconds(30)).get(tp);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (consumer.position(tp, Duration.ofSeconds(30)) < end && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+
+    private static List<SampleBatch> batches(String topic) throws IOException {
+        List<SampleBatch> batches = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> r : readAll(topic)) {
+            batches.add(SampleBatch.fromByteBuffer(ByteBuffer.wrap(r.value())));
+        }
+        return batches;
+    }
+
+    private static List<Long> sequences(List<SampleBatch> batches) {
+        return batches.stream().map(SampleBatch::getSequence).toList();
+    }
+
+    /** The compression codec (attributes bits 0-2) of every record batch in the partition's log files. */
+    private static List<Integer> codecsOnDisk(String topic) throws IOException {
+        List<Integer> codecs = new ArrayList<>();
+        List<Path> segments;
+        try (Stream<Path> files = Files.list(brokerDir.resolve("logs").resolve(topic + "-0"))) {
+            segments = files.filter(f -> f.toString().endsWith(".log")).sorted().toList();
+        }
+        for (Path segment : segments) {
+            ByteBuffer log = ByteBuffer.wrap(Files.readAllBytes(segment)).order(ByteOrder.BIG_ENDIAN);
+            // record batch v2: baseOffset int64, batchLength int32, partitionLeaderEpoch int32,
+            // magic int8, crc int32, attributes int16
+            int pos = 0;
+            while (pos + 23 <= log.limit()) {
+                int batchLength = log.getInt(pos + 8);
+                if (batchLength <= 0) {
+                    break;
+                }
+                assertThat(log.get(pos + 16)).as("magic of the batch at %d in %s", pos, segment).isEqualTo((byte) 2);
+                codecs.add(log.getShort(pos + 21) & 0x7);
+                pos += 12 + batchLength;
+            }
+        }
+        return codecs;
+    }
+
+    @Test
+    void normalFlowSendsEveryBatchOnceInOrderGzipCompressedWithTheAgentsStats() throws Exception {
+        String topic = "transport-normal";
+        broker.createTopic(topic, 1, Map.of());
+        Host host = startHost("transport-normal", agentArgs(topic, "normal-1", ""));
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> readAll(topic).size() >= 3);
+        assertThat(host.stop()).as("exit code; stderr: %s", host.err()).isZero();
+
+        List<ConsumerRecord<String, byte[]>> records = readAll(topic);
+        List<SampleBatch> batches = batches(topic);
+        assertThat(records).allSatisfy(r -> assertThat(r.key())
+                .isEqualTo(new ExecutionId("transport-it", "v1", "normal-1").key()));
+        List<Long> expected = Stream.iterate(0L, i -> i + 1).limit(batches.size()).toList();
+        assertThat(sequences(batches)).isEqualTo(expected);
+        AgentStats last = batches.get(batches.size() - 1).getStats();
+        assertThat(last.getBatchesSent()).as("acknowledged before the last batch was built")
+                .isGreaterThanOrEqualTo(batches.size() - 3L);
+        assertThat(last.getBytesSent()).isPositive();
+        assertThat(last.getBatchesDropped()).isZero();
+        assertThat(last.getSendLatencyMillisMax())
+                .isGreaterThanOrEqualTo(last.getSendLatencyMillisSum() / Math.max(1, last.getBatchesSent()));
+        // the broker keeps the producer's codec (compression.type=producer): 1 is gzip
+        assertThat(codecsOnDisk(topic)).isNotEmpty().containsOnly(1);
+        assertThat(host.err()).doesNotContain("WARN", "NoClassDefFoundError");
+        assertThat(host.out()).containsPattern("workload done [1-9]\\d* at");
+    }
+
+    @Test
+    void anOutageOfSeveralFlushesLosesNothingAndDuplicatesNothing() throws Exception {
+        String topic = "transport-outage";
+        broker.createTopic(topic, 1, Map.of());
+        Host host = startHost("transport-outage", agentArgs(topic, "outage-1", ""));
+        await().atMost(Duration.ofSeconds(60)).until(() -> readAll(topic).size() >= 2);
+
+        broker.close();
+        long stoppedAt = System.currentTimeMillis();
+        // the host keeps flushing into the agent's queue, once a second; the outage must span
+        // several flushes (checked below on the batches' windows, not on this wait)
+        await().pollInterval(Duration.ofMillis(200)).atMost(Duration.ofSeconds(30))
+                .until(() -> System.currentTimeMillis() - stoppedAt >= 5 * FLUSH_MILLIS);
+        assertThat(host.process().isAlive()).as("host alive while Kafka is away").isTrue();
+        broker = KafkaServer.start(brokerDir); // same data directory, same port
+        long restartedAt = System.currentTimeMillis();
+        await().atMost(Duration.ofSeconds(60)).until(() -> batches(topic).stream()
+                .anyMatch(b -> b.getWindowStartMillis() >= restartedAt));
+        assertThat(host.stop()).as("exit code; stderr: %s", host.err()).isZero();
+
+        List<SampleBatch> batches = batches(topic);
+        List<Long> expected = Stream.iterate(0L, i -> i + 1).limit(batches.size()).toList();
+        assertThat(sequences(batches)).as("every sequence exactly once, in order").isEqualTo(expected);
+        long flushedDuringOutage = batches.stream()
+                .filter(b -> b.getWindowEndMillis() > stoppedAt && b.getWindowEndMillis() < restartedAt)
+                .count();
+        System.err.println("outage of " + (restartedAt - stoppedAt) + " ms: " + flushedDuringOutage
+                + " batches built during it, " + batches.size() + " in all");
+        // a window without samples makes no batch, and a starved host (a loaded machine) samples
+        // little, so the outage's length is guaranteed by the wait above, not by this count
+        assertThat(flushedDuringOutage).as("batches built while the broker was away").isGreaterThanOrEqualTo(2);
+        AgentStats last = batches.get(batches.size() - 1).getStats();
+        assertThat(last.getBatchesDropped()).isZero();
+        assertThat(last.getSendLatencyMillisMax()).as("a batch waited out the outage")
+                .isGreaterThanOrEqualTo(restartedAt - stoppedAt - 2 * FLUSH_MILLIS);
+        assertThat(host.out()).containsPattern("workload done [1-9]\\d* at");
+    }
+
+    @Test
+    void aBufferOverflowDropsTheOldestCountsThemAndLeavesTheHostAlone() throws Exception {
+        String topic = "transport-overflow";
+        broker.createTopic(topic, 1, Map.of());
+        broker.close();
+        // a buffer of a few batches: the agent starts while the broker is away
+        Host host = startHost("transport-overflow", agentArgs(topic, "overflow-1", "buffer=4k"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> host.err().contains("dropped: the send buffer"));
+        assertThat(host.process().isAlive()).as("host alive while Kafka is away").isTrue();
+
+        broker = KafkaServer.start(brokerDir);
+        long restartedAt = System.currentTimeMillis();
+        await().atMost(Duration.ofSeconds(60)).until(() -> batches(topic).stream()
+                .anyMatch(b -> b.getWindowStartMillis() >= restartedAt));
+        assertThat(host.stop()).as("exit code; stderr: %s", host.err()).isZero();
+
+        List<SampleBatch> batches = batches(topic);
+        List<Long> received = sequences(batches);
+        assertThat(received).as("in order, none twice").isSorted().doesNotHaveDuplicates();
+        long max = received.get(received.size() - 1);
+        Set<Long> got = new HashSet<>(received);
+        List<Long> missing = Stream.iterate(0L, i -> i + 1).limit(max).filter(i -> !got.contains(i)).toList();
+        System.err.println("overflow: received " + received + ", missing " + missing);
+        assertThat(missing).as("dropped sequences").isNotEmpty();
+        long newestMissing = missing.get(missing.size() - 1);
+        // the oldest go first; only a batch the producer was holding at that moment is spared
+        assertThat(received.stream().filter(s -> s < newestMissing).count()).isLessThanOrEqualTo(1);
+        AgentStats last = batches.get(batches.size() - 1).getStats();
+        assertThat(last.getBatchesDropped()).as("counted in a later batch's stats").isEqualTo(missing.size());
+        assertThat(last.getBytesDropped()).isPositive();
+        assertThat(host.out()).containsPattern("workload done [1-9]\\d* at");
+    }
+
+    @Test
+    void batchesSpilledWhileKafkaIsAwayAndAtExitAreSentFirstByTheNextRunOfTheSameInstance()
+            throws Exception {
+        String topic = "transport-spill";
+        broker.createTopic(topic, 1, Map.of());
+        broker.close();
+        Path spillDir = Files.createTempDirectory(TARGET, "transport-it-spill-");
+        String args = agentArgs(topic, "spill-1", "buffer=2k,spill.dir=" + spillDir);
+        Host first = startHost("transport-spill-run1", args);
+        // overflow of the small buffer goes to disk while the broker is away
+        await().atMost(Duration.ofSeconds(60)).until(() -> spillFiles(spillDir).size() >= 3);
+        assertThat(first.stop()).as("exit code; stderr: %s", first.err()).isZero();
+        long firstExitedAt = System.currentTimeMillis();
+        assertThat(first.err()).containsPattern("(\\d+) unsent batch\\(es\\) at exit, \\1 of them in .* for the next run");
+        int spilled = spillFiles(spillDir).size();
+
+        broker = KafkaServer.start(brokerDir);
+        Host second = startHost("transport-spill-run2", args);
+        long secondStartedAt = System.currentTimeMillis();
+        await().atMost(Duration.ofSeconds(60)).until(() -> batches(topic).stream()
+                .anyMatch(b -> b.getWindowStartMillis() >= secondStartedAt));
+        assertThat(second.stop()).as("exit code; stderr: %s", second.err()).isZero();
+
+        assertThat(second.err()).contains(spilled + " batch(es) spilled by an earlier run of this execution"
+                + " will be sent first");
+        List<SampleBatch> batches = batches(topic);
+        System.err.println("spill: " + spilled + " batches spilled by run 1, " + batches.size() + " received");
+        List<SampleBatch> run1 = batches.subList(0, spilled);
+        List<SampleBatch> run2 = batches.subList(spilled, batches.size());
+        assertThat(run1).as("the first run's batches come first")
+                .allSatisfy(b -> assertThat(b.getWindowEndMillis()).isLessThanOrEqualTo(firstExitedAt));
+        assertThat(run2).allSatisfy(b -> assertThat(b.getWindowStartMillis()).isGreaterThan(firstExitedAt));
+        assertThat(sequences(run1)).as("nothing of the first run was lost or sent twice")
+                .isEqualTo(Stream.iterate(0L, i -> i + 1).limit(run1.size()).toList());
+        assertThat(sequences(run2)).isEqualTo(Stream.iterate(0L, i -> i + 1).limit(run2.size()).toList());
+        assertThat(run1.get(run1.size() - 1).getStats().getBatchesDropped()).isZero();
+        assertThat(spillFiles(spillDir)).as("sent batches leave no spill file").isEmpty();
+    }
+
+    private static List<Path> spillFiles(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(f -> f.toString().endsWith(".batch")).toList();
+        }
+    }
+}
