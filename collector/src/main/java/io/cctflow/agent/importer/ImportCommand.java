@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import io.cctflow.agent.batch.AgentCounters;
 import io.cctflow.agent.log.RateLimitedLog;
 import io.cctflow.agent.transport.KafkaBatchSender;
+import io.cctflow.agent.transport.SendQueue;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.SampleBatch;
@@ -50,6 +52,10 @@ public final class ImportCommand {
     private static final long PROGRESS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final String LABEL_SOURCE = "imported.from";
     private static final String HOST = "imported";
+    /** Batches queued before the import waits for the broker: bounds its memory. */
+    private static final int MAX_QUEUED_BATCHES = 64;
+    /** Memory bound of the send queue; the wait above keeps the import well below it. */
+    private static final long QUEUE_BYTES = 256L << 20;
 
     /** Kind of an input file. */
     enum Kind { JFR, COLLAPSED }
@@ -269,15 +275,17 @@ public final class ImportCommand {
             InstanceInfo info, ExecutionId execution, long[] sequence, FileResult result)
             throws IOException, CorruptFileException {
         AgentCounters counters = new AgentCounters();
+        SendQueue queue = SendQueue.inMemory(QUEUE_BYTES, counters, RateLimitedLog.perMinute(), System::nanoTime);
         KafkaBatchSender sender;
         try {
             sender = new KafkaBatchSender(new KafkaProducer<>(producerProperties()), options.topic,
-                    execution.key(), counters, RateLimitedLog.perMinute());
+                    execution.key(), queue, counters, new Random(), System::nanoTime, RateLimitedLog.perMinute());
         } catch (RuntimeException e) {
             result.error = "file " + file + ": cannot create a Kafka producer for "
                     + options.bootstrapServers + ": " + e;
             return;
         }
+        sender.start();
         EventTimeBatcher batcher = new EventTimeBatcher(info, options.periodMillis,
                 options.windowMillis, counters, () -> sequence[0]++, batch -> {
                     if (result.deliveryFailed) {
@@ -285,9 +293,11 @@ public final class ImportCommand {
                         return;
                     }
                     sender.send(batch);
-                    // a failed delivery means the broker is away or refuses: do not wait out
-                    // the timeout once per remaining batch
-                    result.deliveryFailed = counters.snapshot().getBatchesDropped() > 0;
+                    // back-pressure keeps a large import's memory bounded; a broker that takes
+                    // nothing for the whole timeout fails the file instead of waiting per batch
+                    if (queue.size() >= MAX_QUEUED_BATCHES && !drained(queue)) {
+                        result.deliveryFailed = true;
+                    }
                 });
         try {
             if (kind == Kind.JFR) {
@@ -309,24 +319,30 @@ public final class ImportCommand {
                 }
             }
         } finally {
-            // waits for the acknowledgement of everything sent; what is still unsent at the
-            // timeout is aborted and counted as dropped
-            sender.close(Duration.ofMillis(options.timeoutMillis));
+            // waits for the acknowledgement of everything sent, as long as the broker keeps
+            // acknowledging within the timeout; what is still queued then is counted as dropped
+            if (!result.deliveryFailed) {
+                drained(queue);
+            }
+            sender.close(Duration.ofSeconds(2));
             result.batches = batcher.batches();
             result.acknowledged = counters.snapshot().getBatchesSent();
+        }
+    }
+
+    /** Waits until the broker acknowledged everything queued; false when it stalls for the timeout. */
+    private boolean drained(SendQueue queue) {
+        try {
+            return queue.awaitDrained(System.nanoTime() + options.timeoutMillis * 1_000_000L, options.timeoutMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
     private Properties producerProperties() {
         Properties p = KafkaBatchSender.producerProperties(options.bootstrapServers);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "cctflow-import");
-        // unlike the agent, the import may wait: it has nothing else to do, and waiting for
-        // buffer space is the back-pressure that keeps a large import's memory bounded
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, options.timeoutMillis);
-        // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms
-        int timeout = (int) options.timeoutMillis; // at most 1 h
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout);
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeout + ((Number) p.get(ProducerConfig.LINGER_MS_CONFIG)).intValue());
         return p;
     }
 

@@ -434,7 +434,7 @@ public final class SendQueue {
      *
      * @return whether the queue is empty
      */
-    boolean awaitDrained(long deadlineNanos, long stallMillis) throws InterruptedException {
+    public boolean awaitDrained(long deadlineNanos, long stallMillis) throws InterruptedException {
         lock.lock();
         try {
             while (!isEmptyLocked()) {
