@@ -9,8 +9,10 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import io.cctflow.agent.log.AgentLog;
+import io.cctflow.agent.sampling.ThreadFilter;
 
 /**
  * The agent's configuration: one typed, validated value per key.
@@ -18,9 +20,11 @@ import io.cctflow.agent.log.AgentLog;
  * <p>Each key is read from, in order of precedence: the agent arguments
  * ({@code -javaagent:cctflow-collector.jar=key=value,key=value}), the system property
  * {@code cctflow.<key>}, the environment variable {@code CCTFLOW_<KEY>} (upper case, dots and
- * dashes as underscores). A value that does not parse or validate is reported as a warning and
- * the key falls back to its <em>default</em> (not to a lower-precedence source): the agent must
- * never stop the host from starting, and the default is the documented, predictable outcome.
+ * dashes as underscores), and the optional properties file named by the key {@value #CONFIG}
+ * (itself read from the first three sources only; see {@link ConfigFile}). A value that does not
+ * parse or validate is reported as a warning and the key falls back to its <em>default</em> (not
+ * to a lower-precedence source): the agent must never stop the host from starting, and the
+ * default is the documented, predictable outcome. An unreadable file is reported and ignored.
  *
  * <p>In the agent arguments a comma-separated part without {@code =} continues the previous
  * value, so {@code bootstrap.servers=a:9092,b:9092,service=x} gives two brokers.
@@ -52,6 +56,12 @@ public final class AgentConfig {
     public static final String SPILL_DIR = "spill.dir";
     /** Bound on the bytes of spilled batches. */
     public static final String SPILL_MAX = "spill.max";
+    /** Regex a thread's raw name must match to be sampled; unset: all threads. */
+    public static final String THREADS_INCLUDE = "threads.include";
+    /** Regex of raw thread names that are not sampled; unset: none. */
+    public static final String THREADS_EXCLUDE = "threads.exclude";
+    /** Properties file with further keys, lowest precedence; unset: none. */
+    public static final String CONFIG = "config";
 
     private static final ConfigKey<String> BOOTSTRAP_SERVERS_KEY = new ConfigKey<>(BOOTSTRAP_SERVERS,
             ConfigParsers.name(), () -> "localhost:9092", "localhost:9092",
@@ -67,7 +77,7 @@ public final class AgentConfig {
             "deployment version: git sha or release");
     private static final ConfigKey<Long> PERIOD_KEY = new ConfigKey<>(PERIOD,
             ConfigParsers.millis(1, 60_000), () -> 20L, "20ms",
-            "JFR sampling period per thread, 1ms..60s (20, 20ms, 1s)");
+            "JFR sampling period per thread, 1ms..60s (20, 20ms, 1s); a period that is not a divisor of your periodic work's interval, e.g. 19ms, keeps samples out of lockstep with it");
     private static final ConfigKey<Long> FLUSH_KEY = new ConfigKey<>(FLUSH,
             ConfigParsers.millis(100, 3_600_000), () -> 10_000L, "10s",
             "interval between batches, 100ms..1h (10000, 10000ms, 10s)");
@@ -87,6 +97,15 @@ public final class AgentConfig {
     private static final ConfigKey<Long> SPILL_MAX_KEY = new ConfigKey<>(SPILL_MAX,
             ConfigParsers.bytes(1L << 10, 1L << 40), () -> 256L << 20, "256m",
             "bound on the spilled bytes of one execution, 1k..1024g; when full the oldest spilled batch is dropped and counted");
+    private static final ConfigKey<Optional<Pattern>> THREADS_INCLUDE_KEY = new ConfigKey<>(THREADS_INCLUDE,
+            raw -> Optional.of(ConfigParsers.regex().apply(raw)), Optional::empty, "(all)",
+            "Java regex; only threads whose whole raw name (before normalisation, e.g. http-nio-8080-exec-3) matches are sampled");
+    private static final ConfigKey<Optional<Pattern>> THREADS_EXCLUDE_KEY = new ConfigKey<>(THREADS_EXCLUDE,
+            raw -> Optional.of(ConfigParsers.regex().apply(raw)), Optional::empty, "(none)",
+            "Java regex; threads whose whole raw name matches are not sampled (applied after threads.include)");
+    private static final ConfigKey<Optional<Path>> CONFIG_KEY = new ConfigKey<>(CONFIG,
+            raw -> Optional.of(ConfigParsers.path().apply(raw)), Optional::empty, "(none)",
+            "properties file (UTF-8, key=value per line, keys as in this table) read after the environment, so lowest precedence; only the agent argument, system property or environment variable can name it");
 
     private final String bootstrapServers;
     private final String topic;
@@ -100,8 +119,12 @@ public final class AgentConfig {
     private final long bufferBytes;
     private final Optional<Path> spillDir;
     private final long spillMaxBytes;
+    private final ThreadFilter threads;
+    private final Optional<Path> configFile;
 
     private AgentConfig(Resolver r, Supplier<String> defaultInstance) {
+        this.configFile = r.resolve(CONFIG_KEY);
+        configFile.ifPresent(r::readFile);
         this.bootstrapServers = r.resolve(BOOTSTRAP_SERVERS_KEY);
         this.topic = r.resolve(TOPIC_KEY);
         this.service = r.resolve(SERVICE_KEY);
@@ -114,6 +137,7 @@ public final class AgentConfig {
         this.bufferBytes = r.resolve(BUFFER_KEY);
         this.spillDir = r.resolve(SPILL_DIR_KEY);
         this.spillMaxBytes = r.resolve(SPILL_MAX_KEY);
+        this.threads = new ThreadFilter(r.resolve(THREADS_INCLUDE_KEY), r.resolve(THREADS_EXCLUDE_KEY));
         r.warnUnknownArguments();
     }
 
@@ -125,12 +149,12 @@ public final class AgentConfig {
     private static List<ConfigKey<?>> keys() {
         return List.of(BOOTSTRAP_SERVERS_KEY, TOPIC_KEY, SERVICE_KEY, VERSION_KEY,
                 instanceKey(() -> ""), PERIOD_KEY, FLUSH_KEY, STACK_DEPTH_KEY, LABELS_KEY, BUFFER_KEY,
-                SPILL_DIR_KEY, SPILL_MAX_KEY);
+                SPILL_DIR_KEY, SPILL_MAX_KEY, THREADS_INCLUDE_KEY, THREADS_EXCLUDE_KEY, CONFIG_KEY);
     }
 
     /**
-     * Reads the configuration of this JVM from the agent arguments, system properties and
-     * environment; warnings go to {@link AgentLog}.
+     * Reads the configuration of this JVM from the agent arguments, system properties,
+     * environment and the {@value #CONFIG} file if one is named; warnings go to {@link AgentLog}.
      *
      * @param agentArgs the string after {@code =} in {@code -javaagent:...=}; may be null
      */
@@ -248,6 +272,16 @@ public final class AgentConfig {
         return spillMaxBytes;
     }
 
+    /** Which threads are sampled, by raw name. */
+    public ThreadFilter threads() {
+        return threads;
+    }
+
+    /** The properties file that was named, whether or not it could be read; empty when none. */
+    public Optional<Path> configFile() {
+        return configFile;
+    }
+
     @Override
     public String toString() {
         return BOOTSTRAP_SERVERS + "=" + bootstrapServers + ", " + TOPIC + "=" + topic + ", "
@@ -255,7 +289,8 @@ public final class AgentConfig {
                 + instance + ", " + PERIOD + "=" + periodMillis + "ms, " + FLUSH + "=" + flushMillis
                 + "ms, " + STACK_DEPTH + "=" + stackDepth + ", " + LABELS + "=" + labels + ", " + BUFFER
                 + "=" + bufferBytes + ", " + SPILL_DIR + "=" + spillDir.map(Path::toString).orElse("(none)")
-                + ", " + SPILL_MAX + "=" + spillMaxBytes;
+                + ", " + SPILL_MAX + "=" + spillMaxBytes + ", threads: " + threads + ", " + CONFIG + "="
+                + configFile.map(Path::toString).orElse("(none)");
     }
 
     /** Looks each key up in the sources, in precedence order. Used once, by one thread. */
@@ -264,6 +299,9 @@ public final class AgentConfig {
         private final Function<String, String> systemProperties;
         private final Function<String, String> environment;
         private final Consumer<String> warnings;
+        // the config file's entries not yet looked up, and the file's name; empty until read
+        private final Map<String, String> file = new LinkedHashMap<>();
+        private Path fileName;
 
         Resolver(Map<String, String> args, Function<String, String> systemProperties,
                 Function<String, String> environment, Consumer<String> warnings) {
@@ -273,7 +311,17 @@ public final class AgentConfig {
             this.warnings = warnings;
         }
 
+        void readFile(Path path) {
+            fileName = path;
+            file.putAll(ConfigFile.read(path, warnings));
+            if (file.remove(CONFIG) != null) {
+                warnings.accept("ignoring key '" + CONFIG + "' in config file " + path
+                        + ": a config file cannot name another");
+            }
+        }
+
         <T> T resolve(ConfigKey<T> key) {
+            String fromFile = file.remove(key.name());
             String raw = args.remove(key.name());
             String source = "agent argument " + key.name();
             if (raw == null) {
@@ -283,6 +331,10 @@ public final class AgentConfig {
             if (raw == null) {
                 raw = environment.apply(key.environmentVariable());
                 source = "environment variable " + key.environmentVariable();
+            }
+            if (raw == null) {
+                raw = fromFile;
+                source = "key " + key.name() + " in config file " + fileName;
             }
             if (raw == null) {
                 return key.defaultValue();
@@ -299,6 +351,9 @@ public final class AgentConfig {
         void warnUnknownArguments() {
             for (String unknown : args.keySet()) {
                 warnings.accept("ignoring unknown agent argument '" + unknown + "'");
+            }
+            for (String unknown : file.keySet()) {
+                warnings.accept("ignoring unknown key '" + unknown + "' in config file " + fileName);
             }
         }
     }

@@ -13,6 +13,7 @@ import io.cctflow.agent.batch.BatchAggregator;
 import io.cctflow.agent.batch.BatchFlusher;
 import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
+import io.cctflow.agent.sampling.JfrAvailability;
 import io.cctflow.agent.sampling.JfrSampler;
 import io.cctflow.agent.transport.KafkaBatchSender;
 import io.cctflow.agent.transport.SendQueue;
@@ -49,7 +50,11 @@ final class AgentRuntime {
     static void run(String agentArgs) {
         try {
             AgentConfig config = AgentConfig.load(agentArgs);
-            if (!JfrSampler.isJfrAvailable()) {
+            // checked before anything is created (no producer, no threads): without JFR the
+            // agent does nothing at all, and says so once
+            String unavailable = JfrAvailability.unavailableReason();
+            if (unavailable != null) {
+                JfrAvailability.reportUnavailable(unavailable);
                 return;
             }
             AgentRuntime runtime = create(config);
@@ -76,9 +81,11 @@ final class AgentRuntime {
                 sendQueue(config, recordKey, counters), counters, new Random(), System::nanoTime,
                 RateLimitedLog.perMinute());
         BatchAggregator aggregator = new BatchAggregator(instanceInfo(config),
-                config.periodMillis(), System.currentTimeMillis(), counters);
+                config.periodMillis(), System.currentTimeMillis(), counters,
+                BatchAggregator.DEFAULT_MAX_METHODS, BatchAggregator.DEFAULT_MAX_STACKS,
+                config.stackDepth());
         JfrSampler sampler = new JfrSampler(config.periodMillis(), config.stackDepth(), aggregator,
-                counters);
+                counters, config.threads());
         BatchFlusher flusher = new BatchFlusher(aggregator, sender, config.flushMillis(),
                 new Random(), System::currentTimeMillis);
         return new AgentRuntime(config, sampler, flusher, sender);
@@ -129,9 +136,13 @@ final class AgentRuntime {
         sender.start();
         flusher.start();
         AgentLog.info("started: " + config);
-        sampler.run(); // blocks until stop() closes the stream, or JFR fails
+        // blocks until stop() closes the stream, or JFR fails
+        boolean sampled = sampler.run();
         if (!stopped.get()) {
-            AgentLog.warn("sampling ended before shutdown; agent disabled");
+            if (sampled) {
+                // a stream that never started was already reported as JFR being unavailable
+                AgentLog.warn("sampling ended before shutdown; agent disabled");
+            }
             stop(SHUTDOWN_BUDGET);
         }
     }

@@ -60,7 +60,8 @@ public final class CctflowAgent {
                 + "       collapsed-stack files)\n"
                 + "\n"
                 + "Each key is read from the agent arguments, else the system property, else the\n"
-                + "environment variable; a bad value is reported and the default used.\n"
+                + "environment variable, else the properties file named by 'config'; a bad value\n"
+                + "is reported and the default used.\n"
                 + "\n"
                 + AgentConfig.describeKeys();
     }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * Parsers and validators for configuration values. Each throws {@link IllegalArgumentException}
@@ -90,6 +91,21 @@ public final class ConfigParsers {
                 return Path.of(raw);
             } catch (InvalidPathException e) {
                 throw new IllegalArgumentException("not a valid path: " + e.getReason());
+            }
+        };
+    }
+
+    /** A Java regular expression ({@link Pattern} syntax), not empty. */
+    static Function<String, Pattern> regex() {
+        return raw -> {
+            if (raw.isEmpty()) {
+                throw new IllegalArgumentException("must not be empty");
+            }
+            try {
+                return Pattern.compile(raw);
+            } catch (PatternSyntaxException e) {
+                throw new IllegalArgumentException("not a regular expression: "
+                        + e.getDescription() + " near index " + e.getIndex());
             }
         };
     }

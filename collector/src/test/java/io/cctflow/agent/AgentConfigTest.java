@@ -2,6 +2,10 @@ package io.cctflow.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -9,11 +13,15 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class AgentConfigTest {
     private final Map<String, String> sysProps = new HashMap<>();
     private final Map<String, String> env = new HashMap<>();
     private final List<String> warnings = new ArrayList<>();
+
+    @TempDir
+    Path dir;
 
     private AgentConfig load(String args) {
         return AgentConfig.load(args, sysProps::get, env::get, () -> "host-42", warnings::add);
@@ -205,11 +213,152 @@ class AgentConfigTest {
         for (String key : List.of(AgentConfig.BOOTSTRAP_SERVERS, AgentConfig.TOPIC,
                 AgentConfig.SERVICE, AgentConfig.VERSION, AgentConfig.INSTANCE, AgentConfig.PERIOD,
                 AgentConfig.FLUSH, AgentConfig.STACK_DEPTH, AgentConfig.LABELS, AgentConfig.BUFFER,
-                AgentConfig.SPILL_DIR, AgentConfig.SPILL_MAX)) {
+                AgentConfig.SPILL_DIR, AgentConfig.SPILL_MAX, AgentConfig.THREADS_INCLUDE,
+                AgentConfig.THREADS_EXCLUDE, AgentConfig.CONFIG)) {
             assertThat(table).contains("| `" + key + "` |");
         }
         assertThat(table).contains("`localhost:9092`", "`20ms`", "`10s`", "`256`",
                 "`<hostname>-<pid>`", "`cctflow.bootstrap.servers`", "`CCTFLOW_BOOTSTRAP_SERVERS`",
                 "`16m`", "`256m`", "`CCTFLOW_SPILL_DIR`");
+    }
+
+    @Test
+    void oddPeriodsThatAvoidLockstepWithPeriodicWorkAreAccepted() {
+        assertThat(load("period=19ms").periodMillis()).isEqualTo(19);
+        assertThat(load("period=19").periodMillis()).isEqualTo(19);
+        assertThat(load("period=1").periodMillis()).isEqualTo(1);
+        assertThat(load("period=997ms").periodMillis()).isEqualTo(997);
+        assertThat(warnings).isEmpty();
+        assertThat(load("period=19ms").toString()).contains("period=19ms");
+    }
+
+    @Test
+    void configFileHasTheLowestPrecedence() throws IOException {
+        Path file = write("agent.properties", """
+                # comments and blank lines are fine
+
+                service = from-file
+                version=v-file
+                topic=t-file
+                flush=2s
+                """);
+        env.put("CCTFLOW_CONFIG", file.toString());
+        env.put("CCTFLOW_TOPIC", "t-env");
+        sysProps.put("cctflow.version", "v-sysprop");
+
+        AgentConfig c = load("flush=3s");
+
+        assertThat(c.service()).isEqualTo("from-file");
+        assertThat(c.version()).isEqualTo("v-sysprop");
+        assertThat(c.topic()).isEqualTo("t-env");
+        assertThat(c.flushMillis()).isEqualTo(3_000);
+        assertThat(c.configFile()).contains(file);
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void configFileCanBeNamedByAgentArgumentOrSystemProperty() throws IOException {
+        Path a = write("a.properties", "service=a\n");
+        Path b = write("b.properties", "service=b\n");
+        sysProps.put("cctflow.config", b.toString());
+
+        assertThat(load("config=" + a).service()).isEqualTo("a");
+        assertThat(load("").service()).isEqualTo("b");
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void unreadableConfigFileIsReportedByNameAndTheOtherSourcesStillApply() {
+        Path missing = dir.resolve("missing.properties");
+
+        AgentConfig c = load("config=" + missing + ",service=shop");
+
+        assertThat(c.service()).isEqualTo("shop");
+        assertThat(c.periodMillis()).isEqualTo(20);
+        assertThat(warnings).singleElement().asString()
+                .contains("cannot read config file " + missing, "NoSuchFileException", "ignoring it");
+    }
+
+    @Test
+    void configFileThatIsADirectoryIsReportedAndIgnored() {
+        AgentConfig c = load("config=" + dir);
+
+        assertThat(c.service()).isEqualTo("unknown-service");
+        assertThat(warnings).singleElement().asString().contains("cannot read config file " + dir);
+    }
+
+    @Test
+    void malformedEscapeInConfigFileIsReportedAndIgnored() throws IOException {
+        Path file = write("bad.properties", "service=shop\nversion=\\uZZZZ\n");
+
+        AgentConfig c = load("config=" + file);
+
+        assertThat(c.service()).isEqualTo("unknown-service");
+        assertThat(warnings).singleElement().asString().contains("cannot read config file " + file);
+    }
+
+    @Test
+    void badValueInConfigFileNamesTheFileAndKeyAndUsesTheDefault() throws IOException {
+        Path file = write("agent.properties", "period=often\nstackdepth=512\n");
+        sysProps.put("cctflow.config", file.toString());
+
+        AgentConfig c = load(null);
+
+        assertThat(c.periodMillis()).isEqualTo(20);
+        assertThat(c.stackDepth()).isEqualTo(512);
+        assertThat(warnings).singleElement().asString().contains("bad value 'often'",
+                "key period in config file " + file, "using the default 20ms");
+    }
+
+    @Test
+    void unknownKeysAndANestedConfigKeyInTheFileAreReported() throws IOException {
+        Path file = write("agent.properties", "sevrice=shop\nconfig=/other.properties\n");
+
+        load("config=" + file);
+
+        assertThat(warnings).hasSize(2);
+        assertThat(warnings).anySatisfy(w -> assertThat(w)
+                .contains("ignoring unknown key 'sevrice' in config file " + file));
+        assertThat(warnings).anySatisfy(w -> assertThat(w)
+                .contains("ignoring key 'config' in config file " + file, "cannot name another"));
+    }
+
+    @Test
+    void threadFiltersMatchTheWholeRawName() throws IOException {
+        // in a properties file a backslash must be doubled
+        Path file = write("agent.properties", "threads.exclude=pool-\\\\d+-thread-2\n");
+
+        AgentConfig c = load("config=" + file + ",threads.include=main|pool-.*");
+
+        assertThat(c.threads().accepts("main")).isTrue();
+        assertThat(c.threads().accepts("pool-1-thread-1")).isTrue();
+        assertThat(c.threads().accepts("pool-1-thread-2")).isFalse();
+        assertThat(c.threads().accepts("pool-1-thread-21")).isTrue();
+        assertThat(c.threads().accepts("my-main")).as("the whole name must match").isFalse();
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void threadFiltersDefaultToEveryThread() {
+        AgentConfig c = load(null);
+
+        assertThat(c.threads().accepts("main")).isTrue();
+        assertThat(c.threads().accepts("")).isTrue();
+        assertThat(c.threads().toString()).isEqualTo("include (all), exclude (none)");
+    }
+
+    @Test
+    void badThreadRegexIsReportedAndFiltersNothing() {
+        sysProps.put("cctflow.threads.exclude", "pool-(");
+
+        AgentConfig c = load(null);
+
+        assertThat(c.threads().accepts("pool-1")).isTrue();
+        assertThat(warnings).singleElement().asString().contains("system property cctflow.threads.exclude",
+                "not a regular expression", "using the default (none)");
+    }
+
+    private Path write(String name, String content) throws IOException {
+        return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
     }
 }

@@ -66,6 +66,61 @@ class AgentJarIT {
     }
 
     @Test
+    @Timeout(120)
+    void disabledJfrIsReportedOnceAndTheHostRunsNormally() throws Exception {
+        Run run = runHost("jfr-disabled", List.of("-XX:-FlightRecorder"),
+                "bootstrap.servers=127.0.0.1:1,service=t", "500");
+
+        assertHostUnaffectedWithoutJfr(run);
+        assertThat(run.stderr()).contains("FlightRecorder.isAvailable() is false");
+    }
+
+    @Test
+    @Timeout(120)
+    void runtimeWithoutTheJfrModuleIsReportedOnceAndTheHostRunsNormally() throws Exception {
+        // a jlinked runtime without jdk.jfr, as far as the host can tell
+        Run run = runHost("jfr-module-missing",
+                List.of("--limit-modules", "java.base,java.instrument,java.management"),
+                "bootstrap.servers=127.0.0.1:1,service=t", "500");
+
+        assertHostUnaffectedWithoutJfr(run);
+        assertThat(run.stderr()).contains("the module jdk.jfr is missing", "jdk/jfr/FlightRecorder");
+    }
+
+    private static void assertHostUnaffectedWithoutJfr(Run run) {
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.stdout()).contains("workload done true");
+        String warning = "[cctflow-agent] WARN JFR is not available in this JVM (";
+        assertThat(run.stderr()).contains(warning, "); the agent does nothing");
+        assertThat(run.stderr().split(java.util.regex.Pattern.quote(warning), -1))
+                .as("reported once: %s", run.stderr()).hasSize(2);
+        // nothing else started: no producer, no sender or flusher, no further warnings
+        assertThat(run.stderr().lines().filter(l -> l.startsWith("[cctflow-agent]")))
+                .as(run.stderr()).hasSize(1);
+        long doneAt = Long.parseLong(run.stdout().replaceAll("(?s).*workload done true at (\\d+).*", "$1"));
+        assertThat(run.exitedAtMillis() - doneAt).as("time from end of main to exit, ms")
+                .isLessThan(5_000);
+    }
+
+    @Test
+    @Timeout(180)
+    void truncatedStacksAreReportedWithTheFlagThatFixesThem() throws Exception {
+        // 200-deep recursion, stacks cut at 16 frames: every busy sample is truncated
+        Run run = runHost("truncated", List.of("-D" + BusyWorkload.DEPTH_PROPERTY + "=200"),
+                "bootstrap.servers=127.0.0.1:1,service=t,flush=1000,stackdepth=16,period=19ms",
+                "3000", "--await-agent");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.stdout()).contains("workload done true");
+        assertThat(run.stderr()).contains("period=19ms", "stackdepth=16");
+        assertThat(run.stderr()).containsPattern("\\[cctflow-agent\\] WARN \\d+ of \\d+ samples \\([\\d.]+ %\\)"
+                + " in this batch were truncated at JFR's stack depth of 16 frames; restart the JVM"
+                + " with -XX:FlightRecorderOptions:stackdepth=32 \\(and the agent key stackdepth=32\\)");
+        // rate limited: several batches carried the warning, the log says it once
+        assertThat(run.stderr().lines().filter(l -> l.contains("were truncated at"))).hasSize(1);
+    }
+
+    @Test
     void jarHoldsNoClassOutsideOurPackage() throws IOException {
         List<String> foreign = new ArrayList<>();
         int classes = 0;
@@ -104,8 +159,14 @@ class AgentJarIT {
     }
 
     private Run runHost(String name, String agentArgs, String... workloadArgs) throws Exception {
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m",
-                "-javaagent:" + JAR + "=" + agentArgs, "-cp", TEST_CLASSES.toString(),
+        return runHost(name, List.of(), agentArgs, workloadArgs);
+    }
+
+    private Run runHost(String name, List<String> jvmOptions, String agentArgs, String... workloadArgs)
+            throws Exception {
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-javaagent:" + JAR + "=" + agentArgs, "-cp", TEST_CLASSES.toString(),
                 BusyWorkload.class.getName()));
         command.addAll(List.of(workloadArgs));
         return run(name, command);

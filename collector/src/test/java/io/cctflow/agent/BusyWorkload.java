@@ -15,9 +15,15 @@ import jdk.jfr.RecordingState;
  * <p>With {@code --await-agent} the busy time starts only once the agent's flusher thread exists
  * and a JFR recording runs (at most 60 s, else exit code 2): on a loaded 2-core machine the
  * agent's start-up competes with the workload for CPU, and a fixed duration would race it.
+ *
+ * <p>The system property {@value #DEPTH_PROPERTY} sets how deep the busy threads recurse
+ * (default 12), for tests of truncated stacks.
  */
 public final class BusyWorkload {
     private static final String FLUSHER_THREAD = "cctflow-flusher";
+    /** System property: recursion depth of the busy threads. */
+    static final String DEPTH_PROPERTY = "busy.depth";
+    private static final int DEPTH = Integer.getInteger(DEPTH_PROPERTY, 12);
 
     private BusyWorkload() {
     }
@@ -59,7 +65,7 @@ public final class BusyWorkload {
     private static double work(long deadlineNanos) {
         double sum = 0;
         while (System.nanoTime() < deadlineNanos) {
-            sum += recurse(12);
+            sum += recurse(DEPTH);
         }
         return sum;
     }

@@ -127,7 +127,7 @@ class SchemaEvolutionTest {
         assertThat(decoded).isEqualTo(AgentStats.newBuilder().setSamplesSeen(10).setSamplesTruncated(11)
                 .setSamplesDropped(12).setBatchesSent(13).setBatchesDropped(14).setBytesSent(15)
                 .setBytesDropped(0).setSendLatencyMillisSum(0).setSendLatencyMillisMax(0)
-                .setBatchesQueued(0).setBytesQueued(0).build());
+                .setBatchesQueued(0).setBytesQueued(0).setStackDepth(0).setTruncationWarning("").build());
     }
 
     @Test
@@ -137,7 +137,7 @@ class SchemaEvolutionTest {
                 .setWindowStartMillis(1).setWindowEndMillis(2).setSequence(9).setSamplingPeriodMillis(20)
                 .setMethods(List.of(new MethodRef("A", "b", "()V")))
                 .setStacks(List.of(new Stack(List.of(0), List.of(0), "main", false, 1L)))
-                .setStats(new AgentStats(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L))
+                .setStats(new AgentStats(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 64, "warning"))
                 .build();
         Schema older = sampleBatchWithOlderStats();
         BinaryMessageDecoder<GenericRecord> oldReader = new BinaryMessageDecoder<>(GenericData.get(), older);
@@ -171,7 +171,7 @@ class SchemaEvolutionTest {
                 .setWindowStartMillis(1).setWindowEndMillis(2).setSequence(0).setSamplingPeriodMillis(20)
                 .setMethods(List.of(new MethodRef("A", "b", "()V")))
                 .setStacks(List.of(new Stack(List.of(0), List.of(0), "main", false, 1L)))
-                .setStats(new AgentStats(1L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L))
+                .setStats(new AgentStats(1L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 256, ""))
                 .build();
         assertThat(SampleBatch.fromByteBuffer(batch.toByteBuffer())).isEqualTo(batch);
         TaskDefinition task = new TaskDefinition("t1", null, TaskMatchType.REGEX, "com\\.example\\.(?<svc>\\w+)\\..*",

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.RandomAccess;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.cctflow.schema.AgentStats;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
@@ -21,6 +22,9 @@ import io.cctflow.schema.Stack;
  * <p>Thread safety: one thread records (the JFR stream) while another drains (the flusher); both
  * take one lock, once per sample and once per batch, never per frame. Building the Avro batch
  * happens outside the lock on state no other thread can see any more.
+ *
+ * <p>Each batch's stats carry the stack depth in effect and, when more than 1 % of the batch's
+ * samples were truncated, a {@link TruncationWarning} naming the flag that fixes it.
  *
  * <p>Memory is bounded: a batch holds at most {@code maxMethods} methods and {@code maxStacks}
  * distinct stacks; a sample that would exceed either is dropped and counted.
@@ -36,6 +40,7 @@ public final class BatchAggregator implements SampleRecorder {
     private final AgentCounters counters;
     private final int maxMethods;
     private final int maxStacks;
+    private final int stackDepth;
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
@@ -51,12 +56,25 @@ public final class BatchAggregator implements SampleRecorder {
     public BatchAggregator(InstanceInfo instance, int samplingPeriodMillis, long windowStartMillis,
             AgentCounters counters) {
         this(instance, samplingPeriodMillis, windowStartMillis, counters, DEFAULT_MAX_METHODS,
-                DEFAULT_MAX_STACKS);
+                DEFAULT_MAX_STACKS, 0);
     }
 
     /** As above, with explicit bounds per batch. */
     public BatchAggregator(InstanceInfo instance, int samplingPeriodMillis, long windowStartMillis,
             AgentCounters counters, int maxMethods, int maxStacks) {
+        this(instance, samplingPeriodMillis, windowStartMillis, counters, maxMethods, maxStacks, 0);
+    }
+
+    /**
+     * As above, for the live agent.
+     *
+     * @param stackDepth the stack depth the agent asked JFR for, reported in each batch's stats
+     *     when no stack was truncated (a truncated stack shows the depth really in effect); 0
+     *     when unknown
+     */
+    public BatchAggregator(InstanceInfo instance, int samplingPeriodMillis, long windowStartMillis,
+            AgentCounters counters, int maxMethods, int maxStacks, int stackDepth) {
+        this.stackDepth = stackDepth;
         this.instance = instance;
         this.samplingPeriodMillis = samplingPeriodMillis;
         this.counters = counters;
@@ -87,7 +105,7 @@ public final class BatchAggregator implements SampleRecorder {
                 counters.sampleDropped();
                 return;
             }
-            window.samples++;
+            window.count(1, depth, truncated);
         } finally {
             lock.unlock();
         }
@@ -132,7 +150,7 @@ public final class BatchAggregator implements SampleRecorder {
                 counters.samplesDropped(count);
                 return true;
             }
-            window.samples += count;
+            window.count(count, depth, truncated);
             return true;
         } finally {
             lock.unlock();
@@ -174,8 +192,17 @@ public final class BatchAggregator implements SampleRecorder {
                 .setSamplingPeriodMillis(samplingPeriodMillis)
                 .setMethods(done.methodRefs())
                 .setStacks(done.stackRecords())
-                .setStats(counters.snapshot())
+                .setStats(stats(done))
                 .build();
+    }
+
+    /** The cumulative counters, plus this window's stack depth and truncation warning. */
+    private AgentStats stats(Window done) {
+        AgentStats stats = counters.snapshot();
+        int depth = done.maxTruncatedDepth > 0 ? done.maxTruncatedDepth : stackDepth;
+        stats.setStackDepth(depth);
+        stats.setTruncationWarning(TruncationWarning.of(done.samples, done.truncated, depth));
+        return stats;
     }
 
     /** The samples and dictionary of one window. Guarded by the aggregator's lock until drained. */
@@ -184,6 +211,17 @@ public final class BatchAggregator implements SampleRecorder {
         final List<MethodId> methods = new ArrayList<>();
         final StackTable stacks = new StackTable();
         long samples;
+        long truncated;
+        // JFR cuts a truncated stack at exactly its depth limit, so this is the limit in effect
+        int maxTruncatedDepth;
+
+        void count(long n, int depth, boolean isTruncated) {
+            samples += n;
+            if (isTruncated) {
+                truncated += n;
+                maxTruncatedDepth = Math.max(maxTruncatedDepth, depth);
+            }
+        }
 
         /** How many of the frames are not in the dictionary (repeats counted: an upper bound). */
         int unknownMethods(MethodId[] frames, int depth) {

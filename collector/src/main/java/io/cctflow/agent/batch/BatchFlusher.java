@@ -16,6 +16,9 @@ import io.cctflow.schema.SampleBatch;
  * Drains the aggregator into the sink every flush interval on one daemon thread,
  * {@value #THREAD_NAME}, and once more on shutdown.
  *
+ * <p>A batch whose stats carry a truncation warning ({@link TruncationWarning}) is also reported
+ * on stderr: with the first such batch, then at most every ten minutes.
+ *
  * <p>The first flush comes after a random fraction of the interval so that a fleet started at
  * once (a deployment) does not send in lockstep; the {@link Random} is injected for tests.
  *
@@ -32,6 +35,8 @@ public final class BatchFlusher {
     private final Random random;
     private final LongSupplier clockMillis;
     private final RateLimitedLog failures = RateLimitedLog.perMinute();
+    // a too-small stack depth is a lasting condition: say it with the first batch, then rarely
+    private final RateLimitedLog truncation = new RateLimitedLog(10, TimeUnit.MINUTES, System::nanoTime);
     private final ScheduledExecutorService executor;
 
     /**
@@ -66,11 +71,18 @@ public final class BatchFlusher {
         try {
             SampleBatch batch = aggregator.drain(clockMillis.getAsLong());
             if (batch != null) {
+                warnIfTruncated(batch);
                 sink.send(batch);
             }
         } catch (Throwable t) {
             // the agent must keep running whatever happened to one batch
             failures.warn("flush failed", t);
+        }
+    }
+
+    private void warnIfTruncated(SampleBatch batch) {
+        if (batch.getStats() != null && !batch.getStats().getTruncationWarning().isEmpty()) {
+            truncation.warn(batch.getStats().getTruncationWarning());
         }
     }
 

@@ -33,13 +33,19 @@ public final class ExecutionSamples {
         RECORDED,
         /** The sampled thread is one of the agent's own; nothing was recorded. */
         AGENT_THREAD,
+        /** The sampled thread is left out by the {@link ThreadFilter}; nothing was recorded. */
+        FILTERED_THREAD,
         /** The event has no stack; nothing was recorded. */
         NO_STACK
     }
 
     private static final int MAX_THREAD_NAMES = 4096;
+    // cached for a raw name the filter rejects; compared by identity
+    private static final String FILTERED = new String("<filtered>");
+    private static final String AGENT = new String("<agent>");
 
     private final boolean skipAgentThreads;
+    private final ThreadFilter filter;
     private final MethodIds methodIds = new MethodIds();
     private final Map<String, String> threadNames = new HashMap<>();
     private MethodId[] frames = new MethodId[256];
@@ -50,7 +56,15 @@ public final class ExecutionSamples {
      *     sampling: they are the agent's overhead, not the host's profile)
      */
     public ExecutionSamples(boolean skipAgentThreads) {
+        this(skipAgentThreads, ThreadFilter.ALL);
+    }
+
+    /**
+     * As above, recording only threads that {@code filter} accepts (by raw name).
+     */
+    public ExecutionSamples(boolean skipAgentThreads, ThreadFilter filter) {
         this.skipAgentThreads = skipAgentThreads;
+        this.filter = filter;
     }
 
     /**
@@ -60,8 +74,11 @@ public final class ExecutionSamples {
      */
     public Outcome read(RecordedEvent event, SampleRecorder recorder) {
         String thread = threadName(event);
-        if (thread == null) {
+        if (thread == AGENT) {
             return Outcome.AGENT_THREAD;
+        }
+        if (thread == FILTERED) {
+            return Outcome.FILTERED_THREAD;
         }
         RecordedStackTrace stackTrace = event.getStackTrace();
         List<RecordedFrame> recorded = stackTrace == null ? List.of() : stackTrace.getFrames();
@@ -81,25 +98,32 @@ public final class ExecutionSamples {
         return Outcome.RECORDED;
     }
 
-    /** The normalised name of the sampled thread, or null for a skipped agent thread. */
+    /**
+     * The normalised name of the sampled thread, or {@link #AGENT} / {@link #FILTERED} for a
+     * skipped thread. A thread without a Java name is filtered as {@link ThreadNames#UNKNOWN}.
+     */
     private String threadName(RecordedEvent event) {
         RecordedThread thread = event.getThread("sampledThread");
         String raw = thread == null ? null : thread.getJavaName();
         if (raw == null) {
-            return ThreadNames.UNKNOWN;
-        }
-        if (skipAgentThreads && isAgentThread(raw)) {
-            return null;
+            return filter.accepts(ThreadNames.UNKNOWN) ? ThreadNames.UNKNOWN : FILTERED;
         }
         String normalised = threadNames.get(raw);
         if (normalised == null) {
             if (threadNames.size() >= MAX_THREAD_NAMES) {
                 threadNames.clear();
             }
-            normalised = ThreadNames.normalise(raw);
+            normalised = classify(raw);
             threadNames.put(raw, normalised);
         }
         return normalised;
+    }
+
+    private String classify(String raw) {
+        if (skipAgentThreads && isAgentThread(raw)) {
+            return AGENT;
+        }
+        return filter.accepts(raw) ? ThreadNames.normalise(raw) : FILTERED;
     }
 
     /**

@@ -11,7 +11,6 @@ import io.cctflow.agent.batch.AgentCounters;
 import io.cctflow.agent.batch.SampleRecorder;
 import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
-import jdk.jfr.FlightRecorder;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingStream;
 
@@ -43,7 +42,9 @@ public final class JfrSampler implements AutoCloseable {
     private final RateLimitedLog eventFailures = RateLimitedLog.perMinute();
 
     // confined to the stream thread
-    private final ExecutionSamples samples = new ExecutionSamples(true);
+    private final ExecutionSamples samples;
+    // set once the stream delivered its metadata, i.e. JFR really records
+    private volatile boolean streaming;
 
     private final Object lifecycle = new Object();
     // guarded by lifecycle
@@ -58,41 +59,49 @@ public final class JfrSampler implements AutoCloseable {
      */
     public JfrSampler(int periodMillis, int stackDepth, SampleRecorder recorder,
             AgentCounters counters) {
+        this(periodMillis, stackDepth, recorder, counters, ThreadFilter.ALL);
+    }
+
+    /**
+     * As above, sampling only the threads {@code threads} accepts.
+     */
+    public JfrSampler(int periodMillis, int stackDepth, SampleRecorder recorder,
+            AgentCounters counters, ThreadFilter threads) {
+        this.samples = new ExecutionSamples(true, threads);
         this.periodMillis = periodMillis;
         this.stackDepth = stackDepth;
         this.recorder = recorder;
         this.counters = counters;
     }
 
-    /** Whether this JVM has a usable Flight Recorder; logs why not. */
+    /** Whether this JVM has a usable Flight Recorder; logs why not ({@link JfrAvailability}). */
     public static boolean isJfrAvailable() {
-        try {
-            if (FlightRecorder.isAvailable()) {
-                return true;
-            }
-            AgentLog.warn("JDK Flight Recorder is not available in this JVM (disabled, or not built"
-                    + " in); no samples will be taken");
-        } catch (Throwable t) {
-            AgentLog.warn("JDK Flight Recorder is not usable in this JVM; no samples will be taken", t);
+        String reason = JfrAvailability.unavailableReason();
+        if (reason == null) {
+            return true;
         }
+        JfrAvailability.reportUnavailable(reason);
         return false;
     }
 
     /**
      * Starts sampling and handles events until {@link #close()}. Returns normally when closed;
-     * any failure is logged, never thrown.
+     * any failure is logged, never thrown. A failure before JFR delivered anything (the recording
+     * could not be created or started) is reported as JFR not being available.
+     *
+     * @return whether sampling had begun (JFR delivered its metadata) before it ended
      */
-    public void run() {
+    public boolean run() {
         try {
             if (isClosed()) {
-                return;
+                return false;
             }
             raiseStackDepth(stackDepth);
             RecordingStream rs = new RecordingStream();
             synchronized (lifecycle) {
                 if (closed) {
                     rs.close();
-                    return;
+                    return false;
                 }
                 stream = rs;
             }
@@ -100,17 +109,27 @@ public final class JfrSampler implements AutoCloseable {
             rs.setMaxSize(MAX_SIZE_BYTES);
             rs.enable(EXECUTION_SAMPLE).withPeriod(Duration.ofMillis(periodMillis));
             rs.onEvent(EXECUTION_SAMPLE, this::onExecutionSample);
-            rs.onMetadata(metadata -> started.countDown());
+            rs.onMetadata(metadata -> {
+                streaming = true;
+                started.countDown();
+            });
             rs.start();
         } catch (Throwable t) {
             // close() from another thread can make start() fail; that is not worth a warning
-            if (!isClosed()) {
+            if (isClosed()) {
+                return streaming;
+            }
+            if (streaming) {
                 AgentLog.warn("JFR sampling stopped", t);
+            } else {
+                JfrAvailability.reportUnavailable("could not start a recording: "
+                        + AgentLog.describe(t));
             }
         } finally {
             started.countDown();
             close();
         }
+        return streaming;
     }
 
     /** Waits until the stream has started (or stopped). For tests and start-up logging. */

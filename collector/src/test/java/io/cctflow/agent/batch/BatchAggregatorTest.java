@@ -258,4 +258,69 @@ class BatchAggregatorTest {
         assertThat(decoded.getStacks().get(0).getLines()).containsExactly(0, 42);
         assertThat(decoded.getInstance().getLabels()).containsEntry("zone", "a");
     }
+
+    @Test
+    void statsCarryTheConfiguredDepthAndNoWarningWhenNothingIsTruncated() {
+        BatchAggregator live = new BatchAggregator(Batches.instance(), 20, 0, counters,
+                BatchAggregator.DEFAULT_MAX_METHODS, BatchAggregator.DEFAULT_MAX_STACKS, 256);
+        for (int i = 0; i < 200; i++) {
+            record(live, "main", false, List.of(m("main"), m("work")));
+        }
+
+        AgentStats stats = live.drain(1_000).getStats();
+
+        assertThat(stats.getStackDepth()).isEqualTo(256);
+        assertThat(stats.getTruncationWarning()).isEmpty();
+    }
+
+    @Test
+    void statsCarryNoWarningForOnePercentOrLess() {
+        BatchAggregator live = new BatchAggregator(Batches.instance(), 20, 0, counters,
+                BatchAggregator.DEFAULT_MAX_METHODS, BatchAggregator.DEFAULT_MAX_STACKS, 256);
+        for (int i = 0; i < 99; i++) {
+            record(live, "main", false, List.of(m("main"), m("work")));
+        }
+        record(live, "main", true, List.of(m("a"), m("b"), m("c")));
+
+        AgentStats stats = live.drain(1_000).getStats();
+
+        assertThat(stats.getStackDepth()).as("where JFR cut the one truncated stack").isEqualTo(3);
+        assertThat(stats.getTruncationWarning()).as("1 of 100 is not more than 1 %").isEmpty();
+    }
+
+    @Test
+    void statsWarnWithTheDepthWhereJfrCutTheStacks() {
+        // JFR was already running at 3 frames, so the configured 256 never took effect
+        BatchAggregator live = new BatchAggregator(Batches.instance(), 20, 0, counters,
+                BatchAggregator.DEFAULT_MAX_METHODS, BatchAggregator.DEFAULT_MAX_STACKS, 256);
+        for (int i = 0; i < 97; i++) {
+            record(live, "main", false, List.of(m("main"), m("work")));
+        }
+        for (int i = 0; i < 3; i++) {
+            record(live, "main", true, List.of(m("a"), m("b"), m("c")));
+        }
+
+        AgentStats first = live.drain(1_000).getStats();
+        record(live, "main", false, List.of(m("main")));
+        AgentStats second = live.drain(2_000).getStats();
+
+        assertThat(first.getStackDepth()).isEqualTo(3);
+        assertThat(first.getTruncationWarning()).contains("3 of 100 samples (3.0 %)",
+                "-XX:FlightRecorderOptions:stackdepth=6");
+        assertThat(second.getTruncationWarning()).as("per batch, not cumulative").isEmpty();
+        assertThat(second.getSamplesTruncated()).as("the counter stays cumulative").isEqualTo(3);
+    }
+
+    @Test
+    void importedBatchesWarnPerBatchToo() {
+        for (int i = 0; i < 4; i++) {
+            assertThat(aggregator.tryRecord(new MethodId[] {m("a"), m("b")}, new int[2], 2, "main",
+                    true, 5)).isTrue();
+        }
+
+        AgentStats stats = aggregator.drain(2_000).getStats();
+
+        assertThat(stats.getStackDepth()).isEqualTo(2);
+        assertThat(stats.getTruncationWarning()).contains("20 of 20 samples", "stackdepth=4");
+    }
 }

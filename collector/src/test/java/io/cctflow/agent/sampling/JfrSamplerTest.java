@@ -1,15 +1,20 @@
 package io.cctflow.agent.sampling;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -94,7 +99,67 @@ class JfrSamplerTest {
     void closeBeforeRunMakesRunReturnAtOnce() {
         JfrSampler sampler = new JfrSampler(10, 256, (f, l, d, t, tr) -> { }, new AgentCounters());
         sampler.close();
-        sampler.run();
+        assertThat(sampler.run()).as("never sampled").isFalse();
+    }
+
+    /** Counts samples of {@link #SPIN} per normalised thread name. */
+    private static final class ThreadCounts implements SampleRecorder {
+        final Map<String, Integer> counts = new HashMap<>();
+
+        @Override
+        public synchronized void record(MethodId[] frames, int[] lines, int depth, String thread,
+                boolean truncated) {
+            for (int i = 0; i < depth; i++) {
+                if (frames[i].methodName().equals(SPIN)) {
+                    counts.merge(thread, 1, Integer::sum);
+                    return;
+                }
+            }
+        }
+
+        synchronized Map<String, Integer> snapshot() {
+            return new HashMap<>(counts);
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void samplesOnlyThreadsTheFilterAccepts() throws Exception {
+        assumeTrue(JfrSampler.isJfrAvailable(), "JFR not available");
+        ThreadCounts counts = new ThreadCounts();
+        ThreadFilter filter = new ThreadFilter(Optional.of(Pattern.compile("filter-.*")),
+                Optional.of(Pattern.compile("filter-drop-\\d+")));
+        JfrSampler sampler = new JfrSampler(10, 256, counts, new AgentCounters(), filter);
+        Thread stream = new Thread(sampler::run, "test-jfr-stream");
+        stream.setDaemon(true);
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> workers = List.of(
+                new Thread(() -> busyCaller(stop), "filter-keep-1"),
+                new Thread(() -> busyCaller(stop), "filter-drop-1"),
+                new Thread(() -> busyCaller(stop), "other-1"));
+        try {
+            stream.start();
+            assertThat(sampler.awaitStarted(Duration.ofSeconds(20))).isTrue();
+            workers.forEach(w -> {
+                w.setDaemon(true);
+                w.start();
+            });
+            // all three spin alike: once the kept thread has 30 samples, the others would have had
+            // about as many each had they not been filtered out
+            await().atMost(Duration.ofSeconds(90))
+                    .until(() -> counts.snapshot().getOrDefault("filter-keep-#", 0) >= 30);
+        } finally {
+            stop.set(true);
+            sampler.close();
+            stream.join(10_000);
+            for (Thread w : workers) {
+                w.join(10_000);
+            }
+        }
+        Map<String, Integer> seen = counts.snapshot();
+        assertThat(seen.getOrDefault("filter-keep-#", 0)).as("samples per thread: %s", seen)
+                .isGreaterThanOrEqualTo(30);
+        assertThat(seen).as("excluded and not included threads").doesNotContainKeys("filter-drop-#", "other-#");
     }
 
     private static void busyCaller(AtomicBoolean stop) {
