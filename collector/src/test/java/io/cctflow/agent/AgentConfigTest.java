@@ -361,4 +361,12 @@ class AgentConfigTest {
     private Path write(String name, String content) throws IOException {
         return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
     }
+
+    /** Docs that match the code: the README's agent table is exactly {@link AgentConfig#describeKeys()}. */
+    @Test
+    void readmeHoldsTheKeyTable() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+
+        assertThat(readme).contains(AgentConfig.describeKeys());
+    }
 }
