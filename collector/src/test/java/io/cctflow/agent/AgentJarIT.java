@@ -69,7 +69,7 @@ class AgentJarIT {
     @Timeout(120)
     void disabledJfrIsReportedOnceAndTheHostRunsNormally() throws Exception {
         Run run = runHost("jfr-disabled", List.of("-XX:-FlightRecorder"),
-                "bootstrap.servers=127.0.0.1:1,service=t", "500");
+                "bootstrap.servers=127.0.0.1:1,service=t", "500", "--await-agent-gone");
 
         assertHostUnaffectedWithoutJfr(run);
         assertThat(run.stderr()).contains("FlightRecorder.isAvailable() is false");
@@ -81,12 +81,13 @@ class AgentJarIT {
         // a jlinked runtime without jdk.jfr, as far as the host can tell
         Run run = runHost("jfr-module-missing",
                 List.of("--limit-modules", "java.base,java.instrument,java.management"),
-                "bootstrap.servers=127.0.0.1:1,service=t", "500");
+                "bootstrap.servers=127.0.0.1:1,service=t", "500", "--await-agent-gone");
 
         assertHostUnaffectedWithoutJfr(run);
         assertThat(run.stderr()).contains("the module jdk.jfr is missing", "jdk/jfr/FlightRecorder");
     }
 
+    /** The host waited for the agent's start-up thread to end, so its report is in stderr. */
     private static void assertHostUnaffectedWithoutJfr(Run run) {
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.stdout()).contains("workload done true");

@@ -16,11 +16,16 @@ import jdk.jfr.RecordingState;
  * and a JFR recording runs (at most 60 s, else exit code 2): on a loaded 2-core machine the
  * agent's start-up competes with the workload for CPU, and a fixed duration would race it.
  *
+ * <p>With {@code --await-agent-gone} the busy time starts only once the agent's start-up thread
+ * has ended (at most 60 s, else exit code 2), for tests where the agent gives up at start (no
+ * JFR): {@code premain} starts that thread before {@code main} runs, so this cannot race it.
+ *
  * <p>The system property {@value #DEPTH_PROPERTY} sets how deep the busy threads recurse
  * (default 12), for tests of truncated stacks.
  */
 public final class BusyWorkload {
     private static final String FLUSHER_THREAD = "cctflow-flusher";
+    private static final String SAMPLER_THREAD = "cctflow-sampler";
     /** System property: recursion depth of the busy threads. */
     static final String DEPTH_PROPERTY = "busy.depth";
     private static final int DEPTH = Integer.getInteger(DEPTH_PROPERTY, 12);
@@ -32,6 +37,10 @@ public final class BusyWorkload {
         long millis = Long.parseLong(args[0]);
         if (args.length > 1 && args[1].equals("--await-agent") && !awaitAgent(60_000)) {
             System.out.println("agent did not start within 60 s");
+            System.exit(2);
+        }
+        if (args.length > 1 && args[1].equals("--await-agent-gone") && !awaitAgentGone(60_000)) {
+            System.out.println("agent start-up thread still running after 60 s");
             System.exit(2);
         }
         long deadline = System.nanoTime() + millis * 1_000_000;
@@ -57,9 +66,24 @@ public final class BusyWorkload {
         return false;
     }
 
+    private static boolean awaitAgentGone(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            if (!running(SAMPLER_THREAD)) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
     private static boolean flusherRunning() {
+        return running(FLUSHER_THREAD);
+    }
+
+    private static boolean running(String threadName) {
         return Thread.getAllStackTraces().keySet().stream()
-                .anyMatch(t -> t.getName().equals(FLUSHER_THREAD));
+                .anyMatch(t -> t.getName().equals(threadName));
     }
 
     private static double work(long deadlineNanos) {

@@ -1,0 +1,132 @@
+package io.cctflow.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.cctflow.schema.SampleBatch;
+import io.cctflow.schema.Stack;
+import io.cctflow.servers.TestServers;
+
+/**
+ * The shaded jar as it ships, configured only through a properties file, against a real broker:
+ * the file's sampling period, thread filter and stack depth reach the batches, and the batches'
+ * stats carry the truncation warning with the flag that fixes it.
+ */
+class AgentSettingsIT {
+    private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
+            "target/cctflow-collector-0.1.0-SNAPSHOT.jar")).toAbsolutePath();
+    private static final Path TEST_CLASSES = Paths.get(System.getProperty("cctflow.testClasses",
+            "target/test-classes"));
+    private static final Path LOGS = JAR.getParent().resolve("it-logs");
+
+    @Test
+    @Timeout(240)
+    void settingsFromAConfigFileReachTheBatches() throws Exception {
+        String topic = "settings-" + UUID.randomUUID();
+        TestServers.get().createTopic(topic, 1);
+        Files.createDirectories(LOGS);
+        // StoppableWorkload keeps main and pool-1-thread-1 busy about 13 and 20 frames deep
+        Path config = Files.writeString(LOGS.resolve("settings.properties"), String.join("\n",
+                "bootstrap.servers=" + TestServers.get().kafkaBootstrapServers(),
+                "topic=" + topic,
+                "service=settings",
+                "flush=1000",
+                "period=19ms",
+                "stackdepth=8",
+                "threads.exclude=pool-\\\\d+-thread-\\\\d+",
+                ""), StandardCharsets.UTF_8);
+        Path stop = LOGS.resolve("settings.stop");
+        Files.deleteIfExists(stop);
+        Path out = LOGS.resolve("settings.stdout");
+        Path err = LOGS.resolve("settings.stderr");
+        Process host = new ProcessBuilder(java(), "-Xmx256m", "-Dcctflow.config=" + config,
+                "-javaagent:" + JAR, "-cp", TEST_CLASSES.toString(),
+                StoppableWorkload.class.getName(), stop.toString(), "120")
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        List<SampleBatch> batches;
+        try {
+            batches = consume(topic, list -> list.stream()
+                    .filter(b -> b.getStacks().stream().anyMatch(s -> s.getThread().equals("main")))
+                    .count() >= 2);
+            Files.writeString(stop, "stop");
+            assertThat(host.waitFor(60, TimeUnit.SECONDS)).as("host exits").isTrue();
+        } finally {
+            host.destroyForcibly();
+        }
+        String stderr = Files.readString(err, StandardCharsets.UTF_8);
+        assertThat(host.exitValue()).as(stderr).isZero();
+        assertThat(stderr).contains("config=" + config, "period=19ms", "stackdepth=8",
+                "exclude pool-\\d+-thread-\\d+").doesNotContain("WARN bad value", "unknown key");
+
+        assertThat(batches).allSatisfy(b -> {
+            assertThat(b.getInstance().getService()).isEqualTo("settings");
+            assertThat(b.getSamplingPeriodMillis()).isEqualTo(19);
+            assertThat(b.getStacks()).extracting(Stack::getThread)
+                    .noneMatch(t -> t.startsWith("pool-"));
+        });
+        SampleBatch withMain = batches.stream()
+                .filter(b -> b.getStacks().stream().anyMatch(s -> s.getThread().equals("main")))
+                .findFirst().orElseThrow();
+        // JFR cuts a stack at exactly the depth in effect; main's busy stacks are deeper
+        assertThat(withMain.getStacks()).filteredOn(Stack::getTruncated).isNotEmpty()
+                .allSatisfy(s -> assertThat(s.getFrames()).hasSize(8));
+        assertThat(withMain.getStats().getStackDepth()).isEqualTo(8);
+        assertThat(withMain.getStats().getTruncationWarning()).contains(
+                "in this batch were truncated at JFR's stack depth of 8 frames",
+                "-XX:FlightRecorderOptions:stackdepth=16 ");
+        // the first batch with a warning (in sequence order) is the one the log reports
+        String firstWarning = batches.stream().map(b -> b.getStats().getTruncationWarning())
+                .filter(w -> !w.isEmpty()).findFirst().orElseThrow();
+        assertThat(stderr).contains("WARN " + firstWarning);
+    }
+
+    /** Polls the topic until {@code done} holds for the batches read (at most 120 s). */
+    private static List<SampleBatch> consume(String topic, Predicate<List<SampleBatch>> done)
+            throws Exception {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestServers.get().kafkaBootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        List<SampleBatch> batches = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p)) {
+            consumer.subscribe(List.of(topic));
+            while (!done.test(batches) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    batches.add(SampleBatch.fromByteBuffer(ByteBuffer.wrap(r.value())));
+                }
+            }
+        }
+        assertThat(done.test(batches)).as("batches on %s within 120 s: %s", topic, batches.size())
+                .isTrue();
+        return batches;
+    }
+
+    private static String java() {
+        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}
