@@ -87,6 +87,21 @@ class AgentJarIT {
         assertThat(run.stderr()).contains("the module jdk.jfr is missing", "jdk/jfr/FlightRecorder");
     }
 
+    @Test
+    @Timeout(120)
+    void recordingThatCannotStartIsReportedAsJfrUnavailable() throws Exception {
+        // JFR creates its repository under java.io.tmpdir when the first recording starts
+        Path notADirectory = Files.writeString(Files.createDirectories(LOGS).resolve("tmpdir-is-a-file"), "");
+        Run run = runHost("jfr-cannot-start", List.of("-Djava.io.tmpdir=" + notADirectory),
+                "bootstrap.servers=127.0.0.1:1,service=t", "500", "--await-agent-gone");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.stdout()).contains("workload done true");
+        assertThat(run.stderr()).contains("[cctflow-agent] WARN JFR is not available in this JVM"
+                + " (could not start a recording: ", "); the agent does nothing");
+        assertThat(run.stderr()).doesNotContain("sampling ended before shutdown", "JFR sampling stopped");
+    }
+
     /** The host waited for the agent's start-up thread to end, so its report is in stderr. */
     private static void assertHostUnaffectedWithoutJfr(Run run) {
         assertThat(run.exitCode()).as(run.stderr()).isZero();
