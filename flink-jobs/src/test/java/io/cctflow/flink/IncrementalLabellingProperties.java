@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
-import io.cctflow.core.MethodId;
-import io.cctflow.core.task.TaskDefinition;
-import io.cctflow.core.task.TaskLabeller;
-import io.cctflow.core.task.TaskLabels;
 import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.flink.ingest.RawRecord;
@@ -93,7 +89,7 @@ class IncrementalLabellingProperties {
         }
         var d = io.cctflow.schema.TaskDefinition.fromByteBuffer(java.nio.ByteBuffer.wrap(r.value));
         try {
-            core(d);
+            ExpectedLabels.core(d);
             live.put(id, d);
         } catch (IllegalArgumentException invalid) {
             live.remove(id);
@@ -111,33 +107,10 @@ class IncrementalLabellingProperties {
                 BatchTrees.mergeComplete(b, BatchTrees.methodIds(b), tree);
             }
         }
-        Map<Long, String> names = new HashMap<>();
-        for (int m = 0; m < ALPHABET; m++) {
-            names.put(MethodId.of("T", "m" + m, "()V"), "T.m" + m);
-        }
         Map<String, List<String>> expected = new TreeMap<>();
-        trees.forEach((execution, tree) -> {
-            List<TaskDefinition> applying = new ArrayList<>();
-            for (var d : definitions) {
-                if (d.getService() == null || d.getService().equals(execution.service())) {
-                    applying.add(core(d));
-                }
-            }
-            TaskLabels labels = new TaskLabeller(names::get, applying).label(tree);
-            for (int n = 1; n < tree.size(); n++) {
-                List<String> tasks = new ArrayList<>(labels.taskNames(n));
-                Collections.sort(tasks);
-                if (!tasks.isEmpty()) {
-                    expected.put(execution.service() + "|" + tree.id(n), tasks);
-                }
-            }
-        });
+        trees.forEach((execution, tree) -> ExpectedLabels.of(tree, execution.service(), definitions, ALPHABET)
+                .forEach((id, tasks) -> expected.put(execution.service() + "|" + id, tasks)));
         return expected;
-    }
-
-    private static TaskDefinition core(io.cctflow.schema.TaskDefinition d) {
-        return new TaskDefinition(d.getId(), io.cctflow.core.task.MatchType.valueOf(d.getMatchType().name()),
-                d.getPattern(), d.getNameTemplate());
     }
 
     /** A random add/change, tombstone or invalid definition for one of four ids. */

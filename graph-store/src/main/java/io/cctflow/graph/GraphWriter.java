@@ -11,9 +11,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Session;
@@ -176,10 +176,12 @@ public final class GraphWriter {
 
     /**
      * Sets the full task list of each (service, node), replacing what was stored; an empty list
-     * removes the node's labels. For the same (service, node) the last element wins.
+     * removes the node's labels. For the same (service, node) the last element wins. Rows are
+     * written in key order, so concurrent writers of the same nodes (instances of one service on
+     * several subtasks) lock them in the same order and wait instead of deadlocking.
      */
     public void writeNodeTasks(List<NodeTasks> labels) {
-        Map<String, NodeTasks> last = new LinkedHashMap<>();
+        Map<String, NodeTasks> last = new TreeMap<>();
         for (NodeTasks t : labels) {
             last.put(Keys.nodeTasks(t.service(), t.nodeId()), t);
         }

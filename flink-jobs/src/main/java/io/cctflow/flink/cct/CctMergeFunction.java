@@ -41,6 +41,8 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Merges the sample batches of one execution (the key) into that execution's CCT.
@@ -79,6 +81,7 @@ import org.apache.flink.util.Collector;
  */
 public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawRecord, RawRecord, BatchCounts> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(CctMergeFunction.class);
 
     private final int matchThreshold;
     private final int maxPending;
@@ -470,12 +473,15 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
      */
     private void relabel(Context ctx, TaskDefinitions before, TaskDefinitions after, TaskDefinitionRecord previous,
             TaskDefinitionRecord next) throws Exception {
+        long started = System.nanoTime();
         Map<String, Set<Long>> emitted = new HashMap<>();
+        long[] executions = new long[1];
         ctx.applyToKeyedState(Outputs.CCT_NODES, (key, nodes) -> {
             String service = ExecutionId.fromKey(key).service();
             if (!TaskDefinitions.touches(previous, next, service)) {
                 return;
             }
+            executions[0]++;
             InstanceTrees.Entry instance = trees.get(key, nodes.values());
             ServiceLabeller was = before.forService(service);
             ServiceLabeller now = after.forService(service);
@@ -493,6 +499,10 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
                 }
             }
         });
+        long updates = emitted.values().stream().mapToLong(Set::size).sum();
+        LOG.info("task definition '{}' {}: {} executions relabelled, {} node label updates, in {} ms",
+                previous != null ? previous.id() : next.id(), next == null ? "removed" : previous == null ? "added"
+                : "changed", executions[0], updates, (System.nanoTime() - started) / 1_000_000);
     }
 
     /**
