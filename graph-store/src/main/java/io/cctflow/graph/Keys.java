@@ -14,4 +14,8 @@ final class Keys {
     static String window(String executionKey, long windowStartMillis) {
         return executionKey + SEP + windowStartMillis;
     }
+
+    static String nodeTasks(String service, long nodeId) {
+        return service + SEP + nodeId;
+    }
 }

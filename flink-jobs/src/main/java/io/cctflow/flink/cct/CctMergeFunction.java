@@ -26,7 +26,7 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -45,10 +45,26 @@ import org.apache.flink.util.Collector;
  * counts in the window of the batch it came in. Outcomes are job metrics and go with the window's
  * counts ({@code truncated*} fields of {@link BatchCounts}).
  *
- * <p>Outputs: {@link BatchCounts} for windowing; {@link Outputs#TOPOLOGY} for the graph; undecodable
- * or inconsistent records to {@link Outputs#DEAD_LETTERS}, counted, while the job goes on.
+ * <p><b>Task labels</b> (seed 002 Sect. 3.3.3): task definitions arrive on the broadcast input (the
+ * compacted task definitions topic, records undecoded) and are kept in broadcast state {@link
+ * Outputs#TASK_DEFINITIONS}; cct-core's {@code TaskLabeller}, one per service, does all matching. A
+ * new node gets its labels from its parent's (its own method's matches added: O(1) per new node
+ * after its method's first match), computed on the in-memory tree ({@link TaskLabelling}). An added, changed or deleted
+ * definition is applied to the existing nodes of every execution of the services it applies to
+ * ({@code applyToKeyedState}): their labels before and after are compared, and each (service, node)
+ * whose labels changed is emitted once. Labels are a pure function of path, service and
+ * definitions, so they are not kept in state; the method names they need are ({@link
+ * Outputs#CCT_METHOD_NAMES}). An invalid definition is dead-lettered with the reason and counted,
+ * and removes an earlier definition with its id: the accepted definitions are always the valid
+ * subset of the topic's latest values, whatever the restart.
+ *
+ * <p>Outputs: {@link BatchCounts} for windowing; {@link Outputs#TOPOLOGY} for the graph; {@link
+ * Outputs#NODE_TASKS} (labels per service and node) and {@link Outputs#TASK_DEFINITION_CHANGES} for
+ * the graph; undecodable or inconsistent records, and rejected task definitions, to {@link
+ * Outputs#DEAD_LETTERS}, counted, while the job goes on. Definition changes and rejections are the
+ * same on every subtask, so only the first subtask emits them.
  */
-public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, BatchCounts> {
+public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawRecord, RawRecord, BatchCounts> {
     private static final long serialVersionUID = 1L;
 
     private final int matchThreshold;
@@ -60,6 +76,7 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
     private transient ValueState<Long> lastSequence;
     private transient ListState<TruncatedStack> pending;
     private transient ValueState<Long> pendingTimer;
+    private transient TaskLabelling tasks;
     private transient InstanceTrees trees;
     private transient TruncatedStackMerger merger;
     private transient Counter deadLettered;
@@ -109,10 +126,12 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         truncatedExpired = metrics.counter("truncatedSamplesExpired");
         sequenceGaps = metrics.counter("sequenceGaps");
         hashCollisions = metrics.counter("hashCollisions");
+        tasks = new TaskLabelling(getRuntimeContext().getMapState(Outputs.CCT_METHOD_NAMES), metrics,
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0);
     }
 
     @Override
-    public void processElement(RawRecord record, Context ctx, Collector<BatchCounts> out) throws Exception {
+    public void processElement(RawRecord record, ReadOnlyContext ctx, Collector<BatchCounts> out) throws Exception {
         SampleBatch batch;
         try {
             batch = BatchDecoder.decode(record);
@@ -177,6 +196,7 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         keepPending(kept, moved, ctx);
 
         ctx.output(Outputs.TOPOLOGY, topologyUpdate(batch, execution, instance.tree(), sizeBefore, methods));
+        tasks.labelNewNodes(ctx, execution.service(), instance, sizeBefore);
 
         counts.executionKey = execution.key();
         counts.eventTimeMillis = batch.getWindowStartMillis();
@@ -217,7 +237,8 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
     }
 
     /** Stores the pending stacks within the count bound (oldest expire) and arms the age timer. */
-    private void keepPending(List<TruncatedStack> kept, Map<Long, BatchCounts> moved, Context ctx) throws Exception {
+    private void keepPending(List<TruncatedStack> kept, Map<Long, BatchCounts> moved, ReadOnlyContext ctx)
+            throws Exception {
         int excess = kept.size() - maxPending;
         for (int i = 0; i < excess; i++) {
             expire(kept.get(i), moved);
@@ -294,7 +315,7 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
                 stack.count);
     }
 
-    private void deadLetter(Context ctx, RawRecord record, String reason) {
+    private void deadLetter(ReadOnlyContext ctx, RawRecord record, String reason) {
         deadLettered.inc();
         ctx.output(Outputs.DEAD_LETTERS, new DeadLetter(record, reason + " [" + record.origin() + "]"));
     }
@@ -307,6 +328,16 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         if (last == null || sequence > last) {
             lastSequence.update(sequence);
         }
+    }
+
+    /**
+     * A record of the task definitions topic: a new, changed or deleted definition is stored in
+     * broadcast state and applied to the existing nodes of every execution it concerns; an invalid
+     * one is dead-lettered with the reason and removes the definition with its id.
+     */
+    @Override
+    public void processBroadcastElement(RawRecord record, Context ctx, Collector<BatchCounts> out) throws Exception {
+        tasks.apply(record, ctx, trees);
     }
 
     /**
@@ -329,6 +360,7 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
             }
             usedMethods.putIfAbsent(node.methodId(), method);
         }
+        tasks.rememberNames(usedMethods.values());
         nodesCreated.inc(created.size());
         InstanceInfo info = batch.getInstance();
         InstanceRecord instance = new InstanceRecord(execution.service(), execution.version(), execution.instance(),
