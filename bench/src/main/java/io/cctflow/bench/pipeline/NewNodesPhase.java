@@ -53,6 +53,7 @@ public final class NewNodesPhase implements Phase {
         out.printf("%n== new nodes: %,d stacks of depth %d over %d instances = %,d new nodes (%d recursive methods cycling); "
                 + "%,d nodes in Neo4j before ==%n", stacks, depth, instances, expected, CYCLE, before);
         List<MethodRef> methods = methods();
+        MachineLoad machineStart = MachineLoad.now();
         long start = System.nanoTime();
         List<CompletableFuture<Void>> acks = new ArrayList<>();
         long[] sequences = new long[instances];
@@ -83,6 +84,7 @@ public final class NewNodesPhase implements Phase {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        out.println("   machine: " + MachineLoad.now().since(machineStart));
         long created = now - before;
         if (created >= expected) {
             out.printf("   => %,d new nodes queryable in Neo4j after %.1f s = %,.0f nodes/s (goal: 1,000,000 in < 60 s)%n",

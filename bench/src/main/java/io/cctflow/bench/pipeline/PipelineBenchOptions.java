@@ -20,18 +20,18 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
             usage: PipelineBenchmark [--option value]...
               --phases rate,nodes       which phases to run, in this order (rate: sustained samples/s and
                                         batch-to-queryable latency; nodes: time to ingest new nodes)
-              --start-instances 100     fleet size of the first rate step
+              --start-instances 20      fleet size of the first rate step
               --max-instances 1000      largest fleet size tried
-              --max-steps 5             rate steps at most (doubling while sustained, then one midpoint)
-              --warmup 15s              per step, before measuring
-              --measure 45s             per step, the steady phase
+              --max-steps 3             rate steps at most (doubling while sustained, then one midpoint)
+              --warmup 20s              per step, before measuring
+              --measure 40s             per step, the steady phase
               --threads 2               busy threads per simulated instance
               --period 20ms             sampling period per thread
               --flush 10s               batch interval per instance
               --new-nodes 1000000       new CCT nodes the nodes phase creates
               --node-depth 100          frames per synthetic stack
               --node-instances 10       executions the new nodes are spread over
-              --node-timeout 240s       the nodes phase gives up waiting after this long
+              --node-timeout 180s       the nodes phase gives up waiting after this long
               --partitions 2            partitions of the samples topic
               --parallelism 1           samples-job parallelism
               --state-backend hashmap   samples-job state backend (hashmap or rocksdb)
@@ -45,11 +45,11 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
     /** Parses {@code args}; a bad option throws naming it. */
     public static PipelineBenchOptions parse(String[] args) {
         Map<String, String> v = new LinkedHashMap<>(Map.ofEntries(
-                Map.entry("phases", "rate,nodes"), Map.entry("start-instances", "100"),
-                Map.entry("max-instances", "1000"), Map.entry("max-steps", "5"), Map.entry("warmup", "15s"),
-                Map.entry("measure", "45s"), Map.entry("threads", "2"), Map.entry("period", "20ms"),
+                Map.entry("phases", "rate,nodes"), Map.entry("start-instances", "20"),
+                Map.entry("max-instances", "1000"), Map.entry("max-steps", "3"), Map.entry("warmup", "20s"),
+                Map.entry("measure", "40s"), Map.entry("threads", "2"), Map.entry("period", "20ms"),
                 Map.entry("flush", "10s"), Map.entry("new-nodes", "1000000"), Map.entry("node-depth", "100"),
-                Map.entry("node-instances", "10"), Map.entry("node-timeout", "240s"), Map.entry("partitions", "2"),
+                Map.entry("node-instances", "10"), Map.entry("node-timeout", "180s"), Map.entry("partitions", "2"),
                 Map.entry("parallelism", "1"), Map.entry("state-backend", "hashmap"),
                 Map.entry("checkpoint-interval", "10s"), Map.entry("data-dir", ""), Map.entry("keep-data", "false"),
                 Map.entry("seed", "1")));

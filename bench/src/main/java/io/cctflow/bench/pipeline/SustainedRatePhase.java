@@ -90,6 +90,7 @@ public final class SustainedRatePhase implements Phase {
         }
         probes.drain(); // warm-up latencies are not steady-state figures
         List<ConsumerLag.Snapshot> lags = new ArrayList<>();
+        MachineLoad machineStart = MachineLoad.now();
         long ackedStart = load.ackedBatches();
         long measureStart = System.nanoTime();
         long measureEnd = measureStart + options.measure().toNanos();
@@ -105,6 +106,7 @@ public final class SustainedRatePhase implements Phase {
         lags.add(pipeline.lag().read());
         long acked = load.ackedBatches() - ackedStart;
         double seconds = (System.nanoTime() - measureStart) / 1e9;
+        String machine = MachineLoad.now().since(machineStart);
         load.stop();
 
         int spb = load.samplesPerBatch();
@@ -129,6 +131,7 @@ public final class SustainedRatePhase implements Phase {
                     load.behindSends());
         }
         out.println("   batch-to-queryable latency: " + latency.summary());
+        out.println("   machine: " + machine);
         out.println("   => " + (sustained ? "SUSTAINED" : "NOT sustained"));
         summary.add(String.format("%5d instances  offered %,9.0f  produced %,9.0f  committed %,9.0f samples/s  "
                         + "lag %,6d -> %,6d batches  latency median %5.1f s p99 %5.1f s  %s",
@@ -165,13 +168,13 @@ public final class SustainedRatePhase implements Phase {
     static void drain(EmbeddedPipeline pipeline, PrintStream out) throws InterruptedException {
         long target = pipeline.lag().read().endOffsets();
         long start = System.nanoTime();
-        Duration bound = Duration.ofSeconds(90);
+        Duration bound = Duration.ofSeconds(60);
         ConsumerLag.Snapshot s = pipeline.lag().read();
         while (s.committedOffsets() < target && System.nanoTime() - start < bound.toNanos()) {
             Thread.sleep(500);
             s = pipeline.lag().read();
         }
         out.printf("   drained: lag %,d batches after %.1f s%s%n", Math.max(0, target - s.committedOffsets()),
-                (System.nanoTime() - start) / 1e9, s.committedOffsets() < target ? " (bound of 90 s reached)" : "");
+                (System.nanoTime() - start) / 1e9, s.committedOffsets() < target ? " (bound of 60 s reached)" : "");
     }
 }
