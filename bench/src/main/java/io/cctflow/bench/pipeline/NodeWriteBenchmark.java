@@ -40,12 +40,14 @@ public final class NodeWriteBenchmark {
             writer.writeMethods(methods);
             List<NodeRecord> all = nodes(nodes, methods);
             for (String pass : List.of("new", "existing")) {
+                MachineLoad machine = MachineLoad.now();
                 long start = System.nanoTime();
                 for (int from = 0; from < all.size(); from += perCall) {
                     writer.writeNodes(all.subList(from, Math.min(all.size(), from + perCall)));
                 }
                 double s = (System.nanoTime() - start) / 1e9;
-                System.out.printf("%s nodes: %,d in %.1f s = %,.0f nodes/s%n", pass, all.size(), s, all.size() / s);
+                System.out.printf("%s nodes: %,d in %.1f s = %,.0f nodes/s; %s%n", pass, all.size(), s, all.size() / s,
+                        MachineLoad.now().since(machine));
             }
         }
         System.exit(0);
