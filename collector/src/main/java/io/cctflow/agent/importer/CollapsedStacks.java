@@ -112,11 +112,27 @@ public final class CollapsedStacks {
                 parens++;
             } else if (c == ')') {
                 parens = Math.max(0, parens - 1);
+                if (parens == 0) {
+                    i = returnTypeEnd(stack, i + 1) - 1; // an object return type, )Ljava/lang/String;, ends no frame either
+                }
             } else if (c == ';' && parens == 0) {
                 return i; // a ';' inside a descriptor, (Ljava/lang/String;)V, ends no frame
             }
         }
         return stack.length();
+    }
+
+    /** The index after the return type that starts at {@code from} ({@code [}* then {@code Lname;} or one letter). */
+    private static int returnTypeEnd(String stack, int from) {
+        int i = from;
+        while (i < stack.length() && stack.charAt(i) == '[') {
+            i++;
+        }
+        if (i < stack.length() && stack.charAt(i) == 'L') {
+            int semicolon = stack.indexOf(';', i);
+            return semicolon < 0 ? from : semicolon + 1;
+        }
+        return from;
     }
 
     private static long parseCount(String raw) throws FormatException {

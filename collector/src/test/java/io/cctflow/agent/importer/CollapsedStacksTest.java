@@ -65,6 +65,16 @@ class CollapsedStacksTest {
     }
 
     @Test
+    void objectReturnTypesEndNoFrame() throws Exception {
+        parser.parse("a.B.c(Ljava/lang/Object;)Ljava/lang/Object;:77;a.B.d()[Ljava/lang/String;:5;a.B.e()[I 2");
+
+        assertThat(frames()).containsExactly("a.B.c(Ljava/lang/Object;)Ljava/lang/Object;",
+                "a.B.d()[Ljava/lang/String;", "a.B.e()[I");
+        assertThat(parser.lines()[1]).isEqualTo(77);
+        assertThat(parser.lines()[2]).isEqualTo(5);
+    }
+
+    @Test
     void threadFrameWithoutTidAndFramesWithSpaces() throws Exception {
         parser.parse("[main];a.B.c;operator new 3");
 
@@ -132,7 +142,8 @@ class CollapsedStacksTest {
         Arbitrary<String> className = ident.list().ofMinSize(1).ofMaxSize(4)
                 .map(parts -> String.join(".", parts));
         Arbitrary<String> method = Arbitraries.oneOf(ident, Arbitraries.of("<init>", "lambda$run$0"));
-        Arbitrary<String> descriptor = Arbitraries.of(null, "()V", "(I)J", "([Ljava/lang/String;)V");
+        Arbitrary<String> descriptor = Arbitraries.of(null, "()V", "(I)J", "([Ljava/lang/String;)V",
+                "(Ljava/lang/Object;)Ljava/lang/Object;", "()[[Ljava/lang/String;", "()[I");
         Arbitrary<Frame> frame = Combinators.combine(className, method, descriptor,
                 Arbitraries.integers().between(0, 5_000),
                 Arbitraries.of("", "_[j]", "_[i]", "_[0]", "_[1]")).as(Frame::new);

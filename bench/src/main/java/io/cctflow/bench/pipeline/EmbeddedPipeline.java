@@ -1,0 +1,152 @@
+package io.cctflow.bench.pipeline;
+
+import io.cctflow.core.ExecutionId;
+import io.cctflow.flink.SamplesJob;
+import io.cctflow.flink.SamplesJobConfig;
+import io.cctflow.graph.GraphReader;
+import io.cctflow.schema.SampleBatch;
+import io.cctflow.servers.KafkaServer;
+import io.cctflow.servers.Neo4jServer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.neo4j.driver.Driver;
+
+/**
+ * Everything the benchmark measures, on this machine: a Kafka broker (KRaft, child process), Neo4j
+ * (embedded, Bolt), the real samples job on a Flink MiniCluster (as {@code standalone} starts them),
+ * plus the benchmark's own producer, lag reader and Neo4j reader.
+ *
+ * <p>{@link #send} is thread-safe (Kafka's producer is); {@link #close} stops everything in reverse order.
+ */
+public final class EmbeddedPipeline implements AutoCloseable {
+    private final Deque<AutoCloseable> running = new ArrayDeque<>();
+    private final SamplesJobConfig config;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final ConsumerLag lag;
+    private final Driver driver;
+    private final GraphReader reader;
+
+    private EmbeddedPipeline(Path dataDir, Map<String, String> jobSettings, int partitions) throws Exception {
+        KafkaServer kafka = KafkaServer.start(dataDir.resolve("kafka"));
+        running.push(kafka);
+        SamplesJobConfig defaults = SamplesJobConfig.defaults();
+        kafka.createTopic(defaults.samplesTopic(), partitions, Map.of());
+        kafka.createTopic(defaults.deadLetterTopic(), 1, Map.of());
+        Neo4jServer neo4j = Neo4jServer.start(dataDir.resolve("neo4j"));
+        running.push(neo4j);
+        Map<String, String> settings = new HashMap<>(jobSettings);
+        settings.put(SamplesJobConfig.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+        settings.put(SamplesJobConfig.NEO4J_URI, neo4j.boltUri());
+        config = defaults.with(settings);
+        JobClient job = SamplesJob.start(flinkEnvironment(dataDir.resolve("flink")), config);
+        running.push(() -> job.cancel().get());
+        producer = new KafkaProducer<>(producerProperties(kafka.bootstrapServers()));
+        running.push(producer);
+        lag = new ConsumerLag(kafka.bootstrapServers(), config.samplesTopic(), config.groupId());
+        running.push(lag);
+        driver = config.graph().openDriver();
+        running.push(driver);
+        reader = new GraphReader(driver, config.graph().database());
+    }
+
+    /**
+     * Starts the pipeline with its data under {@code dataDir} (which should be empty: the node
+     * benchmark counts nodes it creates).
+     *
+     * @param jobSettings samples-job keys (README "The samples job") that differ from the defaults
+     */
+    public static EmbeddedPipeline start(Path dataDir, Map<String, String> jobSettings, int partitions)
+            throws Exception {
+        return new EmbeddedPipeline(dataDir, jobSettings, partitions);
+    }
+
+    /** Publishes one batch keyed by its execution, as the agent does; completes on the broker's ack. */
+    public CompletableFuture<Void> send(SampleBatch batch) throws IOException {
+        ByteBuffer buffer = batch.toByteBuffer();
+        byte[] value = new byte[buffer.remaining()];
+        buffer.get(value);
+        String key = executionKey(batch);
+        CompletableFuture<Void> acked = new CompletableFuture<>();
+        producer.send(new ProducerRecord<>(config.samplesTopic(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                value), (metadata, e) -> {
+                    if (e == null) {
+                        acked.complete(null);
+                    } else {
+                        acked.completeExceptionally(e);
+                    }
+                });
+        return acked;
+    }
+
+    public static String executionKey(SampleBatch batch) {
+        return new ExecutionId(batch.getInstance().getService(), batch.getInstance().getVersion(),
+                batch.getInstance().getInstanceId()).key();
+    }
+
+    public SamplesJobConfig config() {
+        return config;
+    }
+
+    public ConsumerLag lag() {
+        return lag;
+    }
+
+    public Driver driver() {
+        return driver;
+    }
+
+    public GraphReader reader() {
+        return reader;
+    }
+
+    private static Properties producerProperties(String bootstrapServers) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // lz4 rather than the agent's gzip: the generator shares the machine's two cores with the pipeline
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 << 20);
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L << 20);
+        return p;
+    }
+
+    /** A MiniCluster like standalone's, without retained checkpoints: every run starts fresh. */
+    private static StreamExecutionEnvironment flinkEnvironment(Path dir) {
+        Map<String, String> conf = Map.of(
+                "execution.checkpointing.storage", "filesystem",
+                "execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString(),
+                "restart-strategy.type", "none",
+                "taskmanager.numberOfTaskSlots", "4",
+                "rest.bind-port", "0");
+        return StreamExecutionEnvironment.createLocalEnvironment(Configuration.fromMap(conf));
+    }
+
+    @Override
+    public void close() {
+        while (!running.isEmpty()) {
+            try {
+                running.pop().close();
+            } catch (Exception e) {
+                System.err.println("while stopping: " + e);
+            }
+        }
+    }
+}

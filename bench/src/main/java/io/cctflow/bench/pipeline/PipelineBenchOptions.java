@@ -1,0 +1,113 @@
+package io.cctflow.bench.pipeline;
+
+import io.cctflow.flink.Durations;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Command-line options of {@link PipelineBenchmark}, {@code --key value} pairs; every option, its
+ * default and meaning are in {@link #USAGE} (and bench/README.md). Immutable.
+ */
+public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> phases, int startInstances,
+        int maxInstances, int maxSteps, Duration warmup, Duration measure, int busyThreads, int periodMillis,
+        long flushMillis, long newNodes, int nodeDepth, int nodeInstances, Duration nodeTimeout, int partitions,
+        long seed, Map<String, String> jobSettings) {
+
+    public static final String USAGE = """
+            usage: PipelineBenchmark [--option value]...
+              --phases rate,nodes       which phases to run, in this order (rate: sustained samples/s and
+                                        batch-to-queryable latency; nodes: time to ingest new nodes)
+              --start-instances 20      fleet size of the first rate step
+              --max-instances 1000      largest fleet size tried
+              --max-steps 3             rate steps at most (doubling while sustained, then one midpoint)
+              --warmup 20s              per step, before measuring
+              --measure 40s             per step, the steady phase
+              --threads 2               busy threads per simulated instance
+              --period 20ms             sampling period per thread
+              --flush 10s               batch interval per instance
+              --new-nodes 1000000       new CCT nodes the nodes phase creates
+              --node-depth 100          frames per synthetic stack
+              --node-instances 10       executions the new nodes are spread over
+              --node-timeout 180s       the nodes phase gives up waiting after this long
+              --partitions 2            partitions of the samples topic
+              --parallelism 1           samples-job parallelism
+              --state-backend hashmap   samples-job state backend (hashmap or rocksdb)
+              --checkpoint-interval 10s samples-job checkpoint interval (the committed offsets move with it)
+              --data-dir DIR            where Kafka, Neo4j and Flink keep their files (default: a new
+                                        directory under java.io.tmpdir); must be empty or absent
+              --keep-data false         keep the data directory after the run
+              --seed 1                  random seed of the fleet's stack draws
+            """;
+
+    /** Parses {@code args}; a bad option throws naming it. */
+    public static PipelineBenchOptions parse(String[] args) {
+        Map<String, String> v = new LinkedHashMap<>(Map.ofEntries(
+                Map.entry("phases", "rate,nodes"), Map.entry("start-instances", "20"),
+                Map.entry("max-instances", "1000"), Map.entry("max-steps", "3"), Map.entry("warmup", "20s"),
+                Map.entry("measure", "40s"), Map.entry("threads", "2"), Map.entry("period", "20ms"),
+                Map.entry("flush", "10s"), Map.entry("new-nodes", "1000000"), Map.entry("node-depth", "100"),
+                Map.entry("node-instances", "10"), Map.entry("node-timeout", "180s"), Map.entry("partitions", "2"),
+                Map.entry("parallelism", "1"), Map.entry("state-backend", "hashmap"),
+                Map.entry("checkpoint-interval", "10s"), Map.entry("data-dir", ""), Map.entry("keep-data", "false"),
+                Map.entry("seed", "1")));
+        if (args.length % 2 != 0) {
+            throw new IllegalArgumentException("options come in pairs --option value; '" + args[args.length - 1]
+                    + "' has no value (--help lists them)");
+        }
+        for (int i = 0; i < args.length; i += 2) {
+            String key = args[i].startsWith("--") ? args[i].substring(2) : args[i];
+            if (!v.containsKey(key)) {
+                throw new IllegalArgumentException("unknown option '" + args[i] + "' (--help lists them)");
+            }
+            v.put(key, args[i + 1]);
+        }
+        Set<String> phases = Set.of(v.get("phases").split(","));
+        for (String p : phases) {
+            if (!p.equals("rate") && !p.equals("nodes")) {
+                throw new IllegalArgumentException("--phases: unknown phase '" + p + "'; use rate, nodes or rate,nodes");
+            }
+        }
+        String dir = v.get("data-dir");
+        long periodMillis = duration(v, "period").toMillis();
+        long flushMillis = duration(v, "flush").toMillis();
+        if (periodMillis < 1 || flushMillis < periodMillis) {
+            throw new IllegalArgumentException("--period must be at least 1ms and at most --flush");
+        }
+        int start = positive(v, "start-instances");
+        int max = positive(v, "max-instances");
+        if (start > max) {
+            throw new IllegalArgumentException("--start-instances " + start + " exceeds --max-instances " + max);
+        }
+        return new PipelineBenchOptions(dir.isEmpty() ? null : Path.of(dir), Boolean.parseBoolean(v.get("keep-data")),
+                phases, start, max, positive(v, "max-steps"), duration(v, "warmup"), duration(v, "measure"),
+                positive(v, "threads"), (int) periodMillis, flushMillis, positive(v, "new-nodes"),
+                positive(v, "node-depth"), positive(v, "node-instances"), duration(v, "node-timeout"),
+                positive(v, "partitions"), Long.parseLong(v.get("seed")),
+                Map.of("parallelism", String.valueOf(positive(v, "parallelism")),
+                        "state.backend", v.get("state-backend"),
+                        "checkpoint.interval", v.get("checkpoint-interval")));
+    }
+
+    private static Duration duration(Map<String, String> v, String key) {
+        try {
+            return Durations.parse(v.get(key));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--" + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static int positive(Map<String, String> v, String key) {
+        try {
+            int n = Integer.parseInt(v.get(key));
+            if (n < 1) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + key + " must be a positive integer, was '" + v.get(key) + "'", e);
+        }
+    }
+}
