@@ -83,15 +83,6 @@ public final class AlertingMetrics implements AutoCloseable {
         }
     }
 
-    /** The values scrapes currently serve. */
-    public AlertingSnapshot latest() {
-        return latest.get();
-    }
-
-    PrometheusRegistry registry() {
-        return registry;
-    }
-
     @Override
     public void close() {
         loop.shutdownNow();
