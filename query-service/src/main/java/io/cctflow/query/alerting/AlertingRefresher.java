@@ -7,6 +7,7 @@ import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.TreeLoader;
 import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.query.api.MethodSelector;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -26,6 +27,9 @@ import java.util.stream.Collectors;
  *       the baseline stays put after the old version is gone; and the top-K shifts between the two
  *       ({@link ShiftRanking}), when both windows hold at least {@code minSamples}.
  * </ul>
+ * Shifts use the recursion-aware per-method samples the stored windows carry ({@link TreeCounts}),
+ * summed, so they need no topology read; the tree is rebuilt ({@link TreeLoader#rebuild}) only
+ * for a service with watched methods.
  * Not thread-safe: one refresh at a time (the background loop guarantees it).
  */
 public final class AlertingRefresher {
@@ -50,14 +54,16 @@ public final class AlertingRefresher {
         List<AlertingSnapshot.Shift> shifts = new ArrayList<>();
         for (Deployment.Pair pair : Deployment.newestPairs(reader.instances(null))) {
             Deployment current = pair.newest();
-            Cct tree = trees.load(current.executionKeys(), now - window, now);
-            long total = tree.total(Cct.ROOT);
+            TreeCounts counts = sum(current, now - window, now);
+            long total = counts.samples();
             if (total == 0) {
                 continue;
             }
             samples.add(new AlertingSnapshot.DeploymentSamples(current.service(), current.version(), total));
+            Cct tree = null; // rebuilt only for watched methods: a set of overloads needs the topology
             for (WatchedMethod w : config.watch()) {
                 if (w.service().equals(current.service())) {
+                    tree = tree != null ? tree : trees.rebuild(counts);
                     MethodTime time = MethodTime.of(Scope.whole(tree), methodIds(w.method())::contains);
                     watched.add(new AlertingSnapshot.WatchedTime(current.service(), current.version(),
                             w.method().toString(), time.methodSamples(), time.scopeSamples()));
@@ -68,8 +74,8 @@ public final class AlertingRefresher {
                 continue;
             }
             long end = Math.min(now, baseline.lastSampleMillis() + 1);
-            Cct before = trees.load(baseline.executionKeys(), end - window, end);
-            long baseTotal = before.total(Cct.ROOT);
+            TreeCounts before = sum(baseline, end - window, end);
+            long baseTotal = before.samples();
             if (baseTotal == 0) {
                 continue;
             }
@@ -77,7 +83,7 @@ public final class AlertingRefresher {
             if (total < config.minSamples() || baseTotal < config.minSamples()) {
                 continue;
             }
-            List<MethodShift> top = ShiftRanking.top(TreeCounts.of(tree), TreeCounts.of(before), config.topK());
+            List<MethodShift> top = ShiftRanking.top(counts, before, config.topK());
             Map<Long, String> names = reader.methodsById(top.stream().map(MethodShift::methodId).toList()).stream()
                     .collect(Collectors.toMap(MethodRecord::id, MethodRecord::signature, (a, b) -> a));
             for (MethodShift s : top) {
@@ -86,6 +92,15 @@ public final class AlertingRefresher {
             }
         }
         return new AlertingSnapshot(watched, samples, shifts);
+    }
+
+    /** The summed counts of a deployment's windows that overlap [from, to). */
+    private TreeCounts sum(Deployment d, long from, long to) {
+        TreeCounts sum = TreeCounts.empty();
+        for (WindowCounts w : reader.windows(d.executionKeys(), from, to)) {
+            sum = sum.plus(w.counts());
+        }
+        return sum;
     }
 
     private Set<Long> methodIds(MethodSelector m) {
