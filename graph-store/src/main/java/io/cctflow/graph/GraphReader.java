@@ -81,6 +81,17 @@ public final class GraphReader {
                                 r.get("truncatedAmbiguous").asLong(0), r.get("truncatedExpired").asLong(0))));
     }
 
+    /** Methods by id; ids that are not stored are left out. */
+    public List<MethodRecord> methodsById(Collection<Long> ids) {
+        return read("""
+                UNWIND $ids AS id
+                MATCH (m:Method {id: id})
+                RETURN m.id AS id, m.className AS className, m.name AS name, m.descriptor AS descriptor
+                """, params("ids", List.copyOf(ids)),
+                r -> new MethodRecord(r.get("id").asLong(), r.get("className").asString(),
+                        r.get("name").asString(), r.get("descriptor").asString()));
+    }
+
     /** Topology of the given nodes; ids that are not stored are left out. */
     public List<NodeRecord> nodes(Collection<Long> ids) {
         return read("""

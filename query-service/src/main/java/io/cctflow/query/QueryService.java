@@ -5,9 +5,12 @@ import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.query.api.MethodMetricsEndpoint;
 import io.cctflow.query.api.ServicesEndpoint;
+import io.cctflow.query.alerting.AlertingConfig;
+import io.cctflow.query.alerting.AlertingMetrics;
 import io.cctflow.query.http.JsonHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.neo4j.driver.Driver;
@@ -23,11 +26,13 @@ public final class QueryService implements AutoCloseable {
     private final Driver driver;
     private final HttpServer server;
     private final ExecutorService executor;
+    private final AlertingMetrics alerting; // null when disabled
 
-    private QueryService(Driver driver, HttpServer server, ExecutorService executor) {
+    private QueryService(Driver driver, HttpServer server, ExecutorService executor, AlertingMetrics alerting) {
         this.driver = driver;
         this.server = server;
         this.executor = executor;
+        this.alerting = alerting;
     }
 
     /**
@@ -36,6 +41,12 @@ public final class QueryService implements AutoCloseable {
      * @throws IOException when the port cannot be bound, with the port in the message
      */
     public static QueryService start(GraphStoreConfig graph, String bindAddress, int port) throws IOException {
+        return start(graph, bindAddress, port, AlertingConfig.defaults());
+    }
+
+    /** {@link #start(GraphStoreConfig, String, int)} with {@code /metrics} configured by {@code alerting}. */
+    public static QueryService start(GraphStoreConfig graph, String bindAddress, int port, AlertingConfig alerting)
+            throws IOException {
         Driver driver = graph.openDriver();
         HttpServer server;
         try {
@@ -58,8 +69,10 @@ public final class QueryService implements AutoCloseable {
             return t;
         });
         server.setExecutor(executor);
+        AlertingMetrics metrics = alerting.enabled()
+                ? AlertingMetrics.start(server, reader, alerting, Clock.systemUTC()) : null;
         server.start();
-        return new QueryService(driver, server, executor);
+        return new QueryService(driver, server, executor, metrics);
     }
 
     /** The port the API listens on. */
@@ -70,6 +83,9 @@ public final class QueryService implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        if (alerting != null) {
+            alerting.close();
+        }
         executor.shutdownNow();
         driver.close();
     }

@@ -1,0 +1,110 @@
+package io.cctflow.query.alerting;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.TreeCounts;
+import io.cctflow.core.metrics.MethodTime;
+import io.cctflow.core.metrics.Scope;
+import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.TreeLoader;
+import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.query.api.MethodSelector;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Computes an {@link AlertingSnapshot} from Neo4j with cct-core. Per service:
+ * <ul>
+ *   <li>the newest deployment ({@link Deployment#newestPairs}) over the trailing window
+ *       {@code [now - window, now)}; a service with no samples in it is not live and exports nothing;
+ *   <li>its watched methods: recursion-aware method time ({@link MethodTime}) of all overloads the
+ *       entry names, over that window;
+ *   <li>the predecessor over the window that ends at its own last sample (or now, if earlier), so
+ *       the baseline stays put after the old version is gone; and the top-K shifts between the two
+ *       ({@link ShiftRanking}), when both windows hold at least {@code minSamples}.
+ * </ul>
+ * Shifts use the recursion-aware per-method samples the stored windows carry ({@link TreeCounts}),
+ * summed, so they need no topology read; the tree is rebuilt ({@link TreeLoader#rebuild}) only
+ * for a service with watched methods.
+ * Not thread-safe: one refresh at a time (the background loop guarantees it).
+ */
+public final class AlertingRefresher {
+    private final GraphReader reader;
+    private final TreeLoader trees;
+    private final AlertingConfig config;
+    private final Clock clock;
+
+    public AlertingRefresher(GraphReader reader, AlertingConfig config, Clock clock) {
+        this.reader = reader;
+        this.trees = new TreeLoader(reader);
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** One refresh: a few Neo4j reads per service. Throws what the driver throws. */
+    public AlertingSnapshot compute() {
+        long now = clock.millis();
+        long window = config.window().toMillis();
+        List<AlertingSnapshot.WatchedTime> watched = new ArrayList<>();
+        List<AlertingSnapshot.DeploymentSamples> samples = new ArrayList<>();
+        List<AlertingSnapshot.Shift> shifts = new ArrayList<>();
+        for (Deployment.Pair pair : Deployment.newestPairs(reader.instances(null))) {
+            Deployment current = pair.newest();
+            TreeCounts counts = sum(current, now - window, now);
+            long total = counts.samples();
+            if (total == 0) {
+                continue;
+            }
+            samples.add(new AlertingSnapshot.DeploymentSamples(current.service(), current.version(), total));
+            Cct tree = null; // rebuilt only for watched methods: a set of overloads needs the topology
+            for (WatchedMethod w : config.watch()) {
+                if (w.service().equals(current.service())) {
+                    tree = tree != null ? tree : trees.rebuild(counts);
+                    MethodTime time = MethodTime.of(Scope.whole(tree), methodIds(w.method())::contains);
+                    watched.add(new AlertingSnapshot.WatchedTime(current.service(), current.version(),
+                            w.method().toString(), time.methodSamples(), time.scopeSamples()));
+                }
+            }
+            Deployment baseline = pair.predecessor();
+            if (baseline == null) {
+                continue;
+            }
+            long end = Math.min(now, baseline.lastSampleMillis() + 1);
+            TreeCounts before = sum(baseline, end - window, end);
+            long baseTotal = before.samples();
+            if (baseTotal == 0) {
+                continue;
+            }
+            samples.add(new AlertingSnapshot.DeploymentSamples(baseline.service(), baseline.version(), baseTotal));
+            if (total < config.minSamples() || baseTotal < config.minSamples()) {
+                continue;
+            }
+            List<MethodShift> top = ShiftRanking.top(counts, before, config.topK());
+            Map<Long, String> names = reader.methodsById(top.stream().map(MethodShift::methodId).toList()).stream()
+                    .collect(Collectors.toMap(MethodRecord::id, MethodRecord::signature, (a, b) -> a));
+            for (MethodShift s : top) {
+                String name = names.getOrDefault(s.methodId(), "unknown-method-" + Long.toUnsignedString(s.methodId(), 16));
+                shifts.add(new AlertingSnapshot.Shift(current.service(), current.version(), baseline.version(), name, s));
+            }
+        }
+        return new AlertingSnapshot(watched, samples, shifts);
+    }
+
+    /** The summed counts of a deployment's windows that overlap [from, to). */
+    private TreeCounts sum(Deployment d, long from, long to) {
+        TreeCounts sum = TreeCounts.empty();
+        for (WindowCounts w : reader.windows(d.executionKeys(), from, to)) {
+            sum = sum.plus(w.counts());
+        }
+        return sum;
+    }
+
+    private Set<Long> methodIds(MethodSelector m) {
+        return reader.methods(m.className(), m.methodName(), m.descriptor()).stream().map(MethodRecord::id)
+                .collect(Collectors.toSet());
+    }
+}

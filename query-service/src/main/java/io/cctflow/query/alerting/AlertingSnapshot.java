@@ -1,0 +1,34 @@
+package io.cctflow.query.alerting;
+
+import java.util.List;
+
+/**
+ * What one refresh computed: the values every {@code /metrics} scrape serves until the next
+ * refresh replaces them as a whole (so a series that is not recomputed disappears). Immutable.
+ */
+public record AlertingSnapshot(List<WatchedTime> watched, List<DeploymentSamples> deployments,
+        List<Shift> shifts) {
+
+    public static final AlertingSnapshot EMPTY = new AlertingSnapshot(List.of(), List.of(), List.of());
+
+    public AlertingSnapshot {
+        watched = List.copyOf(watched);
+        deployments = List.copyOf(deployments);
+        shifts = List.copyOf(shifts);
+    }
+
+    /** A watched method in the newest deployment of its service. */
+    public record WatchedTime(String service, String version, String method, long methodSamples, long samples) {
+        public double ratio() {
+            return samples == 0 ? 0.0 : (double) methodSamples / samples;
+        }
+    }
+
+    /** All samples of a deployment in the window its metrics were computed over. */
+    public record DeploymentSamples(String service, String version, long samples) {
+    }
+
+    /** One of the top shifts of a service's newest deployment against its predecessor. */
+    public record Shift(String service, String version, String baselineVersion, String method, MethodShift shift) {
+    }
+}
