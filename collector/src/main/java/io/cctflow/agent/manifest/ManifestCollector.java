@@ -27,9 +27,10 @@ import io.cctflow.schema.MethodFingerprint;
  * loaded at start (few with {@code -javaagent}, all of them when attached at runtime) are found
  * with {@link Instrumentation#getAllLoadedClasses()} and their class files read through their
  * class loader as resources ({@code com/acme/Foo.class}). That is a choice: retransforming them
- * with a null-returning transformer would hand over the same bytes, but HotSpot then redefines
- * each class (the bytes may have changed, for all it knows) and deoptimises code that depends on
- * it: a cost to the host this agent must not impose. The price of reading resources: a class with
+ * with a null-returning transformer would also hand over bytes, but HotSpot runs them through its
+ * class redefinition (a RedefineClasses VM operation at a safepoint, which may deoptimise compiled
+ * code that depends on the classes) and the bytes are reconstituted from the loaded class, not the
+ * original file: a cost to the host this agent must not impose. The price of reading resources: a class with
  * no resource (generated at runtime, a proxy) is counted unreadable, and a class another agent
  * transformed is fingerprinted as its original file.
  *
