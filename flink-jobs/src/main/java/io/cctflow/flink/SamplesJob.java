@@ -27,6 +27,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -44,6 +45,8 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.neo4j.driver.Driver;
 
 /**
@@ -219,8 +222,8 @@ public final class SamplesJob {
 
     /**
      * Creates the graph schema, then submits the job with production sources and sinks: the
-     * samples path ({@link #build}) and, unless {@code topic.manifests} is empty, the code
-     * manifests ({@link ManifestPipeline}).
+     * samples path ({@link #build}) and the code manifests ({@link ManifestPipeline}) as
+     * {@link #readsManifests} says.
      */
     public static JobClient start(StreamExecutionEnvironment env, SamplesJobConfig config) throws Exception {
         try (Driver driver = config.graph().openDriver()) {
@@ -228,10 +231,28 @@ public final class SamplesJob {
         }
         configure(env, config);
         build(env, config, kafkaSource(config), productionSinks(config));
-        if (!config.manifestsTopic().isEmpty()) {
+        if (readsManifests(config)) {
             ManifestPipeline.build(env, manifestsSource(config), codeSink(config), deadLetterSink(config));
         }
         return env.executeAsync(NAME);
+    }
+
+    /**
+     * Whether the job reads code manifests: unless {@code topic.manifests} is empty, and in a
+     * bounded run only if the topic exists at start, because the connector's pattern subscription
+     * never ends a bounded read of a topic that does not exist.
+     */
+    static boolean readsManifests(SamplesJobConfig config) throws Exception {
+        if (config.manifestsTopic().isEmpty()) {
+            return false;
+        }
+        if (!config.bounded()) {
+            return true;
+        }
+        try (Admin admin = Admin.create(Map.<String, Object>of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
+            return admin.listTopics().names().get(1, TimeUnit.MINUTES).contains(config.manifestsTopic());
+        }
     }
 
     /** Entry point on a Flink cluster: {@code --key value} pairs as in {@link SamplesJobConfig#KEYS}. */
