@@ -47,6 +47,7 @@ public final class ManifestCollector {
     public static final String THREAD_NAME = "cctflow-manifest";
     /** Methods in one manifest at most: about 100 bytes each encoded, so under 1 MiB. */
     static final int MAX_METHODS = 10_000;
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** Receives finished manifests; must not block and should not throw. */
     @FunctionalInterface
@@ -125,7 +126,8 @@ public final class ManifestCollector {
             readLoadedClasses();
             long nextPublish = nanoClock.getAsLong() + publishNanos;
             while (stopping.getCount() > 0) {
-                long wait = Math.max(1, nextPublish - nanoClock.getAsLong());
+                // at most POLL_NANOS, so close() is noticed at once and the queue drained in its budget
+                long wait = Math.max(1, Math.min(POLL_NANOS, nextPublish - nanoClock.getAsLong()));
                 ObservedClass c = queue.poll(wait, TimeUnit.NANOSECONDS);
                 if (c != null) {
                     fingerprint(c.internalName(), c.bytes());
