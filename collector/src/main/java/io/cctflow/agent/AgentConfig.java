@@ -62,6 +62,14 @@ public final class AgentConfig {
     public static final String THREADS_EXCLUDE = "threads.exclude";
     /** Properties file with further keys, lowest precedence; unset: none. */
     public static final String CONFIG = "config";
+    /** Code fingerprints on or off. */
+    public static final String MANIFEST = "manifest";
+    /** Kafka topic the code manifests go to. */
+    public static final String MANIFEST_TOPIC = "manifest.topic";
+    /** Class-name prefixes that are not fingerprinted. */
+    public static final String MANIFEST_EXCLUDE = "manifest.exclude";
+    /** Bound on class files waiting to be fingerprinted, and on manifests waiting to be sent. */
+    public static final String MANIFEST_BUFFER = "manifest.buffer";
 
     private static final ConfigKey<String> BOOTSTRAP_SERVERS_KEY = new ConfigKey<>(BOOTSTRAP_SERVERS,
             ConfigParsers.name(), () -> "localhost:9092", "localhost:9092",
@@ -106,6 +114,19 @@ public final class AgentConfig {
     private static final ConfigKey<Optional<Path>> CONFIG_KEY = new ConfigKey<>(CONFIG,
             raw -> Optional.of(ConfigParsers.path().apply(raw)), Optional::empty, "(none)",
             "properties file (UTF-8, key=value per line, keys as in this table) read after the environment, so lowest precedence; only the agent argument, system property or environment variable can name it");
+    private static final ConfigKey<Boolean> MANIFEST_KEY = new ConfigKey<>(MANIFEST,
+            ConfigParsers.bool(), () -> true, "true",
+            "fingerprint the bytecode of every loaded method and publish CodeManifests (true or false)");
+    private static final ConfigKey<String> MANIFEST_TOPIC_KEY = new ConfigKey<>(MANIFEST_TOPIC,
+            ConfigParsers.name(), () -> "cctflow.manifests", "cctflow.manifests",
+            "Kafka topic for code manifests, keyed by deployment (service, version)");
+    private static final String DEFAULT_EXCLUDE = "java.,javax.,jdk.,sun.,com.sun.,io.cctflow.agent.";
+    private static final ConfigKey<List<String>> MANIFEST_EXCLUDE_KEY = new ConfigKey<>(MANIFEST_EXCLUDE,
+            ConfigParsers::prefixes, () -> ConfigParsers.prefixes(DEFAULT_EXCLUDE), DEFAULT_EXCLUDE,
+            "class-name prefixes not fingerprinted, comma-separated; empty: fingerprint everything");
+    private static final ConfigKey<Long> MANIFEST_BUFFER_KEY = new ConfigKey<>(MANIFEST_BUFFER,
+            ConfigParsers.bytes(64L << 10, 1L << 30), () -> 8L << 20, "8m",
+            "memory bound on class files waiting to be fingerprinted (a class that does not fit is counted as dropped), and on manifests waiting to be sent, 64k..1g");
 
     private final String bootstrapServers;
     private final String topic;
@@ -121,6 +142,10 @@ public final class AgentConfig {
     private final long spillMaxBytes;
     private final ThreadFilter threads;
     private final Optional<Path> configFile;
+    private final boolean manifest;
+    private final String manifestTopic;
+    private final List<String> manifestExclude;
+    private final long manifestBufferBytes;
 
     private AgentConfig(Resolver r, Supplier<String> defaultInstance) {
         this.configFile = r.resolve(CONFIG_KEY);
@@ -138,6 +163,10 @@ public final class AgentConfig {
         this.spillDir = r.resolve(SPILL_DIR_KEY);
         this.spillMaxBytes = r.resolve(SPILL_MAX_KEY);
         this.threads = new ThreadFilter(r.resolve(THREADS_INCLUDE_KEY), r.resolve(THREADS_EXCLUDE_KEY));
+        this.manifest = r.resolve(MANIFEST_KEY);
+        this.manifestTopic = r.resolve(MANIFEST_TOPIC_KEY);
+        this.manifestExclude = r.resolve(MANIFEST_EXCLUDE_KEY);
+        this.manifestBufferBytes = r.resolve(MANIFEST_BUFFER_KEY);
         r.warnUnknownArguments();
     }
 
@@ -149,7 +178,8 @@ public final class AgentConfig {
     private static List<ConfigKey<?>> keys() {
         return List.of(BOOTSTRAP_SERVERS_KEY, TOPIC_KEY, SERVICE_KEY, VERSION_KEY,
                 instanceKey(() -> ""), PERIOD_KEY, FLUSH_KEY, STACK_DEPTH_KEY, LABELS_KEY, BUFFER_KEY,
-                SPILL_DIR_KEY, SPILL_MAX_KEY, THREADS_INCLUDE_KEY, THREADS_EXCLUDE_KEY, CONFIG_KEY);
+                SPILL_DIR_KEY, SPILL_MAX_KEY, THREADS_INCLUDE_KEY, THREADS_EXCLUDE_KEY, MANIFEST_KEY,
+                MANIFEST_TOPIC_KEY, MANIFEST_EXCLUDE_KEY, MANIFEST_BUFFER_KEY, CONFIG_KEY);
     }
 
     /**
@@ -282,6 +312,25 @@ public final class AgentConfig {
         return configFile;
     }
 
+    /** Whether code fingerprints are collected and published. */
+    public boolean manifest() {
+        return manifest;
+    }
+
+    public String manifestTopic() {
+        return manifestTopic;
+    }
+
+    /** Excluded class-name prefixes (with dots); unmodifiable, never null. */
+    public List<String> manifestExclude() {
+        return manifestExclude;
+    }
+
+    /** Memory bound of the class-file queue and of the manifest send queue, in bytes. */
+    public long manifestBufferBytes() {
+        return manifestBufferBytes;
+    }
+
     @Override
     public String toString() {
         return BOOTSTRAP_SERVERS + "=" + bootstrapServers + ", " + TOPIC + "=" + topic + ", "
@@ -289,8 +338,10 @@ public final class AgentConfig {
                 + instance + ", " + PERIOD + "=" + periodMillis + "ms, " + FLUSH + "=" + flushMillis
                 + "ms, " + STACK_DEPTH + "=" + stackDepth + ", " + LABELS + "=" + labels + ", " + BUFFER
                 + "=" + bufferBytes + ", " + SPILL_DIR + "=" + spillDir.map(Path::toString).orElse("(none)")
-                + ", " + SPILL_MAX + "=" + spillMaxBytes + ", threads: " + threads + ", " + CONFIG + "="
-                + configFile.map(Path::toString).orElse("(none)");
+                + ", " + SPILL_MAX + "=" + spillMaxBytes + ", threads: " + threads + ", " + MANIFEST + "="
+                + manifest + ", " + MANIFEST_TOPIC + "=" + manifestTopic + ", " + MANIFEST_EXCLUDE + "="
+                + String.join(",", manifestExclude) + ", " + MANIFEST_BUFFER + "=" + manifestBufferBytes + ", "
+                + CONFIG + "=" + configFile.map(Path::toString).orElse("(none)");
     }
 
     /** Looks each key up in the sources, in precedence order. Used once, by one thread. */

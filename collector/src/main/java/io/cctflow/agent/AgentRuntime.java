@@ -1,6 +1,7 @@
 package io.cctflow.agent;
 
 import java.io.IOException;
+import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Random;
@@ -14,6 +15,7 @@ import io.cctflow.agent.batch.BatchFlusher;
 import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
 import io.cctflow.agent.sampling.JfrAvailability;
+import io.cctflow.agent.manifest.ManifestPublisher;
 import io.cctflow.agent.sampling.JfrSampler;
 import io.cctflow.agent.transport.KafkaBatchSender;
 import io.cctflow.agent.transport.SendQueue;
@@ -36,18 +38,22 @@ final class AgentRuntime {
     private final JfrSampler sampler;
     private final BatchFlusher flusher;
     private final KafkaBatchSender sender;
+    private final Instrumentation instrumentation;
+    /** Null until started, and when {@code manifest=false}. */
+    private volatile ManifestPublisher manifests;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
     private AgentRuntime(AgentConfig config, JfrSampler sampler, BatchFlusher flusher,
-            KafkaBatchSender sender) {
+            KafkaBatchSender sender, Instrumentation instrumentation) {
         this.config = config;
+        this.instrumentation = instrumentation;
         this.sampler = sampler;
         this.flusher = flusher;
         this.sender = sender;
     }
 
     /** Starts the agent and runs the JFR stream on the calling thread until shutdown. Never throws. */
-    static void run(String agentArgs) {
+    static void run(String agentArgs, Instrumentation instrumentation) {
         try {
             AgentConfig config = AgentConfig.load(agentArgs);
             // checked before anything is created (no producer, no threads): without JFR the
@@ -57,7 +63,7 @@ final class AgentRuntime {
                 JfrAvailability.reportUnavailable(unavailable);
                 return;
             }
-            AgentRuntime runtime = create(config);
+            AgentRuntime runtime = create(config, instrumentation);
             if (runtime != null) {
                 runtime.sample();
             }
@@ -66,7 +72,7 @@ final class AgentRuntime {
         }
     }
 
-    private static AgentRuntime create(AgentConfig config) {
+    private static AgentRuntime create(AgentConfig config, Instrumentation instrumentation) {
         AgentCounters counters = new AgentCounters();
         String recordKey = new ExecutionId(config.service(), config.version(), config.instance()).key();
         KafkaProducer<String, byte[]> producer;
@@ -88,7 +94,7 @@ final class AgentRuntime {
                 counters, config.threads());
         BatchFlusher flusher = new BatchFlusher(aggregator, sender, config.flushMillis(),
                 new Random(), System::currentTimeMillis);
-        return new AgentRuntime(config, sampler, flusher, sender);
+        return new AgentRuntime(config, sampler, flusher, sender, instrumentation);
     }
 
     /** The send queue; in memory only when no spill directory is set or it cannot be used. */
@@ -135,6 +141,7 @@ final class AgentRuntime {
         }
         sender.start();
         flusher.start();
+        startManifests();
         AgentLog.info("started: " + config);
         // blocks until stop() closes the stream, or JFR fails
         boolean sampled = sampler.run();
@@ -147,6 +154,18 @@ final class AgentRuntime {
         }
     }
 
+    /** Starts code fingerprints if configured; a failure disables them, not the agent. */
+    private void startManifests() {
+        if (!config.manifest() || instrumentation == null) {
+            return;
+        }
+        try {
+            manifests = ManifestPublisher.start(instrumentation, config, instanceInfo(config), sender);
+        } catch (Throwable t) {
+            AgentLog.warn("code fingerprints disabled: they failed to start", t);
+        }
+    }
+
     /** Stops sampling, flushes the last window and closes the producer, within {@code budget}. */
     void stop(Duration budget) {
         if (!stopped.compareAndSet(false, true)) {
@@ -155,6 +174,11 @@ final class AgentRuntime {
         long deadline = System.nanoTime() + budget.toNanos();
         try {
             sampler.close();
+            ManifestPublisher m = manifests;
+            if (m != null) {
+                // before the samples' sender, which closes the shared producer
+                m.close(remaining(deadline).dividedBy(4));
+            }
             // wait for a running flush for at most half of what is left; the final flush only
             // queues its batch
             flusher.shutdown(remaining(deadline).dividedBy(2));

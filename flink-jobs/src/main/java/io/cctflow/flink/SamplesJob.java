@@ -7,6 +7,7 @@ import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.RawRecordDeserializer;
+import io.cctflow.flink.manifest.ManifestPipeline;
 import io.cctflow.flink.sink.Neo4jSink;
 import io.cctflow.flink.task.TaskDefinitionChange;
 import io.cctflow.flink.task.TaskTopic;
@@ -16,6 +17,7 @@ import io.cctflow.flink.window.SumCounts;
 import io.cctflow.flink.window.ToWindowCounts;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.model.CodeClassRecord;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
@@ -28,6 +30,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -45,6 +49,8 @@ import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.neo4j.driver.Driver;
 
 /**
@@ -142,11 +148,23 @@ public final class SamplesJob {
     }
 
     /** The Kafka source of the samples topic, resuming from committed offsets (earliest at first start). */
-    @SuppressWarnings("deprecation") // the connector's API still takes Kafka's OffsetResetStrategy
     public static KafkaSource<RawRecord> kafkaSource(SamplesJobConfig config) {
-        KafkaSourceBuilder<RawRecord> builder = KafkaSource.<RawRecord>builder()
-                .setBootstrapServers(config.bootstrapServers())
-                .setTopics(config.samplesTopic())
+        return kafkaSource(config, KafkaSource.<RawRecord>builder().setTopics(config.samplesTopic()));
+    }
+
+    /**
+     * The Kafka source of the manifests topic, like {@link #kafkaSource(SamplesJobConfig)}, but
+     * subscribed by pattern: agents may run without code fingerprints, so the topic may not exist
+     * yet (it is picked up by partition discovery once it does).
+     */
+    public static KafkaSource<RawRecord> manifestsSource(SamplesJobConfig config) {
+        return kafkaSource(config, KafkaSource.<RawRecord>builder()
+                .setTopicPattern(Pattern.compile(Pattern.quote(config.manifestsTopic()))));
+    }
+
+    @SuppressWarnings("deprecation") // the connector's API still takes Kafka's OffsetResetStrategy
+    private static KafkaSource<RawRecord> kafkaSource(SamplesJobConfig config, KafkaSourceBuilder<RawRecord> builder) {
+        builder.setBootstrapServers(config.bootstrapServers())
                 .setGroupId(config.groupId())
                 .setDeserializer(new RawRecordDeserializer())
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(
@@ -180,14 +198,25 @@ public final class SamplesJob {
         return new Sinks(
                 new Neo4jSink<>(config.graph(), SamplesJob::writeTopology, 200, delay, config.neo4jRetryBudget()),
                 new Neo4jSink<>(config.graph(), GraphWriter::writeWindowCounts, 200, delay, config.neo4jRetryBudget()),
-                KafkaSink.<DeadLetter>builder()
-                        .setBootstrapServers(config.bootstrapServers())
-                        .setRecordSerializer(new DeadLetterSerializer(config.deadLetterTopic()))
-                        .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
-                        .build(),
+                deadLetterSink(config),
                 // a new definition may relabel millions of nodes: large buffers, few transactions
                 new Neo4jSink<>(config.graph(), GraphWriter::writeNodeTasks, 20_000, delay, config.neo4jRetryBudget()),
                 new Neo4jSink<>(config.graph(), TaskDefinitionChange::write, 200, delay, config.neo4jRetryBudget()));
+    }
+
+    /** The dead-letter topic as a sink; every pipeline of the job dead-letters there. */
+    public static Sink<DeadLetter> deadLetterSink(SamplesJobConfig config) {
+        return KafkaSink.<DeadLetter>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setRecordSerializer(new DeadLetterSerializer(config.deadLetterTopic()))
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .build();
+    }
+
+    /** The code fingerprints' sink: one write per buffer of classes ({@link GraphWriter#writeCode}). */
+    public static Sink<CodeClassRecord> codeSink(SamplesJobConfig config) {
+        return new Neo4jSink<>(config.graph(), GraphWriter::writeCode, 200, Duration.ofMillis(500),
+                config.neo4jRetryBudget());
     }
 
     /** Instances first, then methods, then nodes: each write can link to what the previous one wrote. */
@@ -235,7 +264,8 @@ public final class SamplesJob {
 
     /**
      * Creates the graph schema and the task definitions topic (if missing), then submits the job
-     * with production sources and sinks.
+     * with production sources and sinks: the samples path with task definitions ({@link #build})
+     * and the code manifests ({@link ManifestPipeline}) as {@link #readsManifests} says.
      */
     public static JobClient start(StreamExecutionEnvironment env, SamplesJobConfig config) throws Exception {
         try (Driver driver = config.graph().openDriver()) {
@@ -244,7 +274,28 @@ public final class SamplesJob {
         TaskTopic.ensure(config.bootstrapServers(), config.tasksTopic());
         configure(env, config);
         build(env, config, kafkaSource(config), taskSource(config), productionSinks(config));
+        if (readsManifests(config)) {
+            ManifestPipeline.build(env, manifestsSource(config), codeSink(config), deadLetterSink(config));
+        }
         return env.executeAsync(NAME);
+    }
+
+    /**
+     * Whether the job reads code manifests: unless {@code topic.manifests} is empty, and in a
+     * bounded run only if the topic exists at start, because the connector's pattern subscription
+     * never ends a bounded read of a topic that does not exist.
+     */
+    static boolean readsManifests(SamplesJobConfig config) throws Exception {
+        if (config.manifestsTopic().isEmpty()) {
+            return false;
+        }
+        if (!config.bounded()) {
+            return true;
+        }
+        try (Admin admin = Admin.create(Map.<String, Object>of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
+            return admin.listTopics().names().get(1, TimeUnit.MINUTES).contains(config.manifestsTopic());
+        }
     }
 
     /** Entry point on a Flink cluster: {@code --key value} pairs as in {@link SamplesJobConfig#KEYS}. */
