@@ -19,9 +19,20 @@ final class ChildRun {
     /** What a child may take beyond warm-up and measurement: start-up, GC, the agent's exit. */
     private static final Duration SLACK = Duration.ofSeconds(180);
 
-    /** What one child measured. */
+    private static final Pattern CPU = Pattern.compile(
+            "CPU workers=(\\d+) agent=(-?\\d+) jfr=(-?\\d+) jit=(-?\\d+) gc=(-?\\d+) other=(-?\\d+)");
+
+    /**
+     * What one child measured; {@code cpuByKind} is indexed by {@link ThreadCpu.Kind} ordinal, all
+     * zero where {@code /proc} has no per-thread figures.
+     */
     record Result(Setup setup, int round, long ops, long nanos, long cpuNanos, long heapAfterGcBytes,
-            long rssBytes, long awaitMillis, long wallMillis, int agentWarnings) {
+            long rssBytes, long awaitMillis, long wallMillis, int agentWarnings, long[] cpuByKind) {
+        /** CPU time of one kind of thread in the measured interval. */
+        long cpuNanos(ThreadCpu.Kind kind) {
+            return cpuByKind[kind.ordinal()];
+        }
+
         /** Operations per second of wall time. */
         double opsPerSecond() {
             return ops * 1e9 / nanos;
@@ -81,7 +92,18 @@ final class ChildRun {
         int warnings = (int) stderr.lines().filter(l -> l.contains("[cctflow-agent] WARN")).count();
         return new Result(setup, round, Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
                 Long.parseLong(m.group(3)), Long.parseLong(m.group(4)), Long.parseLong(m.group(5)),
-                Long.parseLong(m.group(6)), wallMillis, warnings);
+                Long.parseLong(m.group(6)), wallMillis, warnings, cpuByKind(stdout));
+    }
+
+    private static long[] cpuByKind(String stdout) {
+        long[] byKind = new long[ThreadCpu.Kind.values().length];
+        Matcher m = CPU.matcher(stdout);
+        if (m.find()) {
+            for (int i = 0; i < byKind.length; i++) {
+                byKind[i] = Long.parseLong(m.group(i + 1));
+            }
+        }
+        return byKind;
     }
 
     /** Where our classes are: the child needs the workload and nothing else. */

@@ -72,6 +72,28 @@ final class OverheadReport {
         ratios(md, "wall-clock throughput", ChildRun.Result::opsPerSecond);
         ratios(md, "throughput per CPU second", ChildRun.Result::opsPerCpuSecond);
 
+        md.append("\n## CPU time by thread kind in the measured interval (medians over rounds)\n\n")
+                .append("From `/proc/self/task/*/schedstat` of each child: nanoseconds each thread spent on a CPU,"
+                        + " by native thread name. `agent` = `cctflow-*` and `kafka-*` threads (the agent's JFR stream"
+                        + " is parsed on `cctflow-sampler`), `jfr` = JFR's own threads (`JFR Sampler`, `JFR Recorder"
+                        + " Thread`, ...). `(agent + jfr) / workers` is the CPU the profiling took per CPU second of"
+                        + " work; unlike throughput it does not depend on how long threads waited for a CPU. It"
+                        + " misses costs inside the workers' own time (stack walks happen on the JFR Sampler thread,"
+                        + " but caches are shared).\n\n")
+                .append("| configuration | workers ms | agent ms | jfr ms | jit ms | gc ms | other ms"
+                        + " | (agent + jfr) / workers, median | IQR | min .. max |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Setup s : Setup.values()) {
+            md.append("| ").append(s.label).append(" |");
+            for (ThreadCpu.Kind k : ThreadCpu.Kind.values()) {
+                md.append(String.format(Locale.ROOT, " %.1f |",
+                        Quantiles.of(values(r -> r[s.ordinal()].cpuNanos(k) / 1e6)).median()));
+            }
+            Quantiles share = Quantiles.of(values(r -> profilingShare(r[s.ordinal()])));
+            md.append(String.format(Locale.ROOT, " %.4f | %.4f .. %.4f | %.4f .. %.4f |%n", share.median(),
+                    share.q1(), share.q3(), share.min(), share.max()));
+        }
+
         md.append("\n## Agent heap (goal < 32 MiB)\n\n")
                 .append("Used heap after two `System.gc()` at the end of each child, minus the same figure of the"
                         + " no-agent child of the same round (the workload keeps almost nothing alive, so the rest"
@@ -124,6 +146,12 @@ final class OverheadReport {
         md.append("\nAgent warnings (`[cctflow-agent] WARN` lines) over all agent children: ").append(warnings)
                 .append('\n');
         return md.toString();
+    }
+
+    private static double profilingShare(ChildRun.Result r) {
+        long workers = r.cpuNanos(ThreadCpu.Kind.WORKERS);
+        return workers == 0 ? Double.NaN
+                : (double) (r.cpuNanos(ThreadCpu.Kind.AGENT) + r.cpuNanos(ThreadCpu.Kind.JFR)) / workers;
     }
 
     private void ratios(StringBuilder md, String what, ToDoubleFunction<ChildRun.Result> metric) {

@@ -26,6 +26,9 @@ import jdk.jfr.RecordingState;
  * agent is what the agent (and the JFR consumer it runs) keeps on the heap. {@code rss} is
  * {@code VmRSS} from {@code /proc/self/status} (0 where there is none).
  *
+ * <p>Before it, a line {@code CPU workers=<ns> agent=<ns> jfr=<ns> jit=<ns> gc=<ns> other=<ns>}: the
+ * CPU time of each kind of thread in the measured interval ({@link ThreadCpu}).
+ *
  * <p>Arguments: {@code threads warmupMillis measureMillis [--await-jfr]}. With
  * {@code --await-jfr} the warm-up starts only once a JFR recording is running (the agent starts on
  * its own thread, and on a loaded machine that takes seconds: without the wait its start-up would
@@ -69,11 +72,13 @@ public final class OverheadWorkload {
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long opsBefore = sum(ops, threads);
+        ThreadCpu threadsBefore = ThreadCpu.snapshot();
         long cpuBefore = os.getProcessCpuTime();
         long start = System.nanoTime();
         Thread.sleep(measureMillis);
         long opsAfter = sum(ops, threads);
         long cpuAfter = os.getProcessCpuTime();
+        long[] cpuByKind = ThreadCpu.snapshot().since(threadsBefore);
         long nanos = System.nanoTime() - start;
 
         running = false;
@@ -85,6 +90,7 @@ public final class OverheadWorkload {
         System.gc();
         System.gc();
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        System.out.println("CPU " + ThreadCpu.format(cpuByKind));
         System.out.println("RESULT ops=" + (opsAfter - opsBefore) + " nanos=" + nanos + " cpuNanos=" + (cpuAfter - cpuBefore)
                 + " heapAfterGc=" + heap
                 + " rss=" + residentBytes() + " awaitMillis=" + awaitMillis + " checksum=" + checksum);
