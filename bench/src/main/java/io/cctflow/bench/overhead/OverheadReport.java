@@ -79,10 +79,11 @@ final class OverheadReport {
                         + " Thread`, ...). `(agent + jfr) / workers` is the CPU the profiling took per CPU second of"
                         + " work; unlike throughput it does not depend on how long threads waited for a CPU. It"
                         + " misses costs inside the workers' own time (stack walks happen on the JFR Sampler thread,"
-                        + " but caches are shared).\n\n")
+                        + " but caches are shared); those show in `ops per worker CPU-s`, which also drops while"
+                        + " the workers' code runs interpreted (e.g. after a deoptimisation).\n\n")
                 .append("| configuration | workers ms | agent ms | jfr ms | jit ms | gc ms | other ms"
-                        + " | (agent + jfr) / workers, median | IQR | min .. max |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                        + " | (agent + jfr) / workers, median | IQR | min .. max | ops per worker CPU-s, median |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Setup s : Setup.values()) {
             md.append("| ").append(s.label).append(" |");
             for (ThreadCpu.Kind k : ThreadCpu.Kind.values()) {
@@ -90,8 +91,10 @@ final class OverheadReport {
                         Quantiles.of(values(r -> r[s.ordinal()].cpuNanos(k) / 1e6)).median()));
             }
             Quantiles share = Quantiles.of(values(r -> profilingShare(r[s.ordinal()])));
-            md.append(String.format(Locale.ROOT, " %.4f | %.4f .. %.4f | %.4f .. %.4f |%n", share.median(),
-                    share.q1(), share.q3(), share.min(), share.max()));
+            Quantiles perWorkerCpu = Quantiles.of(values(r -> r[s.ordinal()].ops() * 1e9
+                    / r[s.ordinal()].cpuNanos(ThreadCpu.Kind.WORKERS)));
+            md.append(String.format(Locale.ROOT, " %.4f | %.4f .. %.4f | %.4f .. %.4f | %.0f |%n", share.median(),
+                    share.q1(), share.q3(), share.min(), share.max(), perWorkerCpu.median()));
         }
 
         md.append("\n## Agent heap (goal < 32 MiB)\n\n")
