@@ -26,6 +26,7 @@ import io.cctflow.servers.KafkaServer;
 public final class AgentOverheadBenchmark {
     /** Kept free at the end of {@code --max-time} for reading back and stopping the broker. */
     private static final Duration RESERVE = Duration.ofSeconds(45);
+    private static final Duration BROKER_START = Duration.ofMinutes(3);
     /** Assumed cost of a child beyond warm-up and measurement before one has been timed. */
     private static final Duration CHILD_SLACK = Duration.ofSeconds(3);
 
@@ -66,7 +67,8 @@ public final class AgentOverheadBenchmark {
 
         OverheadReport report = new OverheadReport(options.threads(),
                 options.warmup().plus(options.measure()).toMillis() / 1000.0);
-        try (KafkaServer kafka = KafkaServer.builder(runDir.resolve("kafka")).start()) {
+        // a loaded 2-core machine can take more than the default minute to start a broker
+        try (KafkaServer kafka = KafkaServer.builder(runDir.resolve("kafka")).startTimeout(BROKER_START).start()) {
             for (Setup s : Setup.values()) {
                 if (s.isAgent()) {
                     kafka.createTopic(s.topic(), 1, Map.of());

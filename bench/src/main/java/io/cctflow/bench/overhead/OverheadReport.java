@@ -77,13 +77,15 @@ final class OverheadReport {
                         + " by native thread name. `agent` = `cctflow-*` and `kafka-*` threads (the agent's JFR stream"
                         + " is parsed on `cctflow-sampler`), `jfr` = JFR's own threads (`JFR Sampler`, `JFR Recorder"
                         + " Thread`, ...). `(agent + jfr) / workers` is the CPU the profiling took per CPU second of"
-                        + " work; unlike throughput it does not depend on how long threads waited for a CPU. It"
-                        + " misses costs inside the workers' own time (stack walks happen on the JFR Sampler thread,"
-                        + " but caches are shared); those show in `ops per worker CPU-s`, which also drops while"
-                        + " the workers' code runs interpreted (e.g. after a deoptimisation).\n\n")
+                        + " work, `(agent + jfr) cores` per second of wall time (0.01 = 1 % of one core). Neither"
+                        + " counts waiting for a CPU, but JFR samples by wall-clock period, so when the workers get"
+                        + " little CPU the first rises. Costs inside the workers' own time (caches, safepoints) show"
+                        + " in `ops per worker CPU-s`, which also drops while the workers' code is not yet, or no"
+                        + " longer, compiled.\n\n")
                 .append("| configuration | workers ms | agent ms | jfr ms | jit ms | gc ms | other ms"
-                        + " | (agent + jfr) / workers, median | IQR | min .. max | ops per worker CPU-s, median |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                        + " | (agent + jfr) / workers, median | IQR | min .. max | (agent + jfr) cores, median"
+                        + " | ops per worker CPU-s, median |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Setup s : Setup.values()) {
             md.append("| ").append(s.label).append(" |");
             for (ThreadCpu.Kind k : ThreadCpu.Kind.values()) {
@@ -93,8 +95,11 @@ final class OverheadReport {
             Quantiles share = Quantiles.of(values(r -> profilingShare(r[s.ordinal()])));
             Quantiles perWorkerCpu = Quantiles.of(values(r -> r[s.ordinal()].ops() * 1e9
                     / r[s.ordinal()].cpuNanos(ThreadCpu.Kind.WORKERS)));
-            md.append(String.format(Locale.ROOT, " %.4f | %.4f .. %.4f | %.4f .. %.4f | %.0f |%n", share.median(),
-                    share.q1(), share.q3(), share.min(), share.max(), perWorkerCpu.median()));
+            Quantiles cores = Quantiles.of(values(r -> (r[s.ordinal()].cpuNanos(ThreadCpu.Kind.AGENT)
+                    + r[s.ordinal()].cpuNanos(ThreadCpu.Kind.JFR)) / (double) r[s.ordinal()].nanos()));
+            md.append(String.format(Locale.ROOT, " %.4f | %.4f .. %.4f | %.4f .. %.4f | %.4f | %.0f |%n",
+                    share.median(), share.q1(), share.q3(), share.min(), share.max(), cores.median(),
+                    perWorkerCpu.median()));
         }
 
         md.append("\n## Agent heap (goal < 32 MiB)\n\n")
