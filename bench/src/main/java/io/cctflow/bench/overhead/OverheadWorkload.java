@@ -57,6 +57,17 @@ public final class OverheadWorkload {
         long warmupMillis = Long.parseLong(args[1]);
         long measureMillis = Long.parseLong(args[2]);
 
+        // Load every class the measurement needs before the workers start: class loading in the
+        // middle of the run can invalidate compiled code of the workload (class hierarchy changes,
+        // e.g. a new Buffer subclass) and deoptimise it, in some configurations and not others.
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        String primed = ThreadCpu.format(ThreadCpu.snapshot().since(ThreadCpu.snapshot())) + os.getProcessCpuTime()
+                + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() + residentBytes();
+        if (primed.isEmpty()) {
+            throw new AssertionError("never: keeps the priming from being optimised away");
+        }
+
         AtomicLongArray ops = new AtomicLongArray(threads * STRIDE);
         long[] checksums = new long[threads];
         Thread[] workers = new Thread[threads];
@@ -69,8 +80,6 @@ public final class OverheadWorkload {
 
         long awaitMillis = args.length == 4 ? awaitRecording() : 0;
         Thread.sleep(warmupMillis);
-        com.sun.management.OperatingSystemMXBean os =
-                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long opsBefore = sum(ops, threads);
         ThreadCpu threadsBefore = ThreadCpu.snapshot();
         long cpuBefore = os.getProcessCpuTime();
