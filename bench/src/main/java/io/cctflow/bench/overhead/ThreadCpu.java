@@ -1,0 +1,89 @@
+package io.cctflow.bench.overhead;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * CPU time of this process's threads by kind, from Linux's {@code /proc/self/task/<tid>/schedstat}
+ * (nanoseconds on a CPU) and {@code comm} (the native thread name, at most 15 characters), so JFR's
+ * native threads and the JIT count too. On a shared machine this is the figure that does not
+ * depend on how long threads waited for a CPU. Elsewhere every snapshot is empty.
+ */
+final class ThreadCpu {
+    /** The kinds, in the order of {@link #format}. */
+    enum Kind { WORKERS, AGENT, JFR, JIT, GC, OTHER }
+
+    private record Thread(String name, long cpuNanos) {
+    }
+
+    private final Map<String, Thread> threads;
+
+    private ThreadCpu(Map<String, Thread> threads) {
+        this.threads = threads;
+    }
+
+    /** The CPU time each thread of this process has used so far. */
+    static ThreadCpu snapshot() {
+        Map<String, Thread> threads = new HashMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                try {
+                    String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
+                    String schedstat = Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII);
+                    threads.put(task.getFileName().toString(),
+                            new Thread(name, Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')))));
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended while we looked
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: no breakdown
+        }
+        return new ThreadCpu(threads);
+    }
+
+    /** CPU nanoseconds per kind used between {@code before} and this snapshot, indexed by ordinal. */
+    long[] since(ThreadCpu before) {
+        long[] byKind = new long[Kind.values().length];
+        for (Map.Entry<String, Thread> e : threads.entrySet()) {
+            Thread earlier = before.threads.get(e.getKey());
+            long used = e.getValue().cpuNanos() - (earlier == null ? 0 : earlier.cpuNanos());
+            byKind[kindOf(e.getValue().name()).ordinal()] += used;
+        }
+        return byKind;
+    }
+
+    static Kind kindOf(String name) {
+        if (name.startsWith("worker-")) {
+            return Kind.WORKERS;
+        }
+        if (name.startsWith("cctflow-") || name.startsWith("kafka-")) {
+            return Kind.AGENT;
+        }
+        if (name.startsWith("JFR ")) {
+            return Kind.JFR;
+        }
+        if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+            return Kind.JIT;
+        }
+        if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+            return Kind.GC;
+        }
+        return Kind.OTHER;
+    }
+
+    /** {@code workers=<ns> agent=<ns> jfr=<ns> jit=<ns> gc=<ns> other=<ns>}. */
+    static String format(long[] byKind) {
+        StringBuilder s = new StringBuilder();
+        for (Kind k : Kind.values()) {
+            s.append(s.length() == 0 ? "" : " ").append(k.name().toLowerCase(java.util.Locale.ROOT)).append('=')
+                    .append(byKind[k.ordinal()]);
+        }
+        return s.toString();
+    }
+}

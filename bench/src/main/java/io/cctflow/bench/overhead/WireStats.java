@@ -1,0 +1,151 @@
+package io.cctflow.bench.overhead;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+
+import io.cctflow.schema.SampleBatch;
+import io.cctflow.schema.Stack;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * What the agents of one setup put on the wire, read back from the broker: every SampleBatch in
+ * the setup's topic, decoded.
+ *
+ * @param batches          records in the topic
+ * @param samples          sum of the stacks' sample counts
+ * @param truncatedSamples samples of stacks JFR cut at its depth limit
+ * @param stacks           distinct stacks, summed over batches
+ * @param avroBytes        sum of the record values: the Avro single-object encoding, before compression
+ * @param logBytes         the partition's size on the broker: gzip-compressed record batches with
+ *                         Kafka's headers, i.e. what crossed the network
+ * @param samplesSeen      the agents' own {@code stats.samplesSeen}, from each instance's last batch
+ * @param bytesSentStats   the agents' own {@code stats.bytesSent}, from each instance's last batch
+ *                         (it counts the batches acknowledged before that batch was built)
+ */
+record WireStats(long batches, long samples, long truncatedSamples, long stacks, long avroBytes, long logBytes,
+        long samplesSeen, long bytesSentStats) {
+
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+
+    /** Reads the whole of {@code topic} (one partition per agent topic is enough here). */
+    static WireStats read(String bootstrap, String topic) throws ExecutionException, InterruptedException {
+        long batches = 0;
+        long samples = 0;
+        long truncated = 0;
+        long stacks = 0;
+        long avroBytes = 0;
+        Map<String, SampleBatch> lastPerInstance = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(bootstrap),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, READ_TIMEOUT);
+            if (infos == null || infos.isEmpty()) {
+                return new WireStats(0, 0, 0, 0, 0, 0, 0, 0);
+            }
+            List<TopicPartition> partitions = infos.stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).collect(Collectors.toList());
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, READ_TIMEOUT);
+            long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+            while (!reachedEnd(consumer, end)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + topic + " to its end within " + READ_TIMEOUT);
+                }
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    SampleBatch batch = decode(record.value(), topic, record.offset());
+                    batches++;
+                    avroBytes += record.value().length;
+                    for (Stack stack : batch.getStacks()) {
+                        samples += stack.getCount();
+                        stacks++;
+                        if (stack.getTruncated()) {
+                            truncated += stack.getCount();
+                        }
+                    }
+                    lastPerInstance.merge(batch.getInstance().getInstanceId(), batch,
+                            (a, b) -> a.getSequence() >= b.getSequence() ? a : b);
+                }
+            }
+        }
+        long seen = 0;
+        long sent = 0;
+        for (SampleBatch last : lastPerInstance.values()) {
+            if (last.getStats() != null) {
+                seen += last.getStats().getSamplesSeen();
+                sent += last.getStats().getBytesSent();
+            }
+        }
+        return new WireStats(batches, samples, truncated, stacks, avroBytes, logBytes(bootstrap, topic), seen, sent);
+    }
+
+    double avroBytesPerSample() {
+        return samples == 0 ? Double.NaN : (double) avroBytes / samples;
+    }
+
+    double logBytesPerSample() {
+        return samples == 0 ? Double.NaN : (double) logBytes / samples;
+    }
+
+    private static SampleBatch decode(byte[] value, String topic, long offset) {
+        try {
+            return SampleBatch.fromByteBuffer(ByteBuffer.wrap(value));
+        } catch (Exception e) {
+            throw new IllegalStateException("record at offset " + offset + " of " + topic
+                    + " is not a SampleBatch: " + e, e);
+        }
+    }
+
+    private static boolean reachedEnd(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+            if (consumer.position(e.getKey()) < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Sum of the topic's partition sizes on every broker's log directories. */
+    private static long logBytes(String bootstrap, String topic) throws ExecutionException, InterruptedException {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            List<Integer> brokers = admin.describeCluster().nodes().get().stream().map(Node::id)
+                    .collect(Collectors.toList());
+            long bytes = 0;
+            for (Map<String, LogDirDescription> dirs : admin.describeLogDirs(brokers).allDescriptions().get().values()) {
+                for (LogDirDescription dir : dirs.values()) {
+                    for (Map.Entry<TopicPartition, ReplicaInfo> replica : dir.replicaInfos().entrySet()) {
+                        if (replica.getKey().topic().equals(topic)) {
+                            bytes += replica.getValue().size();
+                        }
+                    }
+                }
+            }
+            return bytes;
+        }
+    }
+
+    private static Properties consumerProperties(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(16 << 20));
+        return p;
+    }
+}

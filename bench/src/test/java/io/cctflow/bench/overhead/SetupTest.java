@@ -1,0 +1,40 @@
+package io.cctflow.bench.overhead;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class SetupTest {
+    private static final Path JAR = Path.of("/x/agent.jar");
+    private static final Path JFC = Path.of("/x/es.jfc");
+
+    private static List<String> options(Setup setup) {
+        return setup.jvmOptions(JAR, "127.0.0.1:9092", JFC, Duration.ofSeconds(5), 256, 3);
+    }
+
+    @Test
+    void baselineHasNeitherAgentNorJfr() {
+        assertThat(options(Setup.NONE)).isEmpty();
+    }
+
+    @Test
+    void agentRunsGetTheJarWithTheirPeriodAndTopic() {
+        assertThat(options(Setup.AGENT_10)).containsExactly("-XX:FlightRecorderOptions:stackdepth=256",
+                "-javaagent:/x/agent.jar=bootstrap.servers=127.0.0.1:9092,topic=cctflow.bench.agent10,"
+                        + "service=overhead-bench,version=agent10,instance=agent10-r3,period=10ms,flush=5000ms,"
+                        + "stackdepth=256");
+    }
+
+    @Test
+    void plainJfrRecordsWithTheSettingsFileAndSameDepthButNoAgent() {
+        assertThat(options(Setup.JFR_20)).containsExactly("-XX:FlightRecorderOptions:stackdepth=256",
+                "-XX:StartFlightRecording:settings=/x/es.jfc,maxage=2m,maxsize=32m");
+        assertThat(Setup.executionSampleSettings(20))
+                .contains("<event name=\"jdk.ExecutionSample\">", "<setting name=\"period\">20 ms</setting>")
+                .doesNotContain("jdk.ObjectAllocationSample");
+    }
+}
