@@ -52,6 +52,21 @@ public final class GraphReader {
                         r.get("name").asString(), r.get("descriptor").asString()));
     }
 
+    /** Signatures ({@code Class.name(descriptor)}) of the given method ids; ids not stored are left out. */
+    public Map<Long, String> signatures(Collection<Long> methodIds) {
+        Map<Long, String> out = new HashMap<>();
+        for (MethodRecord m : read("""
+                UNWIND $ids AS id
+                MATCH (m:Method {id: id})
+                RETURN m.id AS id, m.className AS className, m.name AS name, m.descriptor AS descriptor
+                """, params("ids", List.copyOf(methodIds)),
+                r -> new MethodRecord(r.get("id").asLong(), r.get("className").asString(),
+                        r.get("name").asString(), r.get("descriptor").asString()))) {
+            out.put(m.id(), m.signature());
+        }
+        return out;
+    }
+
     /** Windows of the given executions that overlap [fromMillis, toMillis). */
     public List<WindowCounts> windows(Collection<String> executionKeys, long fromMillis, long toMillis) {
         return read("""
