@@ -22,12 +22,22 @@ import org.neo4j.driver.Value;
  * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
  */
 public final class GraphReader {
+    /** Node records the default reader keeps in memory (about 100 bytes each). */
+    public static final int DEFAULT_TOPOLOGY_CACHE_NODES = 1_000_000;
+
     private final Driver driver;
     private final String database;
+    private final TopologyCache topology;
 
     public GraphReader(Driver driver, String database) {
+        this(driver, database, DEFAULT_TOPOLOGY_CACHE_NODES);
+    }
+
+    /** @param topologyCacheNodes most node records kept in memory; 0 turns the cache off */
+    public GraphReader(Driver driver, String database, int topologyCacheNodes) {
         this.driver = driver;
         this.database = database;
+        this.topology = new TopologyCache(topologyCacheNodes);
     }
 
     /** Instances of one service, or of all services when {@code service} is null. */
@@ -90,16 +100,52 @@ public final class GraphReader {
                                 r.get("truncatedAmbiguous").asLong(0), r.get("truncatedExpired").asLong(0))));
     }
 
-    /** Topology of the given nodes; ids that are not stored are left out. */
+    /**
+     * Topology of the given nodes; ids that are not stored (or only as a placeholder parent) are
+     * left out. Served from the topology
+     * cache where it can be: a node's record is a pure function of its id's path and never changes
+     * once written, so a cached record cannot go stale.
+     */
     public List<NodeRecord> nodes(Collection<Long> ids) {
-        return read("""
+        List<NodeRecord> out = new ArrayList<>(ids.size());
+        List<Long> missing = new ArrayList<>();
+        for (Long id : ids) {
+            NodeRecord cached = topology.get(id);
+            if (cached != null) {
+                out.add(cached);
+            } else {
+                missing.add(id);
+            }
+        }
+        if (missing.isEmpty()) {
+            return out;
+        }
+        // one row of columns instead of a row per node: far fewer Bolt records for a large tree
+        List<NodeRecord> read = read("""
                 UNWIND $ids AS id
                 MATCH (n:CctNode {id: id})
-                RETURN n.id AS id, n.parentId AS parentId, n.methodId AS methodId, n.line AS line,
-                       n.depth AS depth, n.recursiveParentId AS recursiveParentId
-                """, params("ids", List.copyOf(ids)),
-                r -> new NodeRecord(r.get("id").asLong(), r.get("parentId").asLong(), r.get("methodId").asLong(),
-                        r.get("line").asInt(), r.get("depth").asInt(), r.get("recursiveParentId").asLong()));
+                WHERE n.depth IS NOT NULL // a placeholder parent not written yet: not stored
+                RETURN collect(n.id) AS id, collect(n.parentId) AS parentId, collect(n.methodId) AS methodId,
+                       collect(n.line) AS line, collect(n.depth) AS depth,
+                       collect(n.recursiveParentId) AS recursiveParentId
+                """, params("ids", missing), GraphReader::toNodes).get(0);
+        topology.putAll(read);
+        out.addAll(read);
+        return out;
+    }
+
+    private static List<NodeRecord> toNodes(Record r) {
+        long[] id = longs(r.get("id"));
+        long[] parent = longs(r.get("parentId"));
+        long[] method = longs(r.get("methodId"));
+        long[] line = longs(r.get("line"));
+        long[] depth = longs(r.get("depth"));
+        long[] recursiveParent = longs(r.get("recursiveParentId"));
+        List<NodeRecord> out = new ArrayList<>(id.length);
+        for (int i = 0; i < id.length; i++) {
+            out.add(new NodeRecord(id[i], parent[i], method[i], (int) line[i], (int) depth[i], recursiveParent[i]));
+        }
+        return out;
     }
 
     private <T> List<T> read(String query, Map<String, Object> params, java.util.function.Function<Record, T> map) {

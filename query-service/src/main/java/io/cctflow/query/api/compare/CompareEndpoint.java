@@ -1,7 +1,6 @@
 package io.cctflow.query.api.compare;
 
 import io.cctflow.core.Cct;
-import io.cctflow.core.TreeCounts;
 import io.cctflow.core.diff.CommonTree;
 import io.cctflow.core.diff.DiffResult;
 import io.cctflow.core.diff.Overlap;
@@ -9,7 +8,6 @@ import io.cctflow.core.diff.TreeDiff;
 import io.cctflow.core.diff.Weight;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.query.api.Selection;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
@@ -19,6 +17,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * {@code GET /api/v1/compare}: two selections (instances, instance sets, deployments or time
@@ -39,6 +41,13 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
     static final List<String> SIDE_PREFIXES = List.of("", "a.", "b.", "noise.", "noise.a.", "noise.b.");
     static final Set<String> PARAMS = allowedParams();
 
+    /** Loads the second side of a comparison; idle threads end after a minute. */
+    private static final ExecutorService LOADERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "cctflow-compare-load");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final GraphReader reader;
     private final TreeLoader trees;
 
@@ -55,8 +64,8 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
         return Set.copyOf(names);
     }
 
-    /** A side's selection with its tree and its summed counts (for per-method samples). */
-    record Loaded(String name, Selection selection, TreeCounts counts, Cct tree) {
+    /** A side's selection and its tree. */
+    record Loaded(String name, Selection selection, Cct tree) {
     }
 
     @Override
@@ -76,8 +85,10 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
             throw ApiException.badRequest("parameter 'threshold' and the noise.* parameters both set the noise "
                     + "threshold; give one of them");
         }
-        Loaded a = load("a", ComparisonSide.select(params, reader, "a.", ""));
-        Loaded b = load("b", ComparisonSide.select(params, reader, "b.", ""));
+        Loaded[] sides = loadBoth("a", ComparisonSide.select(params, reader, "a.", ""),
+                "b", ComparisonSide.select(params, reader, "b.", ""));
+        Loaded a = sides[0];
+        Loaded b = sides[1];
         CompareResponse.Noise noiseOut;
         if (noise) {
             noiseOut = noiseFromInstances(params, weight);
@@ -90,18 +101,31 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
         return new DiffReport(reader, a, b, weight, top).build(result, noiseOut, changes);
     }
 
-    private Loaded load(String name, Selection s) {
-        TreeCounts sum = TreeCounts.empty();
-        for (WindowCounts w : reader.windows(s.executionKeys(), s.from().toEpochMilli(), s.to().toEpochMilli())) {
-            sum = sum.plus(w.counts());
+    /** Loads two sides at once (the reads of each side are sequential round trips to Neo4j). */
+    private Loaded[] loadBoth(String nameA, Selection a, String nameB, Selection b) {
+        CompletableFuture<Loaded> second = CompletableFuture.supplyAsync(() -> load(nameB, b), LOADERS);
+        Loaded first;
+        try {
+            first = load(nameA, a);
+        } catch (RuntimeException e) {
+            second.cancel(false);
+            throw e;
         }
-        Cct tree = trees.rebuild(sum);
+        try {
+            return new Loaded[] {first, second.join()};
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    private Loaded load(String name, Selection s) {
+        Cct tree = trees.load(s.executionKeys(), s.from().toEpochMilli(), s.to().toEpochMilli());
         if (tree.total(Cct.ROOT) == 0) {
             throw ApiException.notFound("side " + name + " selects no samples: service '" + s.service() + "'"
                     + (s.version() == null ? "" : " version '" + s.version() + "'") + ", instances "
                     + s.instances().stream().map(i -> i.instanceId()).toList() + ", " + s.from() + " to " + s.to());
         }
-        return new Loaded(name, s, sum, tree);
+        return new Loaded(name, s, tree);
     }
 
     /** The overlap of two instances of one deployment: what noise alone leaves of a perfect match. */
@@ -112,8 +136,10 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
                         + "instances of one deployment, noise.a.instance and noise.b.instance");
             }
         }
-        Loaded na = load("noise.a", ComparisonSide.select(params, reader, "noise.a.", "noise.", ""));
-        Loaded nb = load("noise.b", ComparisonSide.select(params, reader, "noise.b.", "noise.", ""));
+        Loaded[] sides = loadBoth("noise.a", ComparisonSide.select(params, reader, "noise.a.", "noise.", ""),
+                "noise.b", ComparisonSide.select(params, reader, "noise.b.", "noise.", ""));
+        Loaded na = sides[0];
+        Loaded nb = sides[1];
         Optional<String> va = ComparisonSide.deployment(na.selection());
         if (va.isEmpty() || !va.equals(ComparisonSide.deployment(nb.selection()))
                 || !na.selection().service().equals(nb.selection().service())) {

@@ -1,7 +1,6 @@
 package io.cctflow.query.api.compare;
 
 import io.cctflow.core.Cct;
-import io.cctflow.core.TreeCounts;
 import io.cctflow.core.baseline.BaselineComparison;
 import io.cctflow.core.diff.DiffResult;
 import io.cctflow.core.diff.Difference;
@@ -9,12 +8,15 @@ import io.cctflow.core.diff.Stage;
 import io.cctflow.core.diff.StageSummary;
 import io.cctflow.core.diff.Weight;
 import io.cctflow.core.diff.WeightDifference;
+import io.cctflow.core.metrics.MethodTime;
+import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.query.api.compare.CompareEndpoint.Loaded;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -33,6 +35,7 @@ final class DiffReport {
     private final Loaded b;
     private final Weight weight;
     private final int top;
+    private final Map<Long, CompareResponse.MethodTimeChange> methodTimes = new HashMap<>();
     private Map<Long, String> signatures;
 
     DiffReport(GraphReader reader, Loaded a, Loaded b, Weight weight, int top) {
@@ -141,23 +144,16 @@ final class DiffReport {
                 w.pweightFirst(), w.pweightSecond(), w.delta(), w.overlapAfter(), methodTime(w.method()));
     }
 
+    /** One pass over each tree per distinct method (cached: a method often ranks at several nodes). */
     private CompareResponse.MethodTimeChange methodTime(long method) {
-        long samplesA = methodSamples(a.counts(), method);
-        long samplesB = methodSamples(b.counts(), method);
-        long totalA = a.tree().total(Cct.ROOT);
-        long totalB = b.tree().total(Cct.ROOT);
-        double timeA = totalA == 0 ? 0 : (double) samplesA / totalA;
-        double timeB = totalB == 0 ? 0 : (double) samplesB / totalB;
-        BaselineComparison arrow = BaselineComparison.of(timeB, timeA);
-        return new CompareResponse.MethodTimeChange(samplesA, totalA, timeA, samplesB, totalB, timeB,
-                arrow.angle(), arrow.degrees(), String.format(Locale.ROOT, "#%06x", arrow.rgb()),
-                arrow.change().name());
-    }
-
-    /** Method samples (recursion-free totals, seed 002 Eq. 3.5) as the stored windows summed them. */
-    private static long methodSamples(TreeCounts counts, long method) {
-        int k = Arrays.binarySearch(counts.methodIds(), method);
-        return k < 0 ? 0 : counts.methodSamples()[k];
+        return methodTimes.computeIfAbsent(method, m -> {
+            MethodTime ta = MethodTime.of(Scope.whole(a.tree()), m);
+            MethodTime tb = MethodTime.of(Scope.whole(b.tree()), m);
+            BaselineComparison arrow = BaselineComparison.of(tb.methodTime(), ta.methodTime());
+            return new CompareResponse.MethodTimeChange(ta.methodSamples(), ta.scopeSamples(), ta.methodTime(),
+                    tb.methodSamples(), tb.scopeSamples(), tb.methodTime(), arrow.angle(), arrow.degrees(),
+                    String.format(Locale.ROOT, "#%06x", arrow.rgb()), arrow.change().name());
+        });
     }
 
     private CompareResponse.Attribution attribution(Difference d) {

@@ -89,7 +89,7 @@ final class StoredStacks {
         return tree;
     }
 
-    private static void add(Cct tree, Stack s) {
+    static void add(Cct tree, Stack s) {
         long[] ids = new long[s.frames().length];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = s.frames()[i].id();
