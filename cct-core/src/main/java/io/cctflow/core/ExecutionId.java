@@ -20,6 +20,19 @@ public record ExecutionId(String service, String version, String instance) {
         return service + SEP + version + SEP + instance;
     }
 
+    /**
+     * The key of this execution's deployment (service, version): code manifests are keyed by it on
+     * Kafka and filed under it in the graph store.
+     */
+    public String deploymentKey() {
+        return deploymentKey(service, version);
+    }
+
+    /** The key of the deployment (service, version); see {@link #deploymentKey()}. */
+    public static String deploymentKey(String service, String version) {
+        return service + SEP + version;
+    }
+
     /** Inverse of {@link #key()}. */
     public static ExecutionId fromKey(String key) {
         int a = key.indexOf(SEP);

@@ -52,6 +52,14 @@ public final class AgentConfig {
     public static final String SPILL_DIR = "spill.dir";
     /** Bound on the bytes of spilled batches. */
     public static final String SPILL_MAX = "spill.max";
+    /** Code fingerprints on or off. */
+    public static final String MANIFEST = "manifest";
+    /** Kafka topic the code manifests go to. */
+    public static final String MANIFEST_TOPIC = "manifest.topic";
+    /** Class-name prefixes that are not fingerprinted. */
+    public static final String MANIFEST_EXCLUDE = "manifest.exclude";
+    /** Bound on class files waiting to be fingerprinted, and on manifests waiting to be sent. */
+    public static final String MANIFEST_BUFFER = "manifest.buffer";
 
     private static final ConfigKey<String> BOOTSTRAP_SERVERS_KEY = new ConfigKey<>(BOOTSTRAP_SERVERS,
             ConfigParsers.name(), () -> "localhost:9092", "localhost:9092",
@@ -87,6 +95,19 @@ public final class AgentConfig {
     private static final ConfigKey<Long> SPILL_MAX_KEY = new ConfigKey<>(SPILL_MAX,
             ConfigParsers.bytes(1L << 10, 1L << 40), () -> 256L << 20, "256m",
             "bound on the spilled bytes of one execution, 1k..1024g; when full the oldest spilled batch is dropped and counted");
+    private static final ConfigKey<Boolean> MANIFEST_KEY = new ConfigKey<>(MANIFEST,
+            ConfigParsers.bool(), () -> true, "true",
+            "fingerprint the bytecode of every loaded method and publish CodeManifests (true or false)");
+    private static final ConfigKey<String> MANIFEST_TOPIC_KEY = new ConfigKey<>(MANIFEST_TOPIC,
+            ConfigParsers.name(), () -> "cctflow.manifests", "cctflow.manifests",
+            "Kafka topic for code manifests, keyed by deployment (service, version)");
+    private static final String DEFAULT_EXCLUDE = "java.,javax.,jdk.,sun.,com.sun.,io.cctflow.agent.";
+    private static final ConfigKey<List<String>> MANIFEST_EXCLUDE_KEY = new ConfigKey<>(MANIFEST_EXCLUDE,
+            ConfigParsers::prefixes, () -> ConfigParsers.prefixes(DEFAULT_EXCLUDE), DEFAULT_EXCLUDE,
+            "class-name prefixes not fingerprinted, comma-separated; empty: fingerprint everything");
+    private static final ConfigKey<Long> MANIFEST_BUFFER_KEY = new ConfigKey<>(MANIFEST_BUFFER,
+            ConfigParsers.bytes(64L << 10, 1L << 30), () -> 8L << 20, "8m",
+            "memory bound on class files waiting to be fingerprinted (a class that does not fit is counted as dropped), and on manifests waiting to be sent, 64k..1g");
 
     private final String bootstrapServers;
     private final String topic;
@@ -100,6 +121,10 @@ public final class AgentConfig {
     private final long bufferBytes;
     private final Optional<Path> spillDir;
     private final long spillMaxBytes;
+    private final boolean manifest;
+    private final String manifestTopic;
+    private final List<String> manifestExclude;
+    private final long manifestBufferBytes;
 
     private AgentConfig(Resolver r, Supplier<String> defaultInstance) {
         this.bootstrapServers = r.resolve(BOOTSTRAP_SERVERS_KEY);
@@ -114,6 +139,10 @@ public final class AgentConfig {
         this.bufferBytes = r.resolve(BUFFER_KEY);
         this.spillDir = r.resolve(SPILL_DIR_KEY);
         this.spillMaxBytes = r.resolve(SPILL_MAX_KEY);
+        this.manifest = r.resolve(MANIFEST_KEY);
+        this.manifestTopic = r.resolve(MANIFEST_TOPIC_KEY);
+        this.manifestExclude = r.resolve(MANIFEST_EXCLUDE_KEY);
+        this.manifestBufferBytes = r.resolve(MANIFEST_BUFFER_KEY);
         r.warnUnknownArguments();
     }
 
@@ -125,7 +154,8 @@ public final class AgentConfig {
     private static List<ConfigKey<?>> keys() {
         return List.of(BOOTSTRAP_SERVERS_KEY, TOPIC_KEY, SERVICE_KEY, VERSION_KEY,
                 instanceKey(() -> ""), PERIOD_KEY, FLUSH_KEY, STACK_DEPTH_KEY, LABELS_KEY, BUFFER_KEY,
-                SPILL_DIR_KEY, SPILL_MAX_KEY);
+                SPILL_DIR_KEY, SPILL_MAX_KEY, MANIFEST_KEY, MANIFEST_TOPIC_KEY, MANIFEST_EXCLUDE_KEY,
+                MANIFEST_BUFFER_KEY);
     }
 
     /**
@@ -248,6 +278,25 @@ public final class AgentConfig {
         return spillMaxBytes;
     }
 
+    /** Whether code fingerprints are collected and published. */
+    public boolean manifest() {
+        return manifest;
+    }
+
+    public String manifestTopic() {
+        return manifestTopic;
+    }
+
+    /** Excluded class-name prefixes (with dots); unmodifiable, never null. */
+    public List<String> manifestExclude() {
+        return manifestExclude;
+    }
+
+    /** Memory bound of the class-file queue and of the manifest send queue, in bytes. */
+    public long manifestBufferBytes() {
+        return manifestBufferBytes;
+    }
+
     @Override
     public String toString() {
         return BOOTSTRAP_SERVERS + "=" + bootstrapServers + ", " + TOPIC + "=" + topic + ", "
@@ -255,7 +304,9 @@ public final class AgentConfig {
                 + instance + ", " + PERIOD + "=" + periodMillis + "ms, " + FLUSH + "=" + flushMillis
                 + "ms, " + STACK_DEPTH + "=" + stackDepth + ", " + LABELS + "=" + labels + ", " + BUFFER
                 + "=" + bufferBytes + ", " + SPILL_DIR + "=" + spillDir.map(Path::toString).orElse("(none)")
-                + ", " + SPILL_MAX + "=" + spillMaxBytes;
+                + ", " + SPILL_MAX + "=" + spillMaxBytes + ", " + MANIFEST + "=" + manifest + ", "
+                + MANIFEST_TOPIC + "=" + manifestTopic + ", " + MANIFEST_EXCLUDE + "="
+                + String.join(",", manifestExclude) + ", " + MANIFEST_BUFFER + "=" + manifestBufferBytes;
     }
 
     /** Looks each key up in the sources, in precedence order. Used once, by one thread. */

@@ -1,6 +1,7 @@
 package io.cctflow.agent;
 
 import java.io.IOException;
+import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Random;
@@ -13,6 +14,7 @@ import io.cctflow.agent.batch.BatchAggregator;
 import io.cctflow.agent.batch.BatchFlusher;
 import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
+import io.cctflow.agent.manifest.ManifestPublisher;
 import io.cctflow.agent.sampling.JfrSampler;
 import io.cctflow.agent.transport.KafkaBatchSender;
 import io.cctflow.agent.transport.SendQueue;
@@ -35,24 +37,28 @@ final class AgentRuntime {
     private final JfrSampler sampler;
     private final BatchFlusher flusher;
     private final KafkaBatchSender sender;
+    private final Instrumentation instrumentation;
+    /** Null until started, and when {@code manifest=false}. */
+    private volatile ManifestPublisher manifests;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
     private AgentRuntime(AgentConfig config, JfrSampler sampler, BatchFlusher flusher,
-            KafkaBatchSender sender) {
+            KafkaBatchSender sender, Instrumentation instrumentation) {
         this.config = config;
+        this.instrumentation = instrumentation;
         this.sampler = sampler;
         this.flusher = flusher;
         this.sender = sender;
     }
 
     /** Starts the agent and runs the JFR stream on the calling thread until shutdown. Never throws. */
-    static void run(String agentArgs) {
+    static void run(String agentArgs, Instrumentation instrumentation) {
         try {
             AgentConfig config = AgentConfig.load(agentArgs);
             if (!JfrSampler.isJfrAvailable()) {
                 return;
             }
-            AgentRuntime runtime = create(config);
+            AgentRuntime runtime = create(config, instrumentation);
             if (runtime != null) {
                 runtime.sample();
             }
@@ -61,7 +67,7 @@ final class AgentRuntime {
         }
     }
 
-    private static AgentRuntime create(AgentConfig config) {
+    private static AgentRuntime create(AgentConfig config, Instrumentation instrumentation) {
         AgentCounters counters = new AgentCounters();
         String recordKey = new ExecutionId(config.service(), config.version(), config.instance()).key();
         KafkaProducer<String, byte[]> producer;
@@ -81,7 +87,7 @@ final class AgentRuntime {
                 counters);
         BatchFlusher flusher = new BatchFlusher(aggregator, sender, config.flushMillis(),
                 new Random(), System::currentTimeMillis);
-        return new AgentRuntime(config, sampler, flusher, sender);
+        return new AgentRuntime(config, sampler, flusher, sender, instrumentation);
     }
 
     /** The send queue; in memory only when no spill directory is set or it cannot be used. */
@@ -128,11 +134,24 @@ final class AgentRuntime {
         }
         sender.start();
         flusher.start();
+        startManifests();
         AgentLog.info("started: " + config);
         sampler.run(); // blocks until stop() closes the stream, or JFR fails
         if (!stopped.get()) {
             AgentLog.warn("sampling ended before shutdown; agent disabled");
             stop(SHUTDOWN_BUDGET);
+        }
+    }
+
+    /** Starts code fingerprints if configured; a failure disables them, not the agent. */
+    private void startManifests() {
+        if (!config.manifest() || instrumentation == null) {
+            return;
+        }
+        try {
+            manifests = ManifestPublisher.start(instrumentation, config, instanceInfo(config), sender);
+        } catch (Throwable t) {
+            AgentLog.warn("code fingerprints disabled: they failed to start", t);
         }
     }
 
@@ -144,6 +163,11 @@ final class AgentRuntime {
         long deadline = System.nanoTime() + budget.toNanos();
         try {
             sampler.close();
+            ManifestPublisher m = manifests;
+            if (m != null) {
+                // before the samples' sender, which closes the shared producer
+                m.close(remaining(deadline).dividedBy(4));
+            }
             // wait for a running flush for at most half of what is left; the final flush only
             // queues its batch
             flusher.shutdown(remaining(deadline).dividedBy(2));

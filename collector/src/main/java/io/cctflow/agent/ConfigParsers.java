@@ -2,8 +2,10 @@ package io.cctflow.agent;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -105,6 +107,34 @@ public final class ConfigParsers {
             }
             return (int) checkRange(n, min, max, "");
         };
+    }
+
+    /** {@code true} or {@code false}, any case. */
+    static Function<String, Boolean> bool() {
+        return raw -> switch (raw.toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("not a boolean (use true or false)");
+        };
+    }
+
+    /**
+     * A comma-separated list of class-name prefixes, e.g. {@code java.,com.sun.}; blanks are
+     * ignored, so an empty value means none. A prefix must not contain {@code /} (use dots).
+     */
+    static List<String> prefixes(String raw) {
+        List<String> prefixes = new ArrayList<>();
+        for (String part : raw.split(",")) {
+            String p = part.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            if (p.indexOf('/') >= 0) {
+                throw new IllegalArgumentException("prefix '" + p + "' contains '/'; write class names with dots");
+            }
+            prefixes.add(p);
+        }
+        return List.copyOf(prefixes);
     }
 
     /** Labels as {@code key=value;key=value}; empty means none. Keys must be distinct. */

@@ -39,6 +39,36 @@ class AgentConfigTest {
     }
 
     @Test
+    void codeFingerprintsAreOnByDefaultAndSkipTheJdkAndTheAgent() {
+        AgentConfig c = load(null);
+
+        assertThat(c.manifest()).isTrue();
+        assertThat(c.manifestTopic()).isEqualTo("cctflow.manifests");
+        assertThat(c.manifestExclude()).containsExactly("java.", "javax.", "jdk.", "sun.", "com.sun.",
+                "io.cctflow.agent.");
+        assertThat(c.manifestBufferBytes()).isEqualTo(8L << 20);
+    }
+
+    @Test
+    void manifestKeysParseListsAndBooleansAndFallBackOnBadValues() {
+        // a part without '=' continues the previous value, so a prefix list needs no quoting
+        AgentConfig c = load("manifest=FALSE,manifest.exclude=com.acme.gen.,org.hibernate.,service=x");
+        assertThat(c.manifest()).isFalse();
+        assertThat(c.manifestExclude()).containsExactly("com.acme.gen.", "org.hibernate.");
+        assertThat(c.service()).isEqualTo("x");
+        assertThat(load("manifest.exclude=").manifestExclude()).isEmpty();
+        assertThat(warnings).isEmpty();
+
+        AgentConfig bad = load("manifest=maybe,manifest.exclude=com/acme/,manifest.buffer=1k");
+        assertThat(bad.manifest()).isTrue();
+        assertThat(bad.manifestExclude()).contains("java.");
+        assertThat(bad.manifestBufferBytes()).isEqualTo(8L << 20);
+        assertThat(warnings).hasSize(3).anySatisfy(w -> assertThat(w).contains("manifest", "not a boolean"))
+                .anySatisfy(w -> assertThat(w).contains("contains '/'"))
+                .anySatisfy(w -> assertThat(w).contains("manifest.buffer"));
+    }
+
+    @Test
     void sizesTakeBytesOrBinaryUnits() {
         assertThat(load("buffer=65536").bufferBytes()).isEqualTo(65_536);
         assertThat(load("buffer=64k").bufferBytes()).isEqualTo(64 << 10);

@@ -7,6 +7,7 @@ import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.RawRecordDeserializer;
+import io.cctflow.flink.manifest.ManifestPipeline;
 import io.cctflow.flink.sink.Neo4jSink;
 import io.cctflow.flink.window.EarlyFiringTrigger;
 import io.cctflow.flink.window.LateBatches;
@@ -14,6 +15,7 @@ import io.cctflow.flink.window.SumCounts;
 import io.cctflow.flink.window.ToWindowCounts;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.model.CodeClassRecord;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
@@ -25,6 +27,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -120,11 +123,23 @@ public final class SamplesJob {
     }
 
     /** The Kafka source of the samples topic, resuming from committed offsets (earliest at first start). */
-    @SuppressWarnings("deprecation") // the connector's API still takes Kafka's OffsetResetStrategy
     public static KafkaSource<RawRecord> kafkaSource(SamplesJobConfig config) {
-        KafkaSourceBuilder<RawRecord> builder = KafkaSource.<RawRecord>builder()
-                .setBootstrapServers(config.bootstrapServers())
-                .setTopics(config.samplesTopic())
+        return kafkaSource(config, KafkaSource.<RawRecord>builder().setTopics(config.samplesTopic()));
+    }
+
+    /**
+     * The Kafka source of the manifests topic, like {@link #kafkaSource(SamplesJobConfig)}, but
+     * subscribed by pattern: agents may run without code fingerprints, so the topic may not exist
+     * yet (it is picked up by partition discovery once it does).
+     */
+    public static KafkaSource<RawRecord> manifestsSource(SamplesJobConfig config) {
+        return kafkaSource(config, KafkaSource.<RawRecord>builder()
+                .setTopicPattern(Pattern.compile(Pattern.quote(config.manifestsTopic()))));
+    }
+
+    @SuppressWarnings("deprecation") // the connector's API still takes Kafka's OffsetResetStrategy
+    private static KafkaSource<RawRecord> kafkaSource(SamplesJobConfig config, KafkaSourceBuilder<RawRecord> builder) {
+        builder.setBootstrapServers(config.bootstrapServers())
                 .setGroupId(config.groupId())
                 .setDeserializer(new RawRecordDeserializer())
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(
@@ -141,11 +156,22 @@ public final class SamplesJob {
         return new Sinks(
                 new Neo4jSink<>(config.graph(), SamplesJob::writeTopology, 200, delay, config.neo4jRetryBudget()),
                 new Neo4jSink<>(config.graph(), GraphWriter::writeWindowCounts, 200, delay, config.neo4jRetryBudget()),
-                KafkaSink.<DeadLetter>builder()
-                        .setBootstrapServers(config.bootstrapServers())
-                        .setRecordSerializer(new DeadLetterSerializer(config.deadLetterTopic()))
-                        .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
-                        .build());
+                deadLetterSink(config));
+    }
+
+    /** The dead-letter topic as a sink; every pipeline of the job dead-letters there. */
+    public static Sink<DeadLetter> deadLetterSink(SamplesJobConfig config) {
+        return KafkaSink.<DeadLetter>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setRecordSerializer(new DeadLetterSerializer(config.deadLetterTopic()))
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .build();
+    }
+
+    /** The code fingerprints' sink: one write per buffer of classes ({@link GraphWriter#writeCode}). */
+    public static Sink<CodeClassRecord> codeSink(SamplesJobConfig config) {
+        return new Neo4jSink<>(config.graph(), GraphWriter::writeCode, 200, Duration.ofMillis(500),
+                config.neo4jRetryBudget());
     }
 
     /** Instances first, then methods, then nodes: each write can link to what the previous one wrote. */
@@ -191,13 +217,20 @@ public final class SamplesJob {
         env.setParallelism(config.parallelism());
     }
 
-    /** Creates the graph schema, then submits the job with production source and sinks. */
+    /**
+     * Creates the graph schema, then submits the job with production sources and sinks: the
+     * samples path ({@link #build}) and, unless {@code topic.manifests} is empty, the code
+     * manifests ({@link ManifestPipeline}).
+     */
     public static JobClient start(StreamExecutionEnvironment env, SamplesJobConfig config) throws Exception {
         try (Driver driver = config.graph().openDriver()) {
             GraphSchema.ensure(driver, config.graph().database());
         }
         configure(env, config);
         build(env, config, kafkaSource(config), productionSinks(config));
+        if (!config.manifestsTopic().isEmpty()) {
+            ManifestPipeline.build(env, manifestsSource(config), codeSink(config), deadLetterSink(config));
+        }
         return env.executeAsync(NAME);
     }
 

@@ -1,5 +1,6 @@
 package io.cctflow.graph;
 
+import io.cctflow.core.MethodId;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
@@ -74,6 +75,31 @@ public final class GraphReader {
                         r.get("name").asString(), r.get("descriptor").asString()))) {
             out.put(m.id(), m.signature());
         }
+        return out;
+    }
+
+    /**
+     * The bytecode fingerprints of a deployment's methods, keyed by signature exactly as
+     * {@link MethodRecord#signature()} builds it ({@code className + "." + methodName + descriptor});
+     * empty when no code manifest of the deployment was stored.
+     */
+    public Map<String, Long> methodFingerprints(String service, String version) {
+        Map<String, Long> out = new HashMap<>();
+        read("""
+                MATCH (:Deployment {key: $deployment})-[:HAS_CODE]->(c:CodeClass)
+                RETURN c.className AS className, c.methodNames AS names, c.descriptors AS descriptors,
+                       c.fingerprints AS fingerprints
+                """, params("deployment", Keys.deployment(service, version)), r -> {
+                    String className = r.get("className").asString();
+                    Value names = r.get("names");
+                    Value descriptors = r.get("descriptors");
+                    Value fingerprints = r.get("fingerprints");
+                    for (int i = 0; i < names.size(); i++) {
+                        out.put(MethodId.signature(className, names.get(i).asString(), descriptors.get(i).asString()),
+                                fingerprints.get(i).asLong());
+                    }
+                    return className;
+                });
         return out;
     }
 

@@ -20,7 +20,16 @@ import org.neo4j.driver.Session;
  *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired})
  * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)
  * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})
+ * (:Deployment) -[:HAS_CODE]-> (:CodeClass {key, deployment, className, methodNames[], descriptors[],
+ *                                          fingerprints[]})
  * </pre>
+ *
+ * A {@code :CodeClass} holds the bytecode fingerprints of one class as one deployment loaded it
+ * (from the agents' code manifests), as parallel arrays, one entry per method: one node per
+ * (deployment, class), {@code key} = deployment key + U+001F + class name, written with
+ * {@code MERGE} on the key and {@code SET} of the arrays, so the manifests of every instance of a
+ * deployment, and replays, write the same node. Two deployments' fingerprints give the change
+ * list of seed 000 Sect. 3.2 ({@link GraphReader#methodFingerprints}).
  *
  * Topology is shared by every instance (node ids are path hashes); counts are per (instance,
  * window) as parallel arrays on one {@code :Window} node, so a time range reads one row per window:
@@ -34,6 +43,7 @@ public final class GraphSchema {
             "CREATE CONSTRAINT window_key IF NOT EXISTS FOR (w:Window) REQUIRE w.key IS UNIQUE",
             "CREATE CONSTRAINT cct_node_id IF NOT EXISTS FOR (n:CctNode) REQUIRE n.id IS UNIQUE",
             "CREATE CONSTRAINT method_id IF NOT EXISTS FOR (m:Method) REQUIRE m.id IS UNIQUE",
+            "CREATE CONSTRAINT code_class_key IF NOT EXISTS FOR (c:CodeClass) REQUIRE c.key IS UNIQUE",
             "CREATE INDEX window_instance_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.start)",
             "CREATE INDEX method_class_name IF NOT EXISTS FOR (m:Method) ON (m.className, m.name)",
             "CREATE INDEX cct_node_method IF NOT EXISTS FOR (n:CctNode) ON (n.methodId)");

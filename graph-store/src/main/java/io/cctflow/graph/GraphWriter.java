@@ -1,5 +1,6 @@
 package io.cctflow.graph;
 
+import io.cctflow.graph.model.CodeClassRecord;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
@@ -76,6 +77,18 @@ public final class GraphWriter {
             MERGE (i)-[:HAS_WINDOW]->(w)
             """;
 
+    private static final String WRITE_CODE = """
+            UNWIND $rows AS r
+            MERGE (s:Service {name: r.service})
+            MERGE (d:Deployment {key: r.deployment})
+              ON CREATE SET d.service = r.service, d.version = r.version
+            MERGE (s)-[:HAS_DEPLOYMENT]->(d)
+            MERGE (c:CodeClass {key: r.key})
+            SET c.deployment = r.deployment, c.className = r.className, c.methodNames = r.methodNames,
+                c.descriptors = r.descriptors, c.fingerprints = r.fingerprints
+            MERGE (d)-[:HAS_CODE]->(c)
+            """;
+
     private final Driver driver;
     private final String database;
 
@@ -120,6 +133,20 @@ public final class GraphWriter {
         write(WRITE_NODES, sorted, n -> Map.of(
                 "id", n.id(), "parentId", n.parentId(), "methodId", n.methodId(), "line", n.line(),
                 "depth", n.depth(), "recursiveParentId", n.recursiveParentId()));
+    }
+
+    /**
+     * Stores the method fingerprints of each (deployment, class), replacing what was stored for it;
+     * creates the service and deployment if needed.
+     */
+    public void writeCode(List<CodeClassRecord> classes) {
+        write(WRITE_CODE, classes, c -> {
+            String deployment = Keys.deployment(c.service(), c.version());
+            return Map.of("service", c.service(), "version", c.version(), "deployment", deployment,
+                    "key", Keys.codeClass(deployment, c.className()), "className", c.className(),
+                    "methodNames", List.of(c.methodNames()), "descriptors", List.of(c.descriptors()),
+                    "fingerprints", c.fingerprints());
+        });
     }
 
     /** Replaces the counts of each (execution, window); call after the execution is written. */

@@ -1,5 +1,7 @@
 package io.cctflow.graph;
 
+import io.cctflow.core.ExecutionId;
+
 /** Composite keys of stored entities, built the same way by the writer and the reader. */
 final class Keys {
     private static final char SEP = '\u001f';
@@ -8,7 +10,11 @@ final class Keys {
     }
 
     static String deployment(String service, String version) {
-        return service + SEP + version;
+        return ExecutionId.deploymentKey(service, version);
+    }
+
+    static String codeClass(String deploymentKey, String className) {
+        return deploymentKey + SEP + className;
     }
 
     static String window(String executionKey, long windowStartMillis) {

@@ -177,8 +177,42 @@ class SchemaEvolutionTest {
         TaskDefinition task = new TaskDefinition("t1", null, TaskMatchType.REGEX, "com\\.example\\.(?<svc>\\w+)\\..*",
                 "service-${svc}", 5L);
         assertThat(TaskDefinition.fromByteBuffer(task.toByteBuffer())).isEqualTo(task);
-        CodeManifest manifest = new CodeManifest("s", "v", "i", 0L,
-                List.of(new MethodFingerprint("A", "b", "()V", 42L)));
+        CodeManifest manifest = CodeManifest.newBuilder().setService("s").setVersion("v").setInstanceId("i")
+                .setSequence(0L).setMethods(List.of(new MethodFingerprint("A", "b", "()V", 42L))).setClasses(1)
+                .setStats(new ManifestStats(1L, 1L, 0L, 0L, 100L, 5_000L, 0L))
+                .build();
         assertThat(CodeManifest.fromByteBuffer(manifest.toByteBuffer())).isEqualTo(manifest);
+    }
+
+    @Test
+    void newReaderDecodesACodeManifestWrittenBeforeClassesAndStatsWereAdded() throws Exception {
+        Schema current = CodeManifest.getClassSchema();
+        List<Schema.Field> fields = new ArrayList<>();
+        for (Schema.Field f : current.getFields()) {
+            if (!f.name().equals("classes") && !f.name().equals("stats")) {
+                fields.add(new Schema.Field(f, f.schema()));
+            }
+        }
+        Schema older = Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false, fields);
+        GenericRecord method = new GenericData.Record(older.getField("methods").schema().getElementType());
+        method.put("className", "com.example.Cart");
+        method.put("methodName", "total");
+        method.put("descriptor", "()J");
+        method.put("fingerprint", 42L);
+        GenericRecord manifest = new GenericData.Record(older);
+        manifest.put("service", "checkout");
+        manifest.put("version", "v41");
+        manifest.put("instanceId", "pod-1");
+        manifest.put("sequence", 0L);
+        manifest.put("methods", List.of(method));
+        ByteBuffer bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), older).encode(manifest);
+
+        BinaryMessageDecoder<CodeManifest> decoder = CodeManifest.createDecoder(null);
+        decoder.addSchema(older);
+        CodeManifest decoded = decoder.decode(bytes);
+
+        assertThat(decoded.getMethods()).singleElement().satisfies(m -> assertThat(m.getFingerprint()).isEqualTo(42L));
+        assertThat(decoded.getClasses()).isZero();
+        assertThat(decoded.getStats()).isNull();
     }
 }

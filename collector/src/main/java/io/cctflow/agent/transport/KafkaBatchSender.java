@@ -48,8 +48,12 @@ import io.cctflow.schema.SampleBatch;
  * batch in flight at that moment may then reach the broker twice (the consumer sees the same
  * sequence of the same execution again).
  *
- * <p>Thread safety: {@link #send} may be called from any thread; {@link #start} and
- * {@link #close} from one controlling thread.
+ * <p>Other records (code manifests) go through the same code with {@link #sharingProducer}: a
+ * second sender with its own topic, key, queue and counters that uses this sender's producer and
+ * leaves closing it to this one.
+ *
+ * <p>Thread safety: {@link #send} and {@link #sendEncoded} may be called from any thread;
+ * {@link #start} and {@link #close} from one controlling thread.
  */
 public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     /** Kafka client id of every agent, so broker quotas and logs can tell agents apart. */
@@ -74,6 +78,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     private final CountDownLatch stopping = new CountDownLatch(1);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread thread;
+    private final boolean ownsProducer;
 
     /**
      * Takes ownership of the producer and the queue. Does not contact the broker and does not
@@ -85,7 +90,15 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     public KafkaBatchSender(Producer<String, byte[]> producer, String topic, String recordKey,
             SendQueue queue, AgentCounters counters, Random random, LongSupplier nanoClock,
             RateLimitedLog failures) {
+        this(producer, true, topic, recordKey, queue, counters, random, nanoClock, failures,
+                THREAD_NAME);
+    }
+
+    private KafkaBatchSender(Producer<String, byte[]> producer, boolean ownsProducer, String topic,
+            String recordKey, SendQueue queue, AgentCounters counters, Random random,
+            LongSupplier nanoClock, RateLimitedLog failures, String threadName) {
         this.producer = producer;
+        this.ownsProducer = ownsProducer;
         this.topic = topic;
         this.key = recordKey;
         this.queue = queue;
@@ -93,8 +106,19 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         this.backoff = new Backoff(BACKOFF_INITIAL_MILLIS, BACKOFF_MAX_MILLIS, random);
         this.nanoClock = nanoClock;
         this.failures = failures;
-        this.thread = new Thread(this::run, THREAD_NAME);
+        this.thread = new Thread(this::run, threadName);
         thread.setDaemon(true);
+    }
+
+    /**
+     * A sender of other records to {@code topic} under {@code recordKey}, through this sender's
+     * producer, with its own queue, counters and thread ({@code threadName}). It never closes the
+     * producer: close it before this sender.
+     */
+    public KafkaBatchSender sharingProducer(String topic, String recordKey, SendQueue queue,
+            AgentCounters counters, String threadName) {
+        return new KafkaBatchSender(producer, false, topic, recordKey, queue, counters, new Random(),
+                nanoClock, failures, threadName);
     }
 
     /** The producer settings of the agent. */
@@ -141,6 +165,14 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
             return;
         }
         queue.offer(batch.getSequence(), value);
+    }
+
+    /**
+     * Queues a record encoded by the caller, in {@code sequence} order; returns without waiting
+     * for Kafka. Never throws.
+     */
+    public void sendEncoded(long sequence, byte[] value) {
+        queue.offer(sequence, value);
     }
 
     private void run() {
@@ -257,8 +289,10 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
                 queue.awaitDrained(deadline - timeout.toNanos() / 3, DRAIN_STALL_MILLIS);
             }
             stopping.countDown();
-            // an in-flight record the broker does not take within this is aborted
-            producer.close(Duration.ofNanos(Math.max(0, (deadline - nanoClock.getAsLong()) / 3)));
+            if (ownsProducer) {
+                // an in-flight record the broker does not take within this is aborted
+                producer.close(Duration.ofNanos(Math.max(0, (deadline - nanoClock.getAsLong()) / 3)));
+            }
             // the thread notices within one poll; a send() blocked on metadata ends with close()
             thread.join(Math.max(1, Math.min(2 * POLL_MILLIS,
                     TimeUnit.NANOSECONDS.toMillis(deadline - nanoClock.getAsLong()) / 2)));

@@ -1,0 +1,10 @@
+package io.cctflow.agent.manifest;
+
+/**
+ * A class file as the JVM defined it, waiting to be fingerprinted.
+ *
+ * @param internalName e.g. {@code com/acme/Checkout}
+ * @param bytes a private copy of the class file; not modified by anyone
+ */
+record ObservedClass(String internalName, byte[] bytes) {
+}

@@ -1,0 +1,80 @@
+package io.cctflow.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cctflow.core.MethodId;
+import io.cctflow.core.diff.ChangeList;
+import io.cctflow.graph.model.CodeClassRecord;
+import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.servers.TestServers;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Session;
+
+class CodeFingerprintsTest {
+    private static Driver driver;
+    private static GraphWriter writer;
+    private static GraphReader reader;
+
+    @BeforeAll
+    static void connect() {
+        driver = TestServers.get().newDriver();
+        writer = new GraphWriter(driver, "");
+        reader = new GraphReader(driver, "");
+    }
+
+    @AfterAll
+    static void close() {
+        driver.close();
+    }
+
+    @BeforeEach
+    void clean() {
+        TestServers.get().cleanNeo4j();
+        GraphSchema.ensure(driver, "");
+    }
+
+    private static CodeClassRecord cart(String version, long totalFingerprint) {
+        return new CodeClassRecord("shop", version, "com.acme.Cart", new String[] {"<init>", "total"},
+                new String[] {"()V", "(I)J"}, new long[] {11L, totalFingerprint});
+    }
+
+    @Test
+    void readsFingerprintsBackKeyedByTheMethodRecordSignature() {
+        writer.writeCode(List.of(cart("v1", 12L), new CodeClassRecord("shop", "v1", "com.acme.Line",
+                new String[] {"price"}, new String[] {"()J"}, new long[] {-5L})));
+
+        Map<String, Long> fingerprints = reader.methodFingerprints("shop", "v1");
+
+        assertThat(fingerprints).isEqualTo(Map.of(
+                MethodRecord.of("com.acme.Cart", "<init>", "()V").signature(), 11L,
+                MethodRecord.of("com.acme.Cart", "total", "(I)J").signature(), 12L,
+                MethodRecord.of("com.acme.Line", "price", "()J").signature(), -5L));
+        assertThat(reader.methodFingerprints("shop", "v2")).isEmpty();
+        assertThat(reader.methodFingerprints("other", "v1")).isEmpty();
+    }
+
+    @Test
+    void writingTheSameClassAgainIsIdempotentAndDeploymentsStayApart() {
+        writer.writeCode(List.of(cart("v1", 12L)));
+        writer.writeCode(List.of(cart("v1", 12L), cart("v2", 13L)));
+        writer.writeCode(List.of(cart("v1", 12L)));
+
+        try (Session session = driver.session()) {
+            assertThat(session.run("MATCH (c:CodeClass) RETURN count(c) AS n").single().get("n").asLong()).isEqualTo(2);
+            assertThat(session.run("MATCH (:Service {name: 'shop'})-[:HAS_DEPLOYMENT]->(d:Deployment)-[h:HAS_CODE]->() "
+                    + "RETURN count(DISTINCT d) AS d, count(h) AS h").single().asMap())
+                    .isEqualTo(Map.of("d", 2L, "h", 2L));
+        }
+        ChangeList changes = ChangeList.between(reader.methodFingerprints("shop", "v1"),
+                reader.methodFingerprints("shop", "v2"), MethodId::ofSignature);
+        assertThat(changes.modified()).containsExactly(MethodId.of("com.acme.Cart", "total", "(I)J"));
+        assertThat(changes.added()).isEmpty();
+        assertThat(changes.deleted()).isEmpty();
+    }
+}
