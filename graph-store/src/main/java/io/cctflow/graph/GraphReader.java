@@ -128,9 +128,8 @@ public final class GraphReader {
 
     /**
      * Topology of the given nodes; ids that are not stored (or only as a placeholder parent) are
-     * left out. Served from the topology
-     * cache where it can be: a node's record is a pure function of its id's path and never changes
-     * once written, so a cached record cannot go stale.
+     * left out. Served from the topology cache where it can be: a node's record is a pure function
+     * of its id's path and never changes once written, so a cached record cannot go stale.
      */
     public List<NodeRecord> nodes(Collection<Long> ids) {
         List<NodeRecord> out = new ArrayList<>(ids.size());
@@ -146,31 +145,17 @@ public final class GraphReader {
         if (missing.isEmpty()) {
             return out;
         }
-        // one row of columns instead of a row per node: far fewer Bolt records for a large tree
         List<NodeRecord> read = read("""
                 UNWIND $ids AS id
                 MATCH (n:CctNode {id: id})
                 WHERE n.depth IS NOT NULL // a placeholder parent not written yet: not stored
-                RETURN collect(n.id) AS id, collect(n.parentId) AS parentId, collect(n.methodId) AS methodId,
-                       collect(n.line) AS line, collect(n.depth) AS depth,
-                       collect(n.recursiveParentId) AS recursiveParentId
-                """, params("ids", missing), GraphReader::toNodes).get(0);
+                RETURN n.id AS id, n.parentId AS parentId, n.methodId AS methodId, n.line AS line,
+                       n.depth AS depth, n.recursiveParentId AS recursiveParentId
+                """, params("ids", missing),
+                r -> new NodeRecord(r.get("id").asLong(), r.get("parentId").asLong(), r.get("methodId").asLong(),
+                        r.get("line").asInt(), r.get("depth").asInt(), r.get("recursiveParentId").asLong()));
         topology.putAll(read);
         out.addAll(read);
-        return out;
-    }
-
-    private static List<NodeRecord> toNodes(Record r) {
-        long[] id = longs(r.get("id"));
-        long[] parent = longs(r.get("parentId"));
-        long[] method = longs(r.get("methodId"));
-        long[] line = longs(r.get("line"));
-        long[] depth = longs(r.get("depth"));
-        long[] recursiveParent = longs(r.get("recursiveParentId"));
-        List<NodeRecord> out = new ArrayList<>(id.length);
-        for (int i = 0; i < id.length; i++) {
-            out.add(new NodeRecord(id[i], parent[i], method[i], (int) line[i], (int) depth[i], recursiveParent[i]));
-        }
         return out;
     }
 

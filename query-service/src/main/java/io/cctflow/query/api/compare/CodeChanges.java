@@ -1,8 +1,10 @@
 package io.cctflow.query.api.compare;
 
+import io.cctflow.core.MethodId;
 import io.cctflow.core.diff.ChangeList;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.query.api.Selection;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,11 +37,20 @@ record CodeChanges(ChangeList changes, boolean manifests, int added, int deleted
     }
 
     /**
-     * TODO(manifest): read both deployments' method fingerprints and diff them once graph-store
-     * stores CodeManifests (branch helper/manifest); until then there are none to read.
+     * The change list of two deployments' CodeManifests ({@link ChangeList#between}); none when
+     * either deployment has no manifest stored.
      */
     private static CodeChanges fromManifests(GraphReader reader, String service, String versionA, String versionB) {
-        return none("no CodeManifest stored for " + service + "@" + versionA
-                + " or " + service + "@" + versionB + ": every difference is stage 3 (side effect or noise)");
+        Map<String, Long> a = reader.methodFingerprints(service, versionA);
+        Map<String, Long> b = reader.methodFingerprints(service, versionB);
+        if (a.isEmpty() || b.isEmpty()) {
+            return none("no CodeManifest stored for " + service + "@" + (a.isEmpty() ? versionA : versionB)
+                    + ": every difference is stage 3 (side effect or noise)");
+        }
+        ChangeList changes = ChangeList.between(a, b, MethodId::ofSignature);
+        return new CodeChanges(changes, true, changes.added().length, changes.deleted().length,
+                changes.modified().length, "change list from the CodeManifests of " + service + "@" + versionA
+                        + " (" + a.size() + " methods) and " + service + "@" + versionB + " (" + b.size()
+                        + " methods)");
     }
 }

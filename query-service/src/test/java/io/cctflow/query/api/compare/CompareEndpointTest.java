@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cctflow.core.Cct;
+import io.cctflow.core.MethodId;
 import io.cctflow.core.baseline.BaselineComparison;
 import io.cctflow.core.diff.ChangeList;
 import io.cctflow.core.diff.CommonTree;
@@ -21,6 +22,7 @@ import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.model.CodeClassRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.query.QueryService;
 import io.cctflow.servers.TestServers;
@@ -68,21 +70,32 @@ class CompareEndpointTest {
 
     @AfterAll
     static void stop() {
-        service.close();
-        driver.close();
+        if (service != null) {
+            service.close();
+        }
+        if (driver != null) {
+            driver.close();
+        }
     }
 
-    /** Two deployments, two instances each, two windows; v2 perturbed and with calls to an added method. */
+    /**
+     * Two deployments, two instances each, two windows; the second instance of v1 is the first with
+     * counts within +-10 %; v2 has counts within +-50 %, 5 % of stacks with a frame replaced, and
+     * calls to an added method.
+     */
     private static Map<String, StoredStacks> store(long seed) {
         TestServers.get().cleanNeo4j();
         GraphSchema.ensure(driver, "");
         Random random = new Random(seed);
         Map<String, StoredStacks> out = new HashMap<>();
+        List<StoredStacks.Stack> base = StoredStacks.random(random, 300, 7, ALPHABET, 2);
         for (String instance : List.of("i1", "i2")) {
-            List<StoredStacks.Stack> base = StoredStacks.random(random, 150, 7, ALPHABET, 2);
-            out.put("v1/" + instance, new StoredStacks("v1", instance).add(base));
+            // two instances of one deployment differ by noise only; the new deployment by more
+            List<StoredStacks.Stack> own = instance.equals("i1") ? base
+                    : StoredStacks.perturbed(base, random, 0.1, 0, ALPHABET);
+            out.put("v1/" + instance, new StoredStacks("v1", instance).add(own));
             out.put("v2/" + instance, new StoredStacks("v2", instance)
-                    .add(StoredStacks.perturbed(base, random, 0.05, ALPHABET))
+                    .add(StoredStacks.perturbed(own, random, 0.5, 0.05, ALPHABET))
                     .add(addedCalls(random, 10)));
         }
         GraphWriter writer = new GraphWriter(driver, "");
@@ -148,7 +161,7 @@ class CompareEndpointTest {
     }
 
     @Test
-    void anAddedSubtreeIsAttributedToItsCallerWithoutManifests() throws Exception {
+    void withoutManifestsAnAddedSubtreeIsASideEffectOfItsCaller() throws Exception {
         store(11);
         JsonNode body = get(200, "service=shop&a.version=v1&b.version=v2&top=1000");
         assertThat(body.at("/changes/manifests").asBoolean()).isFalse();
@@ -166,6 +179,72 @@ class CompareEndpointTest {
             assertThat(a.at("/suspects/0").asText()).isEqualTo(StoredStacks.method(0).signature());
             assertThat(a.get("samples").asLong()).isPositive();
         });
+    }
+
+    /** Fingerprints of every method of the alphabet; {@code modified} gets another one, {@code extra} is added. */
+    private static List<CodeClassRecord> manifest(String version, int modified, MethodRecord... extra) {
+        List<CodeClassRecord> out = new ArrayList<>();
+        List<MethodRecord> methods = new ArrayList<>(List.of(extra));
+        for (int k = 0; k < ALPHABET; k++) {
+            methods.add(StoredStacks.method(k));
+        }
+        for (MethodRecord m : methods) {
+            long fingerprint = m.signature().hashCode() + (m.equals(StoredStacks.method(modified)) ? 1 : 0);
+            out.add(new CodeClassRecord(StoredStacks.SERVICE, version, m.className(), new String[] {m.methodName()},
+                    new String[] {m.descriptor()}, new long[] {fingerprint}));
+        }
+        return out;
+    }
+
+    private static Map<String, Long> fingerprints(List<CodeClassRecord> classes) {
+        Map<String, Long> out = new HashMap<>();
+        for (CodeClassRecord c : classes) {
+            out.put(c.signature(0), c.fingerprints()[0]);
+        }
+        return out;
+    }
+
+    @Test
+    void withManifestsTheThreeStagesAttributeAddedAndModifiedCode() throws Exception {
+        for (long seed = 21; seed <= 22; seed++) {
+            Map<String, StoredStacks> s = store(seed);
+            List<CodeClassRecord> v1 = manifest("v1", -1);
+            List<CodeClassRecord> v2 = manifest("v2", 4, ADDED);
+            GraphWriter writer = new GraphWriter(driver, "");
+            writer.writeCode(v1);
+            writer.writeCode(v2);
+            ChangeList changes = ChangeList.between(fingerprints(v1), fingerprints(v2), MethodId::ofSignature);
+            assertThat(changes.added()).containsExactly(ADDED.id());
+            assertThat(changes.modified()).containsExactly(StoredStacks.method(4).id());
+
+            JsonNode body = get(200, "service=shop&a.version=v1&b.version=v2&top=1000");
+            assertThat(body.at("/changes/manifests").asBoolean()).isTrue();
+            assertThat(body.at("/changes/added").asInt()).isEqualTo(1);
+            assertThat(body.at("/changes/modified").asInt()).isEqualTo(1);
+            assertThat(body.at("/changes/deleted").asInt()).isZero();
+            assertMatches("seed " + seed + " with manifests", body,
+                    StoredStacks.treeOf(List.of(s.get("v1/i1"), s.get("v1/i2")), 0, 2),
+                    StoredStacks.treeOf(List.of(s.get("v2/i1"), s.get("v2/i2")), 0, 2), changes, Weight.SELF, 1.0,
+                    1000);
+            List<JsonNode> added = new ArrayList<>();
+            body.get("attributions").forEach(a -> {
+                if (a.get("method").asText().equals(ADDED.signature())) {
+                    added.add(a);
+                }
+            });
+            assertThat(added).as("attributions of %s", ADDED.signature()).singleElement().satisfies(a -> {
+                assertThat(a.get("stage").asText()).isEqualTo("ADDED");
+                assertThat(a.get("side").asText()).isEqualTo("b");
+                assertThat(a.at("/suspects/0").asText()).isEqualTo(StoredStacks.method(0).signature());
+                assertThat(a.get("nodes").asInt()).isGreaterThan(1); // the added call and what it calls
+            });
+            body.get("attributions").forEach(a -> {
+                if (a.get("stage").asText().equals("MODIFIED")) {
+                    assertThat(a.get("suspects").toString()).as("MODIFIED suspects")
+                            .contains(StoredStacks.method(4).signature());
+                }
+            });
+        }
     }
 
     @Test
@@ -211,7 +290,12 @@ class CompareEndpointTest {
     /** Every number of the response against {@link TreeDiff#compare} on the in-memory trees. */
     private static void assertMatches(String what, JsonNode body, Cct a, Cct b, Weight weight, double threshold,
             int top) {
-        DiffResult expected = TreeDiff.compare(a, b, ChangeList.NONE, weight, threshold, top);
+        assertMatches(what, body, a, b, ChangeList.NONE, weight, threshold, top);
+    }
+
+    private static void assertMatches(String what, JsonNode body, Cct a, Cct b, ChangeList changes, Weight weight,
+            double threshold, int top) {
+        DiffResult expected = TreeDiff.compare(a, b, changes, weight, threshold, top);
         assertThat(expected.weightDifferences()).as(what + ": the data must differ").isNotEmpty();
         assertThat(body.at("/a/samples").asLong()).as(what).isEqualTo(a.total(Cct.ROOT));
         assertThat(body.at("/b/samples").asLong()).as(what).isEqualTo(b.total(Cct.ROOT));

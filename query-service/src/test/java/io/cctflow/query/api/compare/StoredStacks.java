@@ -53,15 +53,18 @@ final class StoredStacks {
         return out;
     }
 
-    /** The same stacks with counts changed by up to +-50 % and, with probability {@code p}, one frame replaced. */
-    static List<Stack> perturbed(List<Stack> stacks, Random random, double p, int alphabet) {
+    /**
+     * The same stacks with counts changed by up to +-{@code spread} (0.5: 50 %) and, with
+     * probability {@code p}, one frame replaced.
+     */
+    static List<Stack> perturbed(List<Stack> stacks, Random random, double spread, double p, int alphabet) {
         List<Stack> out = new ArrayList<>();
         for (Stack s : stacks) {
             MethodRecord[] frames = s.frames().clone();
             if (frames.length > 1 && random.nextDouble() < p) {
                 frames[1 + random.nextInt(frames.length - 1)] = method(random.nextInt(alphabet));
             }
-            long count = Math.max(1, Math.round(s.count() * (0.5 + random.nextDouble())));
+            long count = Math.max(1, Math.round(s.count() * (1 - spread + 2 * spread * random.nextDouble())));
             out.add(new Stack(frames, s.lines(), count, s.window()));
         }
         return out;
