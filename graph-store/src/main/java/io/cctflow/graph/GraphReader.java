@@ -28,13 +28,22 @@ import org.neo4j.driver.Value;
 public final class GraphReader {
     /** Ids per query of {@link #nodeTasks}. */
     static final int READ_CHUNK = 10_000;
+    /** Node records the default reader keeps in memory (about 100 bytes each). */
+    public static final int DEFAULT_TOPOLOGY_CACHE_NODES = 1_000_000;
 
     private final Driver driver;
     private final String database;
+    private final TopologyCache topology;
 
     public GraphReader(Driver driver, String database) {
+        this(driver, database, DEFAULT_TOPOLOGY_CACHE_NODES);
+    }
+
+    /** @param topologyCacheNodes most node records kept in memory; 0 turns the cache off */
+    public GraphReader(Driver driver, String database, int topologyCacheNodes) {
         this.driver = driver;
         this.database = database;
+        this.topology = new TopologyCache(topologyCacheNodes);
     }
 
     /** Instances of one service, or of all services when {@code service} is null. */
@@ -57,6 +66,21 @@ public final class GraphReader {
                 params("className", className, "name", methodName, "descriptor", descriptor),
                 r -> new MethodRecord(r.get("id").asLong(), r.get("className").asString(),
                         r.get("name").asString(), r.get("descriptor").asString()));
+    }
+
+    /** Signatures ({@code Class.name(descriptor)}) of the given method ids; ids not stored are left out. */
+    public Map<Long, String> signatures(Collection<Long> methodIds) {
+        Map<Long, String> out = new HashMap<>();
+        for (MethodRecord m : read("""
+                UNWIND $ids AS id
+                MATCH (m:Method {id: id})
+                RETURN m.id AS id, m.className AS className, m.name AS name, m.descriptor AS descriptor
+                """, params("ids", List.copyOf(methodIds)),
+                r -> new MethodRecord(r.get("id").asLong(), r.get("className").asString(),
+                        r.get("name").asString(), r.get("descriptor").asString()))) {
+            out.put(m.id(), m.signature());
+        }
+        return out;
     }
 
     /**
@@ -118,16 +142,37 @@ public final class GraphReader {
                         r.get("name").asString(), r.get("descriptor").asString()));
     }
 
-    /** Topology of the given nodes; ids that are not stored are left out. */
+    /**
+     * Topology of the given nodes; ids that are not stored (or only as a placeholder parent) are
+     * left out. Served from the topology cache where it can be: a node's record is a pure function
+     * of its id's path and never changes once written, so a cached record cannot go stale.
+     */
     public List<NodeRecord> nodes(Collection<Long> ids) {
-        return read("""
+        List<NodeRecord> out = new ArrayList<>(ids.size());
+        List<Long> missing = new ArrayList<>();
+        for (Long id : ids) {
+            NodeRecord cached = topology.get(id);
+            if (cached != null) {
+                out.add(cached);
+            } else {
+                missing.add(id);
+            }
+        }
+        if (missing.isEmpty()) {
+            return out;
+        }
+        List<NodeRecord> read = read("""
                 UNWIND $ids AS id
                 MATCH (n:CctNode {id: id})
+                WHERE n.depth IS NOT NULL // a placeholder parent not written yet: not stored
                 RETURN n.id AS id, n.parentId AS parentId, n.methodId AS methodId, n.line AS line,
                        n.depth AS depth, n.recursiveParentId AS recursiveParentId
-                """, params("ids", List.copyOf(ids)),
+                """, params("ids", missing),
                 r -> new NodeRecord(r.get("id").asLong(), r.get("parentId").asLong(), r.get("methodId").asLong(),
                         r.get("line").asInt(), r.get("depth").asInt(), r.get("recursiveParentId").asLong()));
+        topology.putAll(read);
+        out.addAll(read);
+        return out;
     }
 
     /**

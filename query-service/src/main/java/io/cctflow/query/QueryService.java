@@ -7,6 +7,7 @@ import io.cctflow.query.api.MethodMetricsEndpoint;
 import io.cctflow.query.api.ServicesEndpoint;
 import io.cctflow.query.alerting.AlertingConfig;
 import io.cctflow.query.alerting.AlertingMetrics;
+import io.cctflow.query.api.compare.CompareEndpoint;
 import io.cctflow.query.http.JsonHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -59,6 +60,7 @@ public final class QueryService implements AutoCloseable {
         GraphReader reader = new GraphReader(driver, graph.database());
         server.createContext("/api/v1/services", new JsonHandler(new ServicesEndpoint(reader)));
         server.createContext("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(reader)));
+        server.createContext("/api/v1/compare", new JsonHandler(new CompareEndpoint(reader)));
         server.createContext("/", new JsonHandler(params -> {
             throw new io.cctflow.query.http.ApiException(404,
                     "no such endpoint; see /api/v1/services and /api/v1/metrics/method");

@@ -30,6 +30,16 @@ public final class QueryParams {
         }
     }
 
+    /**
+     * Parameters already decoded, e.g. one side of a comparison picked out of a request; the lists
+     * are copied.
+     */
+    public static QueryParams of(Map<String, List<String>> decoded) {
+        QueryParams p = new QueryParams(null);
+        decoded.forEach((k, v) -> p.values.put(k, new ArrayList<>(v)));
+        return p;
+    }
+
     private static String decode(String s) {
         try {
             return URLDecoder.decode(s, StandardCharsets.UTF_8);

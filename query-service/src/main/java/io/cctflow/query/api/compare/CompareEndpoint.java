@@ -1,0 +1,194 @@
+package io.cctflow.query.api.compare;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.diff.CommonTree;
+import io.cctflow.core.diff.DiffResult;
+import io.cctflow.core.diff.Overlap;
+import io.cctflow.core.diff.TreeDiff;
+import io.cctflow.core.diff.Weight;
+import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.TreeLoader;
+import io.cctflow.query.api.Selection;
+import io.cctflow.query.http.ApiException;
+import io.cctflow.query.http.JsonHandler;
+import io.cctflow.query.http.QueryParams;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * {@code GET /api/v1/compare}: two selections (instances, instance sets, deployments or time
+ * ranges) compared with cct-core's {@link TreeDiff} (seed 000, PARCS): relaxed common tree, the
+ * three stages with attributions when CodeManifests give a change list, overlap, matching score
+ * and the ranked weight differences with the baseline change arrow of each method's method time.
+ *
+ * <p>Parameters: the {@link Selection} parameters, each either shared ({@code version}) or per
+ * side ({@code a.version}, {@code b.version}; a side's own value wins); {@code weight}
+ * ({@code self} or {@code total}, default {@code self}); {@code top} (1..{@value #MAX_TOP},
+ * default {@value #DEFAULT_TOP}); the noise threshold as {@code threshold} (0..1) or as two noise
+ * sides {@code noise.a.instance} and {@code noise.b.instance} (more {@code noise.*} selection
+ * parameters optional), whose overlap becomes the threshold. Stateless; thread-safe.
+ */
+public final class CompareEndpoint implements JsonHandler.Endpoint {
+    static final int DEFAULT_TOP = 20;
+    static final int MAX_TOP = 1000;
+    static final List<String> SIDE_PREFIXES = List.of("", "a.", "b.", "noise.", "noise.a.", "noise.b.");
+    static final Set<String> PARAMS = allowedParams();
+
+    /** Loads the second side of a comparison; idle threads end after a minute. */
+    private static final ExecutorService LOADERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "cctflow-compare-load");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final GraphReader reader;
+    private final TreeLoader trees;
+
+    public CompareEndpoint(GraphReader reader) {
+        this.reader = reader;
+        this.trees = new TreeLoader(reader);
+    }
+
+    private static Set<String> allowedParams() {
+        Set<String> names = new HashSet<>(Set.of("weight", "top", "threshold"));
+        for (String prefix : SIDE_PREFIXES) {
+            ComparisonSide.SELECTION_PARAMS.forEach(n -> names.add(prefix + n));
+        }
+        return Set.copyOf(names);
+    }
+
+    /** A side's selection and its tree. */
+    record Loaded(String name, Selection selection, Cct tree) {
+    }
+
+    @Override
+    public CompareResponse handle(QueryParams params) {
+        params.allowOnly(PARAMS);
+        int top = top(params);
+        Weight weight = weight(params);
+        Optional<Double> threshold = threshold(params);
+        boolean noise = ComparisonSide.given(params, "noise.") || ComparisonSide.given(params, "noise.a.")
+                || ComparisonSide.given(params, "noise.b.");
+        if (!ComparisonSide.given(params, "a.") && !ComparisonSide.given(params, "b.")) {
+            throw ApiException.badRequest("no side-specific parameter: give what differs between the sides as "
+                    + "a.<name> and b.<name>, e.g. a.version and b.version, a.instance and b.instance, or "
+                    + "a.from/a.to and b.from/b.to");
+        }
+        if (noise && threshold.isPresent()) {
+            throw ApiException.badRequest("parameter 'threshold' and the noise.* parameters both set the noise "
+                    + "threshold; give one of them");
+        }
+        Loaded[] sides = loadBoth("a", ComparisonSide.select(params, reader, "a.", ""),
+                "b", ComparisonSide.select(params, reader, "b.", ""));
+        Loaded a = sides[0];
+        Loaded b = sides[1];
+        CompareResponse.Noise noiseOut;
+        if (noise) {
+            noiseOut = noiseFromInstances(params, weight);
+        } else {
+            noiseOut = new CompareResponse.Noise(threshold.isPresent() ? "threshold" : "none",
+                    threshold.orElse(1.0), null, null);
+        }
+        CodeChanges changes = CodeChanges.between(reader, a.selection(), b.selection());
+        DiffResult result = TreeDiff.compare(a.tree(), b.tree(), changes.changes(), weight, noiseOut.threshold(), top);
+        return new DiffReport(reader, a, b, weight, top).build(result, noiseOut, changes);
+    }
+
+    /** Loads two sides at once (the reads of each side are sequential round trips to Neo4j). */
+    private Loaded[] loadBoth(String nameA, Selection a, String nameB, Selection b) {
+        CompletableFuture<Loaded> second = CompletableFuture.supplyAsync(() -> load(nameB, b), LOADERS);
+        Loaded first;
+        try {
+            first = load(nameA, a);
+        } catch (RuntimeException e) {
+            second.cancel(false);
+            throw e;
+        }
+        try {
+            return new Loaded[] {first, second.join()};
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    private Loaded load(String name, Selection s) {
+        Cct tree = trees.load(s.executionKeys(), s.from().toEpochMilli(), s.to().toEpochMilli());
+        if (tree.total(Cct.ROOT) == 0) {
+            throw ApiException.notFound("side " + name + " selects no samples: service '" + s.service() + "'"
+                    + (s.version() == null ? "" : " version '" + s.version() + "'") + ", instances "
+                    + s.instances().stream().map(i -> i.instanceId()).toList() + ", " + s.from() + " to " + s.to());
+        }
+        return new Loaded(name, s, tree);
+    }
+
+    /** The overlap of two instances of one deployment: what noise alone leaves of a perfect match. */
+    private CompareResponse.Noise noiseFromInstances(QueryParams params, Weight weight) {
+        for (String key : List.of("noise.a.instance", "noise.b.instance")) {
+            if (params.all(key).isEmpty()) {
+                throw ApiException.badRequest("missing parameter '" + key + "': the noise option compares two "
+                        + "instances of one deployment, noise.a.instance and noise.b.instance");
+            }
+        }
+        Loaded[] sides = loadBoth("noise.a", ComparisonSide.select(params, reader, "noise.a.", "noise.", ""),
+                "noise.b", ComparisonSide.select(params, reader, "noise.b.", "noise.", ""));
+        Loaded na = sides[0];
+        Loaded nb = sides[1];
+        Optional<String> va = ComparisonSide.deployment(na.selection());
+        if (va.isEmpty() || !va.equals(ComparisonSide.deployment(nb.selection()))
+                || !na.selection().service().equals(nb.selection().service())) {
+            throw ApiException.badRequest("parameters 'noise.a.instance' and 'noise.b.instance' must name instances "
+                    + "of one deployment (one service and version); add noise.version to pick it");
+        }
+        double overlap = Overlap.of(CommonTree.relaxed(na.tree(), nb.tree()), weight);
+        return new CompareResponse.Noise("instances", overlap, DiffReport.side(na), DiffReport.side(nb));
+    }
+
+    private static int top(QueryParams params) {
+        Optional<String> text = params.optional("top");
+        if (text.isEmpty()) {
+            return DEFAULT_TOP;
+        }
+        try {
+            int top = Integer.parseInt(text.get());
+            if (top >= 1 && top <= MAX_TOP) {
+                return top;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw ApiException.badRequest("parameter 'top' must be an integer from 1 to " + MAX_TOP + ", got '"
+                + text.get() + "'");
+    }
+
+    private static Weight weight(QueryParams params) {
+        String text = params.optional("weight").orElse("self");
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "self" -> Weight.SELF;
+            case "total" -> Weight.TOTAL;
+            default -> throw ApiException.badRequest("parameter 'weight' must be 'self' or 'total', got '" + text
+                    + "'");
+        };
+    }
+
+    private static Optional<Double> threshold(QueryParams params) {
+        return params.optional("threshold").map(text -> {
+            try {
+                double t = Double.parseDouble(text);
+                if (t >= 0 && t <= 1) {
+                    return t;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw ApiException.badRequest("parameter 'threshold' must be an overlap from 0 to 1, got '" + text
+                    + "'");
+        });
+    }
+}

@@ -1,0 +1,111 @@
+package io.cctflow.query.api.compare;
+
+import java.util.List;
+
+/**
+ * The body of {@code GET /api/v1/compare}. Every share comes with the sample counts it is made of.
+ *
+ * @param weight the node weight differences are ranked by: {@code self} or {@code total}
+ * @param score seed 000 Sect. 5.2 matching score in percent (self and total overlap times coverage)
+ * @param stages one entry per PARCS stage, in stage order
+ * @param differences the significant weight differences, largest |delta| first, at most {@code top}
+ * @param attributions the excised subtrees, stage order, most samples first, at most {@code top}
+ *     per stage
+ */
+public record CompareResponse(
+        String service,
+        Side a,
+        Side b,
+        String weight,
+        CommonTreeSize commonTree,
+        Overlaps overlap,
+        double score,
+        Noise noise,
+        Changes changes,
+        List<StageCounts> stages,
+        List<WeightChange> differences,
+        List<Attribution> attributions) {
+
+    /**
+     * @param version null when the side spans several versions
+     * @param samples every sample of the side (the root's total count)
+     * @param nodes CCT nodes of the side, virtual root not counted
+     */
+    public record Side(String version, List<String> instances, String from, String to, long samples, int nodes) {
+    }
+
+    /**
+     * @param size matched pairs left after every excised subtree (virtual root not counted)
+     * @param shareOfA size / nodes of side a (1 for an empty side)
+     */
+    public record CommonTreeSize(int size, double shareOfA, double shareOfB) {
+    }
+
+    /** Overlap (sum of min pweight over the common tree) under both weights. */
+    public record Overlaps(double self, double total) {
+    }
+
+    /**
+     * @param source {@code none} (threshold 1: every changed pair ranks), {@code threshold} (given),
+     *     or {@code instances} (the overlap of the two noise sides)
+     * @param threshold weight matching stops once the adjusted overlap reaches it
+     * @param a the first noise side; null unless the source is {@code instances}
+     */
+    public record Noise(String source, double threshold, Side a, Side b) {
+    }
+
+    /**
+     * @param manifests whether both deployments' CodeManifests were found (stages 1 and 2 need them)
+     * @param added methods in the change list; 0 without manifests
+     */
+    public record Changes(boolean manifests, int added, int deleted, int modified, String note) {
+    }
+
+    /** Subtrees and nodes one stage excised from each side (seed 000 Table 4). */
+    public record StageCounts(String stage, int subtreesA, int nodesA, int subtreesB, int nodesB) {
+    }
+
+    /** One frame of a calling context: the method and the line its caller was executing. */
+    public record Frame(String method, int line) {
+    }
+
+    /**
+     * One node of the common tree whose share of the weight changed.
+     *
+     * @param weightA the node's weight (self or total samples) on side a
+     * @param pweightA weightA over side a's common-tree weight
+     * @param delta pweightB - pweightA: positive when the node's share grew
+     * @param overlapAfter overlap once this and every higher-ranked node are adjusted
+     * @param methodTime the node's method over each whole side, with the baseline change arrow
+     */
+    public record WeightChange(String method, List<Frame> path, long weightA, long weightB, double pweightA,
+            double pweightB, double delta, double overlapAfter, MethodTimeChange methodTime) {
+    }
+
+    /**
+     * Method time of a method on each side (seed 002 Eq. 3.6, recursion-aware) and the change arrow
+     * of b (current) against a (baseline), seed 002 Listing 3.6.
+     *
+     * @param angle +90 (halved or better) to -90 (doubled or worse), exact
+     * @param degrees angle truncated toward zero
+     * @param colour {@code #rrggbb}: green for an improvement, blue unchanged, red a regression
+     * @param change {@code IMPROVEMENT}, {@code UNCHANGED} or {@code REGRESSION}
+     */
+    public record MethodTimeChange(long samplesA, long totalA, double timeA, long samplesB, long totalB,
+            double timeB, double angle, int degrees, String colour, String change) {
+    }
+
+    /**
+     * One excised subtree and its likely cause (seed 000 Sect. 3.5).
+     *
+     * @param side {@code a} or {@code b}: the tree the subtree is in
+     * @param nodes nodes removed with it
+     * @param samples total samples through its root on its side
+     * @param suspects methods most likely holding the cause, most likely first (the caller for
+     *     stages ADDED, DELETED and SIDE_EFFECT; the modified ancestors from the closest upwards for
+     *     MODIFIED)
+     */
+    public record Attribution(String stage, String side, String method, List<Frame> path, int nodes, long samples,
+            List<String> suspects) {
+    }
+}

@@ -1,0 +1,388 @@
+package io.cctflow.query.api.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cctflow.core.Cct;
+import io.cctflow.core.MethodId;
+import io.cctflow.core.baseline.BaselineComparison;
+import io.cctflow.core.diff.ChangeList;
+import io.cctflow.core.diff.CommonTree;
+import io.cctflow.core.diff.DiffResult;
+import io.cctflow.core.diff.Difference;
+import io.cctflow.core.diff.Overlap;
+import io.cctflow.core.diff.StageSummary;
+import io.cctflow.core.diff.TreeDiff;
+import io.cctflow.core.diff.Weight;
+import io.cctflow.core.diff.WeightDifference;
+import io.cctflow.core.metrics.MethodTime;
+import io.cctflow.core.metrics.Scope;
+import io.cctflow.graph.GraphSchema;
+import io.cctflow.graph.GraphStoreConfig;
+import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.model.CodeClassRecord;
+import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.query.QueryService;
+import io.cctflow.servers.TestServers;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.Driver;
+
+/**
+ * {@code /api/v1/compare} over a real Neo4j filled by the graph-store writer with random stacks:
+ * every number must equal cct-core's {@link TreeDiff} run in memory on the same samples.
+ */
+class CompareEndpointTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final int ALPHABET = 12;
+    private static final MethodRecord ADDED = MethodRecord.of("com.example.New", "added", "()V");
+
+    private static Driver driver;
+    private static QueryService service;
+    private static final Map<Long, String> SIGNATURES = new HashMap<>();
+
+    @BeforeAll
+    static void start() throws IOException {
+        TestServers servers = TestServers.get();
+        driver = servers.newDriver();
+        service = QueryService.start(new GraphStoreConfig(servers.neo4jUri(), servers.neo4jUser(),
+                servers.neo4jPassword(), ""), "127.0.0.1", 0);
+        for (int k = 0; k < ALPHABET; k++) {
+            SIGNATURES.put(StoredStacks.method(k).id(), StoredStacks.method(k).signature());
+        }
+        SIGNATURES.put(ADDED.id(), ADDED.signature());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (service != null) {
+            service.close();
+        }
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    /**
+     * Two deployments, two instances each, two windows; the second instance of v1 is the first with
+     * counts within +-10 %; v2 has counts within +-50 %, 5 % of stacks with a frame replaced, and
+     * calls to an added method.
+     */
+    private static Map<String, StoredStacks> store(long seed) {
+        TestServers.get().cleanNeo4j();
+        GraphSchema.ensure(driver, "");
+        Random random = new Random(seed);
+        Map<String, StoredStacks> out = new HashMap<>();
+        List<StoredStacks.Stack> base = StoredStacks.random(random, 300, 7, ALPHABET, 2);
+        for (String instance : List.of("i1", "i2")) {
+            // two instances of one deployment differ by noise only; the new deployment by more
+            List<StoredStacks.Stack> own = instance.equals("i1") ? base
+                    : StoredStacks.perturbed(base, random, 0.1, 0, ALPHABET);
+            out.put("v1/" + instance, new StoredStacks("v1", instance).add(own));
+            out.put("v2/" + instance, new StoredStacks("v2", instance)
+                    .add(StoredStacks.perturbed(own, random, 0.5, 0.05, ALPHABET))
+                    .add(addedCalls(random, 10)));
+        }
+        GraphWriter writer = new GraphWriter(driver, "");
+        out.values().forEach(s -> s.write(writer));
+        return out;
+    }
+
+    /** Stacks through {@link #ADDED}, called from C0.m0 at line 9 (a call site nothing else uses). */
+    private static List<StoredStacks.Stack> addedCalls(Random random, int count) {
+        List<StoredStacks.Stack> out = new ArrayList<>();
+        for (int s = 0; s < count; s++) {
+            out.add(new StoredStacks.Stack(new MethodRecord[] {StoredStacks.method(0), ADDED,
+                StoredStacks.method(1 + random.nextInt(ALPHABET - 1))}, new int[] {0, 9, 1}, 1 + random.nextInt(4),
+                random.nextInt(2)));
+        }
+        return out;
+    }
+
+    private static JsonNode get(int expectedStatus, String query) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + service.port() + "/api/v1/compare?" + query)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("status of %s: %s", query, response.body()).isEqualTo(expectedStatus);
+        return JSON.readTree(response.body());
+    }
+
+    @Test
+    void deploymentsInstancesAndTimeRangesMatchCctCoreInMemory() throws Exception {
+        for (long seed = 1; seed <= 3; seed++) {
+            Map<String, StoredStacks> s = store(seed);
+            List<StoredStacks> v1 = List.of(s.get("v1/i1"), s.get("v1/i2"));
+            List<StoredStacks> v2 = List.of(s.get("v2/i1"), s.get("v2/i2"));
+            assertMatches("seed " + seed + " deployments",
+                    get(200, "service=shop&a.version=v1&b.version=v2&top=1000"),
+                    StoredStacks.treeOf(v1, 0, 2), StoredStacks.treeOf(v2, 0, 2), Weight.SELF, 1.0, 1000);
+            assertMatches("seed " + seed + " instances, total weight",
+                    get(200, "service=shop&version=v1&a.instance=i1&b.instance=i2&weight=total&top=1000"),
+                    s.get("v1/i1").tree(0, 2), s.get("v1/i2").tree(0, 2), Weight.TOTAL, 1.0, 1000);
+            assertMatches("seed " + seed + " instance sets, top 5",
+                    get(200, "service=shop&a.version=v1&a.instance=i1&a.instance=i2&b.version=v2&b.instance=i2"
+                            + "&top=5"),
+                    StoredStacks.treeOf(v1, 0, 2), s.get("v2/i2").tree(0, 2), Weight.SELF, 1.0, 5);
+            assertMatches("seed " + seed + " time ranges, threshold",
+                    get(200, "service=shop&version=v2&a.from=1970-01-01T00:00:00Z&a.to=1970-01-01T00:01:00Z"
+                            + "&b.from=1970-01-01T00:01:00Z&b.to=1970-01-01T00:02:00Z&threshold=0.9&top=1000"),
+                    StoredStacks.treeOf(v2, 0, 1), StoredStacks.treeOf(v2, 1, 2), Weight.SELF, 0.9, 1000);
+        }
+    }
+
+    @Test
+    void noiseInstancesSetTheThresholdToTheirOverlap() throws Exception {
+        Map<String, StoredStacks> s = store(7);
+        JsonNode body = get(200, "service=shop&a.version=v1&b.version=v2&noise.version=v1"
+                + "&noise.a.instance=i1&noise.b.instance=i2&top=1000");
+        double expected = Overlap.of(CommonTree.relaxed(s.get("v1/i1").tree(0, 2), s.get("v1/i2").tree(0, 2)),
+                Weight.SELF);
+        assertThat(body.at("/noise/source").asText()).isEqualTo("instances");
+        assertThat(body.at("/noise/threshold").asDouble()).isCloseTo(expected, within(1e-12));
+        assertThat(expected).isLessThan(1.0);
+        assertThat(body.at("/noise/a/instances/0").asText()).isEqualTo("i1");
+        assertMatches("noise", body, StoredStacks.treeOf(List.of(s.get("v1/i1"), s.get("v1/i2")), 0, 2),
+                StoredStacks.treeOf(List.of(s.get("v2/i1"), s.get("v2/i2")), 0, 2), Weight.SELF, expected, 1000);
+    }
+
+    @Test
+    void withoutManifestsAnAddedSubtreeIsASideEffectOfItsCaller() throws Exception {
+        store(11);
+        JsonNode body = get(200, "service=shop&a.version=v1&b.version=v2&top=1000");
+        assertThat(body.at("/changes/manifests").asBoolean()).isFalse();
+        List<JsonNode> added = new ArrayList<>();
+        body.get("attributions").forEach(a -> {
+            if (a.get("method").asText().equals(ADDED.signature())) {
+                added.add(a);
+            }
+        });
+        assertThat(added).as("attributions of %s", ADDED.signature()).singleElement().satisfies(a -> {
+            assertThat(a.get("stage").asText()).isEqualTo("SIDE_EFFECT");
+            assertThat(a.get("side").asText()).isEqualTo("b");
+            assertThat(a.at("/path/0/method").asText()).isEqualTo(StoredStacks.method(0).signature());
+            assertThat(a.at("/path/1/line").asInt()).isEqualTo(9);
+            assertThat(a.at("/suspects/0").asText()).isEqualTo(StoredStacks.method(0).signature());
+            assertThat(a.get("samples").asLong()).isPositive();
+        });
+    }
+
+    /** Fingerprints of every method of the alphabet; {@code modified} gets another one, {@code extra} is added. */
+    private static List<CodeClassRecord> manifest(String version, int modified, MethodRecord... extra) {
+        List<CodeClassRecord> out = new ArrayList<>();
+        List<MethodRecord> methods = new ArrayList<>(List.of(extra));
+        for (int k = 0; k < ALPHABET; k++) {
+            methods.add(StoredStacks.method(k));
+        }
+        for (MethodRecord m : methods) {
+            long fingerprint = m.signature().hashCode() + (m.equals(StoredStacks.method(modified)) ? 1 : 0);
+            out.add(new CodeClassRecord(StoredStacks.SERVICE, version, m.className(), new String[] {m.methodName()},
+                    new String[] {m.descriptor()}, new long[] {fingerprint}));
+        }
+        return out;
+    }
+
+    private static Map<String, Long> fingerprints(List<CodeClassRecord> classes) {
+        Map<String, Long> out = new HashMap<>();
+        for (CodeClassRecord c : classes) {
+            out.put(c.signature(0), c.fingerprints()[0]);
+        }
+        return out;
+    }
+
+    @Test
+    void withManifestsTheThreeStagesAttributeAddedAndModifiedCode() throws Exception {
+        for (long seed = 21; seed <= 22; seed++) {
+            Map<String, StoredStacks> s = store(seed);
+            List<CodeClassRecord> v1 = manifest("v1", -1);
+            List<CodeClassRecord> v2 = manifest("v2", 4, ADDED);
+            GraphWriter writer = new GraphWriter(driver, "");
+            writer.writeCode(v1);
+            writer.writeCode(v2);
+            ChangeList changes = ChangeList.between(fingerprints(v1), fingerprints(v2), MethodId::ofSignature);
+            assertThat(changes.added()).containsExactly(ADDED.id());
+            assertThat(changes.modified()).containsExactly(StoredStacks.method(4).id());
+
+            JsonNode body = get(200, "service=shop&a.version=v1&b.version=v2&top=1000");
+            assertThat(body.at("/changes/manifests").asBoolean()).isTrue();
+            assertThat(body.at("/changes/added").asInt()).isEqualTo(1);
+            assertThat(body.at("/changes/modified").asInt()).isEqualTo(1);
+            assertThat(body.at("/changes/deleted").asInt()).isZero();
+            assertMatches("seed " + seed + " with manifests", body,
+                    StoredStacks.treeOf(List.of(s.get("v1/i1"), s.get("v1/i2")), 0, 2),
+                    StoredStacks.treeOf(List.of(s.get("v2/i1"), s.get("v2/i2")), 0, 2), changes, Weight.SELF, 1.0,
+                    1000);
+            List<JsonNode> added = new ArrayList<>();
+            body.get("attributions").forEach(a -> {
+                if (a.get("method").asText().equals(ADDED.signature())) {
+                    added.add(a);
+                }
+            });
+            assertThat(added).as("attributions of %s", ADDED.signature()).singleElement().satisfies(a -> {
+                assertThat(a.get("stage").asText()).isEqualTo("ADDED");
+                assertThat(a.get("side").asText()).isEqualTo("b");
+                assertThat(a.at("/suspects/0").asText()).isEqualTo(StoredStacks.method(0).signature());
+                assertThat(a.get("nodes").asInt()).isGreaterThan(1); // the added call and what it calls
+            });
+            body.get("attributions").forEach(a -> {
+                if (a.get("stage").asText().equals("MODIFIED")) {
+                    assertThat(a.get("suspects").toString()).as("MODIFIED suspects")
+                            .contains(StoredStacks.method(4).signature());
+                }
+            });
+        }
+    }
+
+    @Test
+    void badParametersAre400NamingTheParameter() throws Exception {
+        store(3);
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("a.version=v1&b.version=v2", "'service'");
+        cases.put("service=shop&version=v1", "a.<name>");
+        cases.put("service=shop&a.version=v1&b.version=v2&top=0", "'top'");
+        cases.put("service=shop&a.version=v1&b.version=v2&top=1001", "'top'");
+        cases.put("service=shop&a.version=v1&b.version=v2&top=many", "'top'");
+        cases.put("service=shop&a.version=v1&b.version=v2&weight=heavy", "'weight'");
+        cases.put("service=shop&a.version=v1&b.version=v2&threshold=1.5", "'threshold'");
+        cases.put("service=shop&a.version=v1&b.version=v2&c.version=v3", "'c.version'");
+        cases.put("service=shop&a.version=v1&a.version=v2&b.version=v2", "'a.version'");
+        cases.put("service=shop&a.version=v1&b.version=v2&b.from=yesterday", "'b.from'");
+        cases.put("service=shop&version=v1&a.from=1970-01-01T00:02:00Z&a.to=1970-01-01T00:01:00Z&b.instance=i1",
+                "'a.from'");
+        cases.put("service=shop&a.version=v1&b.version=v2&threshold=0.9&noise.a.instance=i1&noise.b.instance=i2",
+                "'threshold'");
+        cases.put("service=shop&a.version=v1&b.version=v2&noise.a.instance=i1", "'noise.b.instance'");
+        cases.put("service=shop&a.version=v1&b.version=v2&noise.a.version=v1&noise.a.instance=i1"
+                + "&noise.b.version=v2&noise.b.instance=i2", "'noise.a.instance'");
+        for (var c : cases.entrySet()) {
+            assertThat(get(400, c.getKey()).get("error").asText()).as(c.getKey()).contains(c.getValue());
+        }
+    }
+
+    @Test
+    void unknownEntitiesAre404() throws Exception {
+        store(5);
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("service=nope&a.version=v1&b.version=v2", "'nope'");
+        cases.put("service=shop&a.version=v1&b.version=v9", "'v9'");
+        cases.put("service=shop&version=v1&a.instance=i1&b.instance=i7", "'i7'");
+        cases.put("service=shop&a.version=v1&b.version=v2&b.from=2020-01-01T00:00:00Z", "side b selects no samples");
+        cases.put("service=shop&a.version=v1&b.version=v2&noise.a.instance=i1&noise.b.instance=i9", "'i9'");
+        for (var c : cases.entrySet()) {
+            assertThat(get(404, c.getKey()).get("error").asText()).as(c.getKey()).contains(c.getValue());
+        }
+    }
+
+    /** Every number of the response against {@link TreeDiff#compare} on the in-memory trees. */
+    private static void assertMatches(String what, JsonNode body, Cct a, Cct b, Weight weight, double threshold,
+            int top) {
+        assertMatches(what, body, a, b, ChangeList.NONE, weight, threshold, top);
+    }
+
+    private static void assertMatches(String what, JsonNode body, Cct a, Cct b, ChangeList changes, Weight weight,
+            double threshold, int top) {
+        DiffResult expected = TreeDiff.compare(a, b, changes, weight, threshold, top);
+        assertThat(expected.weightDifferences()).as(what + ": the data must differ").isNotEmpty();
+        assertThat(body.at("/a/samples").asLong()).as(what).isEqualTo(a.total(Cct.ROOT));
+        assertThat(body.at("/b/samples").asLong()).as(what).isEqualTo(b.total(Cct.ROOT));
+        assertThat(body.at("/a/nodes").asInt()).as(what).isEqualTo(a.size() - 1);
+        assertThat(body.at("/b/nodes").asInt()).as(what).isEqualTo(b.size() - 1);
+        assertThat(body.at("/commonTree/size").asInt()).as(what).isEqualTo(expected.commonTreeSize());
+        assertThat(body.at("/commonTree/shareOfA").asDouble()).as(what)
+                .isEqualTo((double) expected.commonTreeSize() / (a.size() - 1));
+        assertThat(body.at("/commonTree/shareOfB").asDouble()).as(what)
+                .isEqualTo((double) expected.commonTreeSize() / (b.size() - 1));
+        assertThat(body.at("/overlap/self").asDouble()).as(what).isCloseTo(expected.overlapSelf(), within(1e-12));
+        assertThat(body.at("/overlap/total").asDouble()).as(what).isCloseTo(expected.overlapTotal(), within(1e-12));
+        assertThat(body.at("/score").asDouble()).as(what).isCloseTo(expected.score(), within(1e-9));
+        assertThat(body.at("/weight").asText()).as(what).isEqualTo(weight.name().toLowerCase(Locale.ROOT));
+        List<String> stages = new ArrayList<>();
+        body.get("stages").forEach(s -> stages.add(s.get("stage").asText() + " " + s.get("subtreesA").asInt() + " "
+                + s.get("nodesA").asInt() + " " + s.get("subtreesB").asInt() + " " + s.get("nodesB").asInt()));
+        assertThat(stages).as(what).containsExactlyElementsOf(expected.stages().stream()
+                .map((StageSummary s) -> s.stage() + " " + s.subtreesFirst() + " " + s.nodesFirst() + " "
+                        + s.subtreesSecond() + " " + s.nodesSecond()).toList());
+
+        JsonNode diffs = body.get("differences");
+        assertThat(diffs.size()).as(what + ": differences").isEqualTo(expected.weightDifferences().size());
+        Map<String, WeightDifference> byPath = new HashMap<>();
+        for (WeightDifference w : expected.weightDifferences()) {
+            byPath.put(path(a, w.nodeFirst()), w);
+        }
+        double previous = Double.MAX_VALUE;
+        for (JsonNode d : diffs) {
+            String path = path(d.get("path"));
+            double delta = d.get("delta").asDouble();
+            assertThat(Math.abs(delta)).as(what + ": ranked by |delta|").isLessThanOrEqualTo(previous + 1e-15);
+            previous = Math.abs(delta);
+            WeightDifference w = byPath.get(path);
+            if (w == null) { // a tie at the cut-off: the same |delta| as the last expected one
+                assertThat(Math.abs(delta)).as(what + ": " + path + " not expected")
+                        .isCloseTo(Math.abs(expected.weightDifferences().get(diffs.size() - 1).delta()), within(1e-15));
+                continue;
+            }
+            assertThat(d.get("method").asText()).isEqualTo(SIGNATURES.get(w.method()));
+            assertThat(d.get("pweightA").asDouble()).as(what + path).isEqualTo(w.pweightFirst());
+            assertThat(d.get("pweightB").asDouble()).as(what + path).isEqualTo(w.pweightSecond());
+            assertThat(delta).as(what + path).isEqualTo(w.delta());
+            long wa = weight == Weight.SELF ? a.self(w.nodeFirst()) : a.total(w.nodeFirst());
+            long wb = weight == Weight.SELF ? b.self(w.nodeSecond()) : b.total(w.nodeSecond());
+            assertThat(d.get("weightA").asLong()).as(what + path).isEqualTo(wa);
+            assertThat(d.get("weightB").asLong()).as(what + path).isEqualTo(wb);
+            MethodTime ta = MethodTime.of(Scope.whole(a), w.method());
+            MethodTime tb = MethodTime.of(Scope.whole(b), w.method());
+            JsonNode mt = d.get("methodTime");
+            assertThat(mt.get("samplesA").asLong()).as(what + path).isEqualTo(ta.methodSamples());
+            assertThat(mt.get("samplesB").asLong()).as(what + path).isEqualTo(tb.methodSamples());
+            assertThat(mt.get("totalA").asLong()).as(what + path).isEqualTo(ta.scopeSamples());
+            BaselineComparison arrow = BaselineComparison.of(tb.methodTime(), ta.methodTime());
+            assertThat(mt.get("angle").asDouble()).as(what + path).isEqualTo(arrow.angle());
+            assertThat(mt.get("colour").asText()).as(what + path)
+                    .isEqualTo(String.format(Locale.ROOT, "#%06x", arrow.rgb()));
+        }
+
+        List<String> attributions = new ArrayList<>();
+        body.get("attributions").forEach(x -> attributions.add(x.get("stage").asText() + " " + x.get("side").asText()
+                + " " + path(x.get("path")) + " nodes " + x.get("nodes").asInt() + " samples "
+                + x.get("samples").asLong()));
+        List<String> expectedAttributions = new ArrayList<>();
+        for (Difference d : expected.differences()) {
+            Cct t = d.inSecond() ? b : a;
+            expectedAttributions.add(d.stage() + " " + (d.inSecond() ? "b" : "a") + " " + path(t, d.root())
+                    + " nodes " + d.nodes() + " samples " + t.total(d.root()));
+        }
+        if (expectedAttributions.size() <= top) {
+            assertThat(attributions).as(what).containsExactlyInAnyOrderElementsOf(expectedAttributions);
+        } else {
+            assertThat(expectedAttributions).as(what).containsAll(attributions);
+        }
+    }
+
+    private static String path(Cct tree, int node) {
+        List<String> frames = new ArrayList<>();
+        for (int n = node; n != Cct.ROOT; n = tree.parent(n)) {
+            frames.add(0, SIGNATURES.get(tree.method(n)) + ":" + tree.callSiteLine(n));
+        }
+        return String.join(" > ", frames);
+    }
+
+    private static String path(JsonNode frames) {
+        List<String> out = new ArrayList<>();
+        frames.forEach(f -> out.add(f.get("method").asText() + ":" + f.get("line").asInt()));
+        return String.join(" > ", out);
+    }
+}
