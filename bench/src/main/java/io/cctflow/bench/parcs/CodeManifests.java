@@ -1,5 +1,6 @@
 package io.cctflow.bench.parcs;
 
+import io.cctflow.core.MethodId;
 import io.cctflow.core.diff.ChangeList;
 import io.cctflow.graph.GraphReader;
 import java.util.Map;
@@ -13,7 +14,7 @@ record CodeManifests(ReleaseReport.Code oldCode, ReleaseReport.Code newCode, Cha
     static CodeManifests read(GraphReader reader, String service, String oldVersion, String newVersion) {
         Map<String, Long> old = reader.methodFingerprints(service, oldVersion);
         Map<String, Long> neu = reader.methodFingerprints(service, newVersion);
-        return new CodeManifests(code(old), code(neu), ChangeList.between(old, neu));
+        return new CodeManifests(code(old), code(neu), ChangeList.between(old, neu, MethodId::ofSignature));
     }
 
     /** Signatures are {@code class.method(descriptor)}: the class is what precedes the last dot before '('. */
