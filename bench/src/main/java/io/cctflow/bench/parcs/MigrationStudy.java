@@ -1,0 +1,75 @@
+package io.cctflow.bench.parcs;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.diff.ChangeList;
+import io.cctflow.core.migration.ImpactAnalysis;
+import io.cctflow.core.migration.Migration;
+import io.cctflow.core.migration.MigrationQuality;
+import io.cctflow.core.migration.ProfileMigration;
+import io.cctflow.flink.cct.BatchTrees;
+import io.cctflow.schema.SampleBatch;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Profile migration (seed 001) of the older release's profile to the newer release, measured
+ * against the newer release's real profile, and its streaming analogue of time saved: how many of
+ * the newer release's samples, in the order they arrived, a profile built from scratch needs before
+ * it is as accurate as the migrated one.
+ */
+final class MigrationStudy {
+    private MigrationStudy() {
+    }
+
+    /**
+     * @param reusableNodes old-tree nodes the impact analysis judged reusable
+     * @param samplesNeeded the newer release's samples (whole batches, in sequence order) after which
+     *     a from-scratch profile first reached the migrated profile's Acc; -1 when it never did
+     * @param batchesNeeded those batches; -1 when never
+     * @param newSamples every sample of the newer release's run
+     * @param overheadMillis time the migration and its measurement took
+     */
+    record Result(ImpactAnalysis mode, MigrationQuality quality, int reusableNodes, int oldNodes, long samplesNeeded,
+            int batchesNeeded, long newSamples, double overheadMillis) {
+
+        /** Share of the newer release's samples that migration made unnecessary; 0 when never reached. */
+        double samplesSavedShare() {
+            return samplesNeeded < 0 || newSamples == 0 ? 0.0 : (double) samplesNeeded / newSamples;
+        }
+    }
+
+    /**
+     * @param oldTree the older release's stored profile
+     * @param reference the newer release's stored profile (the real new profile)
+     * @param newBatches the newer release's batches in sequence order
+     * @param tolerance absolute share difference still counted as correct ({@link MigrationQuality#of})
+     */
+    static List<Result> run(Cct oldTree, Cct reference, ChangeList changes, List<SampleBatch> newBatches,
+            double tolerance) {
+        double[] prefixAcc = new double[newBatches.size()];
+        long[] prefixSamples = new long[newBatches.size()];
+        Cct partial = new Cct();
+        for (int k = 0; k < newBatches.size(); k++) {
+            SampleBatch batch = newBatches.get(k);
+            BatchTrees.mergeComplete(batch, BatchTrees.methodIds(batch), partial);
+            prefixSamples[k] = partial.total(Cct.ROOT);
+            Migration scratch = ProfileMigration.migrate(new Cct(), ChangeList.NONE, ImpactAnalysis.AG, partial);
+            prefixAcc[k] = MigrationQuality.of(scratch, reference, tolerance).acc();
+        }
+        List<Result> results = new ArrayList<>();
+        for (ImpactAnalysis mode : ImpactAnalysis.values()) {
+            long start = System.nanoTime();
+            Migration migration = ProfileMigration.migrate(oldTree, changes, mode, new Cct());
+            MigrationQuality quality = MigrationQuality.of(migration, reference, tolerance);
+            double overhead = (System.nanoTime() - start) / 1e6;
+            int k = 0;
+            while (k < prefixAcc.length && prefixAcc[k] < quality.acc()) {
+                k++;
+            }
+            boolean reached = k < prefixAcc.length;
+            results.add(new Result(mode, quality, migration.reusableCount(), oldTree.size() - 1,
+                    reached ? prefixSamples[k] : -1, reached ? k + 1 : -1, reference.total(Cct.ROOT), overhead));
+        }
+        return results;
+    }
+}

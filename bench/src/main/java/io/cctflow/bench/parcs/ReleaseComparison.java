@@ -1,0 +1,204 @@
+package io.cctflow.bench.parcs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.cctflow.core.Cct;
+import io.cctflow.core.ExecutionId;
+import io.cctflow.core.diff.ChangeList;
+import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.GraphStoreConfig;
+import io.cctflow.schema.SampleBatch;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.neo4j.driver.Driver;
+
+/**
+ * Compares two close releases of real applications as PARCS did (seed 000 Tables 3 and 4), through
+ * cctflow's real pipeline: each release runs the same workload under the agent, the pipeline
+ * stores both trees and CodeManifests, and the query service's compare endpoint does the diff.
+ * Also runs the older release twice (noise, seed 000 Sect. 3.4) and migrates the older profile to
+ * the newer release (seed 001). Writes {@code <app>.md} and {@code <app>.json} per application.
+ */
+public final class ReleaseComparison {
+    static final String USAGE = """
+            usage: java -cp bench/target/cctflow-bench.jar io.cctflow.bench.parcs.ReleaseComparison [options]
+
+              --app NAME           jython, jruby, or NAME=GROUP:ARTIFACT:OLD:NEW:SCRIPT; repeatable
+                                   (default: jython and jruby)
+              --seconds N          workload length of each run (default 60)
+              --out DIR            where the reports go (default bench/reports/parcs)
+              --data-dir DIR       pipeline data, one fresh directory per application (default target/parcs)
+              --standalone-jar F   default standalone/target/cctflow-standalone.jar
+              --agent-jar F        default standalone/target/cctflow-agent.jar
+              --tolerance X        migration: share difference still counted as correct (default 0.01)
+              --top N              weight differences and attributions listed (default 15)
+            """;
+    static final String SAMPLES_TOPIC = "cctflow.samples";
+
+    private ReleaseComparison() {
+    }
+
+    record Options(List<Application> apps, int seconds, Path out, Path dataDir, Path standaloneJar, Path agentJar,
+            double tolerance, int top) {
+
+        static Options parse(String... args) {
+            List<Application> apps = new ArrayList<>();
+            int seconds = 60;
+            Path out = Path.of("bench/reports/parcs");
+            Path data = Path.of("target/parcs");
+            Path standalone = Path.of("standalone/target/cctflow-standalone.jar");
+            Path agent = Path.of("standalone/target/cctflow-agent.jar");
+            double tolerance = 0.01;
+            int top = 15;
+            for (int i = 0; i < args.length; i++) {
+                String option = args[i];
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+                }
+                String v = args[++i];
+                switch (option) {
+                    case "--app" -> apps.add(Application.parse(v));
+                    case "--seconds" -> seconds = positive(option, v);
+                    case "--out" -> out = Path.of(v);
+                    case "--data-dir" -> data = Path.of(v);
+                    case "--standalone-jar" -> standalone = Path.of(v);
+                    case "--agent-jar" -> agent = Path.of(v);
+                    case "--top" -> top = positive(option, v);
+                    case "--tolerance" -> {
+                        try {
+                            tolerance = Double.parseDouble(v);
+                        } catch (NumberFormatException e) {
+                            tolerance = -1;
+                        }
+                        if (!(tolerance >= 0 && tolerance < 1)) {
+                            throw new IllegalArgumentException("--tolerance must be a number in [0, 1), got '" + v + "'");
+                        }
+                    }
+                    default -> throw new IllegalArgumentException("unknown option '" + option + "'\n" + USAGE);
+                }
+            }
+            if (apps.isEmpty()) {
+                apps = List.of(Application.BUILT_IN.get("jython"), Application.BUILT_IN.get("jruby"));
+            }
+            return new Options(apps, seconds, out, data, standalone, agent, tolerance, top);
+        }
+
+        private static int positive(String option, String v) {
+            try {
+                int n = Integer.parseInt(v);
+                if (n > 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException(option + " must be a positive whole number, got '" + v + "'");
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Files.createDirectories(options.out());
+        for (Application app : options.apps()) {
+            long start = System.nanoTime();
+            ReleaseReport report = compare(app, options);
+            ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule())
+                    .enable(SerializationFeature.INDENT_OUTPUT);
+            json.writeValue(options.out().resolve(app.name() + ".json").toFile(), report);
+            Files.writeString(options.out().resolve(app.name() + ".md"), report.markdown());
+            step(app, String.format("report in %s (%.1f min)", options.out().resolve(app.name() + ".md"),
+                    (System.nanoTime() - start) / 60e9));
+        }
+    }
+
+    static ReleaseReport compare(Application app, Options options) throws Exception {
+        MavenArtifacts maven = MavenArtifacts.local();
+        Path oldJar = maven.jar(app.groupId(), app.artifactId(), app.oldVersion());
+        Path newJar = maven.jar(app.groupId(), app.artifactId(), app.newVersion());
+        Path data = options.dataDir().resolve(app.name() + "-" + System.currentTimeMillis()).toAbsolutePath();
+        Path script = script(app, data);
+        step(app, "starting the pipeline (standalone) in " + data);
+        try (PipelineProcess pipeline = PipelineProcess.start(options.standaloneJar(), data.resolve("pipeline"),
+                Duration.ofMinutes(3))) {
+            List<ProfiledRun> runs = new ArrayList<>();
+            String[][] plan = {{app.oldVersion(), "run1"}, {app.oldVersion(), "run2"}, {app.newVersion(), "run1"}};
+            for (String[] p : plan) {
+                Path jar = p[0].equals(app.oldVersion()) ? oldJar : newJar;
+                String instance = app.name() + "-" + p[0] + "-" + p[1];
+                step(app, "running " + app.coordinates(p[0]) + " as " + instance + " for " + options.seconds() + " s");
+                runs.add(ProfiledRun.run(app, p[0], instance, jar, script, options.seconds(), options.agentJar(),
+                        pipeline.kafkaBootstrap(), data.resolve(instance + ".log")));
+            }
+            try (Driver driver = GraphStoreConfig.unauthenticated(pipeline.boltUri()).openDriver()) {
+                GraphReader reader = new GraphReader(driver, null);
+                StoredProfiles stored = new StoredProfiles(reader);
+                Cct[] trees = new Cct[runs.size()];
+                for (int i = 0; i < runs.size(); i++) {
+                    step(app, "waiting until " + runs.get(i).instance() + " is stored");
+                    trees[i] = stored.awaitSettled(execution(app, runs.get(i)), Duration.ofMinutes(3));
+                }
+                CompareClient client = new CompareClient(pipeline.api());
+                CompareClient.Side old1 = side(runs.get(0));
+                CompareClient.Side old2 = side(runs.get(1));
+                CompareClient.Side new1 = side(runs.get(2));
+                step(app, "comparing (noise, then releases)");
+                JsonNode noise = client.compare(app.name(), old1, old2, null, options.top());
+                JsonNode comparison = client.compare(app.name(), old1, new1, new CompareClient.Side[] {old1, old2},
+                        options.top());
+                CodeManifests code = CodeManifests.read(reader, app.name(), app.oldVersion(), app.newVersion());
+                step(app, "migrating the older profile (AG, AG_CALLER, BA)");
+                List<SampleBatch> newBatches = KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC,
+                        execution(app, runs.get(2)));
+                List<MigrationStudy.Result> migration = MigrationStudy.run(trees[0], trees[2], code.changes(),
+                        newBatches, options.tolerance());
+                return new ReleaseReport(app.name(), app.coordinates(app.oldVersion()),
+                        app.coordinates(app.newVersion()), options.seconds(), runs, code.oldCode(), code.newCode(),
+                        noise, comparison, migration, options.tolerance());
+            }
+        }
+    }
+
+    private static CompareClient.Side side(ProfiledRun run) {
+        return new CompareClient.Side(run.version(), run.instance());
+    }
+
+    private static ExecutionId execution(Application app, ProfiledRun run) {
+        return new ExecutionId(app.name(), run.version(), run.instance());
+    }
+
+    /** The workload script as a file: a class-path resource is copied out, a file is used as is. */
+    private static Path script(Application app, Path data) throws IOException {
+        Path file = Path.of(app.script());
+        if (Files.isRegularFile(file)) {
+            return file.toAbsolutePath();
+        }
+        try (InputStream in = ReleaseComparison.class.getClassLoader().getResourceAsStream(app.script())) {
+            if (in == null) {
+                throw new IOException("workload script '" + app.script() + "' is neither a file nor a resource");
+            }
+            Files.createDirectories(data);
+            Path out = data.resolve(Path.of(app.script()).getFileName());
+            Files.copy(in, out, StandardCopyOption.REPLACE_EXISTING);
+            return out;
+        }
+    }
+
+    private static void step(Application app, String what) {
+        System.out.printf("[%s] %s%n", app.name(), what);
+    }
+}

@@ -1,0 +1,98 @@
+package io.cctflow.bench.parcs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What the harness found for one application, in the shape of PARCS Tables 3 and 4 (seed 000), plus
+ * the noise run and profile migration (seed 001). Written as JSON and as Markdown.
+ *
+ * @param runs every profiled run, in the order they ran
+ * @param noise the compare response of the two runs of the older release
+ * @param comparison the compare response of the older release against the newer, with the noise
+ *     threshold
+ */
+record ReleaseReport(String application, String oldCoordinates, String newCoordinates, int workloadSeconds,
+        List<ProfiledRun> runs, Code oldCode, Code newCode, JsonNode noise, JsonNode comparison,
+        List<MigrationStudy.Result> migration, double tolerance) {
+
+    /** Classes and methods a release's CodeManifest holds (only the classes it loaded and we fingerprint). */
+    record Code(int classes, int methods) {
+    }
+
+    String markdown() {
+        StringBuilder md = new StringBuilder();
+        JsonNode c = comparison;
+        md.append("# ").append(application).append(": ").append(oldCoordinates).append(" → ").append(newCoordinates)
+                .append("\n\n");
+        md.append("Workload: the same script for ").append(workloadSeconds).append(" s per run; runs: ");
+        for (ProfiledRun r : runs) {
+            md.append(String.format(Locale.ROOT, "%s (%s, %.1f s) ", r.instance(), r.version(),
+                    r.wallTime().toMillis() / 1000.0));
+        }
+        md.append("\n\n## Code (PARCS Table 3)\n\n| | old | new |\n|---|---|---|\n");
+        md.append("| classes (loaded, fingerprinted) | ").append(oldCode.classes()).append(" | ")
+                .append(newCode.classes()).append(" |\n");
+        md.append("| methods | ").append(oldCode.methods()).append(" | ").append(newCode.methods()).append(" |\n");
+        JsonNode ch = c.path("changes");
+        md.append("\nChange list: ").append(ch.path("added").asInt()).append(" added, ")
+                .append(ch.path("deleted").asInt()).append(" deleted, ").append(ch.path("modified").asInt())
+                .append(" modified methods (manifests on both sides: ").append(ch.path("manifests").asBoolean())
+                .append(").\n");
+        md.append("\n## Trees (PARCS Table 4)\n\n| | old | new |\n|---|---|---|\n");
+        md.append("| samples | ").append(c.path("a").path("samples").asLong()).append(" | ")
+                .append(c.path("b").path("samples").asLong()).append(" |\n");
+        md.append("| CCT nodes | ").append(c.path("a").path("nodes").asInt()).append(" | ")
+                .append(c.path("b").path("nodes").asInt()).append(" |\n");
+        JsonNode ct = c.path("commonTree");
+        md.append(String.format(Locale.ROOT, "| common tree | %d nodes (%.1f %%) | %d nodes (%.1f %%) |%n",
+                ct.path("size").asInt(), 100 * ct.path("shareOfA").asDouble(), ct.path("size").asInt(),
+                100 * ct.path("shareOfB").asDouble()));
+        for (JsonNode s : c.path("stages")) {
+            md.append("| stage ").append(s.path("stage").asText()).append(": subtrees (nodes) removed | ")
+                    .append(s.path("subtreesA").asInt()).append(" (").append(s.path("nodesA").asInt()).append(") | ")
+                    .append(s.path("subtreesB").asInt()).append(" (").append(s.path("nodesB").asInt()).append(") |\n");
+        }
+        md.append(String.format(Locale.ROOT, "%nOverlap (self samples) %.1f %%, (total samples) %.1f %%; score %.1f.%n",
+                100 * c.path("overlap").path("self").asDouble(), 100 * c.path("overlap").path("total").asDouble(),
+                c.path("score").asDouble()));
+        md.append(String.format(Locale.ROOT,
+                "%n## Noise (two runs of %s)%n%nOverlap (self) %.1f %%, (total) %.1f %%; common tree %.1f %% / %.1f %%;"
+                        + " the weight matching stops at threshold %.3f.%n",
+                oldCoordinates, 100 * noise.path("overlap").path("self").asDouble(),
+                100 * noise.path("overlap").path("total").asDouble(),
+                100 * noise.path("commonTree").path("shareOfA").asDouble(),
+                100 * noise.path("commonTree").path("shareOfB").asDouble(),
+                c.path("noise").path("threshold").asDouble()));
+        md.append("\n## Top weight differences\n\n| method | weight old | weight new | Δ pweight | method time old → new | change |\n|---|---|---|---|---|---|\n");
+        for (JsonNode d : c.path("differences")) {
+            JsonNode mt = d.path("methodTime");
+            md.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %+.4f | %.3f → %.3f | %s (%d°) |%n",
+                    d.path("method").asText(), d.path("weightA").asLong(), d.path("weightB").asLong(),
+                    d.path("delta").asDouble(), mt.path("timeA").asDouble(), mt.path("timeB").asDouble(),
+                    mt.path("change").asText(), mt.path("degrees").asInt()));
+        }
+        md.append("\n## Attributions\n\n| stage | side | subtree root | nodes | samples | suspects |\n|---|---|---|---|---|---|\n");
+        for (JsonNode a : c.path("attributions")) {
+            md.append("| ").append(a.path("stage").asText()).append(" | ").append(a.path("side").asText())
+                    .append(" | `").append(a.path("method").asText()).append("` | ").append(a.path("nodes").asInt())
+                    .append(" | ").append(a.path("samples").asLong()).append(" | ");
+            for (JsonNode s : a.path("suspects")) {
+                md.append('`').append(s.asText()).append("` ");
+            }
+            md.append("|\n");
+        }
+        md.append(String.format(Locale.ROOT, "%n## Profile migration (seed 001), tolerance %.3f of the root's samples%n%n",
+                tolerance));
+        md.append("| impact analysis | reusable old nodes | Acc | precision | recall | F | new samples needed for the same Acc |\n|---|---|---|---|---|---|---|\n");
+        for (MigrationStudy.Result r : migration) {
+            md.append(String.format(Locale.ROOT, "| %s | %d of %d | %.3f | %.3f | %.3f | %.3f | %s |%n", r.mode(),
+                    r.reusableNodes(), r.oldNodes(), r.quality().acc(), r.quality().precision(), r.quality().recall(),
+                    r.quality().fMeasure(), r.samplesNeeded() < 0 ? "not reached by the whole run ("
+                            + r.newSamples() + ")" : r.samplesNeeded() + " of " + r.newSamples() + " ("
+                            + r.batchesNeeded() + " batches)"));
+        }
+        return md.toString();
+    }
+}

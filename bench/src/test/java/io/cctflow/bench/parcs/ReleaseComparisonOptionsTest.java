@@ -1,0 +1,44 @@
+package io.cctflow.bench.parcs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class ReleaseComparisonOptionsTest {
+
+    @Test
+    void defaultsRunJythonAndJRubyForSixtySeconds() {
+        ReleaseComparison.Options o = ReleaseComparison.Options.parse();
+        assertThat(o.apps()).extracting(Application::name).containsExactly("jython", "jruby");
+        assertThat(o.seconds()).isEqualTo(60);
+        assertThat(o.out()).isEqualTo(Path.of("bench/reports/parcs"));
+        assertThat(o.tolerance()).isEqualTo(0.01);
+    }
+
+    @Test
+    void parsesACustomApplication() {
+        ReleaseComparison.Options o = ReleaseComparison.Options.parse("--app", "groovy=org.apache.groovy:groovy:4.0.1:4.0.2:w.groovy",
+                "--seconds", "30");
+        Application app = o.apps().get(0);
+        assertThat(app.coordinates(app.oldVersion())).isEqualTo("org.apache.groovy:groovy:4.0.1");
+        assertThat(app.coordinates(app.newVersion())).isEqualTo("org.apache.groovy:groovy:4.0.2");
+        assertThat(app.script()).isEqualTo("w.groovy");
+        assertThat(o.seconds()).isEqualTo(30);
+    }
+
+    @Test
+    void rejectsBadValuesNamingTheOption() {
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--seconds", "0"))
+                .hasMessageContaining("--seconds must be a positive whole number, got '0'");
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--tolerance", "1.5"))
+                .hasMessageContaining("--tolerance must be a number in [0, 1)");
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--app", "x=a:b"))
+                .hasMessageContaining("NAME=GROUP:ARTIFACT:OLD:NEW:SCRIPT");
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--top"))
+                .hasMessageContaining("--top needs a value");
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--nope", "1"))
+                .hasMessageContaining("unknown option '--nope'");
+    }
+}
