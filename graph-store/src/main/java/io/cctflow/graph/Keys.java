@@ -11,7 +11,14 @@ final class Keys {
         return service + SEP + version;
     }
 
+    /** A fine window (as the samples job writes it). */
     static String window(String executionKey, long windowStartMillis) {
         return executionKey + SEP + windowStartMillis;
+    }
+
+    /** A window of any resolution: fine windows keep their original key. */
+    static String window(String executionKey, Resolution resolution, long windowStartMillis) {
+        return resolution == Resolution.FINE ? window(executionKey, windowStartMillis)
+                : executionKey + SEP + resolution.property() + SEP + windowStartMillis;
     }
 }
