@@ -4,7 +4,10 @@ import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.cct.TruncatedStack;
 import io.cctflow.flink.ingest.DeadLetter;
+import io.cctflow.flink.task.TaskDefinitionChange;
 import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.model.NodeTasks;
+import io.cctflow.graph.model.TaskDefinitionRecord;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -19,6 +22,13 @@ public final class Outputs {
     public static final OutputTag<TopologyUpdate> TOPOLOGY =
             new OutputTag<>("topology", TypeInformation.of(TopologyUpdate.class));
 
+    /** Task labels of a (service, node), new or changed: the full list, empty when it lost all. */
+    public static final OutputTag<NodeTasks> NODE_TASKS =
+            new OutputTag<>("node-tasks", TypeInformation.of(NodeTasks.class));
+    /** Accepted task definitions to store, and ids of deleted (or rejected) ones to remove. */
+    public static final OutputTag<TaskDefinitionChange> TASK_DEFINITION_CHANGES =
+            new OutputTag<>("task-definition-changes", TypeInformation.of(TaskDefinitionChange.class));
+
     /** Batch counts that arrived after their window's allowed lateness. */
     public static final OutputTag<BatchCounts> LATE_BATCHES =
             new OutputTag<>("late-batches", TypeInformation.of(BatchCounts.class));
@@ -26,6 +36,9 @@ public final class Outputs {
     /** Per execution: its CCT as node id -> topology. */
     public static final MapStateDescriptor<Long, NodeRecord> CCT_NODES =
             new MapStateDescriptor<>("cct-nodes", Types.LONG, TypeInformation.of(NodeRecord.class));
+    /** Per execution: {@code className.methodName} of each method of its CCT, for task matching. */
+    public static final MapStateDescriptor<Long, String> CCT_METHOD_NAMES =
+            new MapStateDescriptor<>("cct-method-names", Types.LONG, Types.STRING);
     /** Per execution: highest batch sequence number seen, to count lost batches. */
     public static final ValueStateDescriptor<Long> LAST_SEQUENCE =
             new ValueStateDescriptor<>("last-sequence", Types.LONG);
@@ -36,6 +49,10 @@ public final class Outputs {
     /** Per execution: when the processing-time timer that expires pending stacks fires, if set. */
     public static final ValueStateDescriptor<Long> PENDING_TIMER =
             new ValueStateDescriptor<>("pending-truncated-timer", Types.LONG);
+
+    /** Broadcast: the accepted task definitions by id. */
+    public static final MapStateDescriptor<String, TaskDefinitionRecord> TASK_DEFINITIONS =
+            new MapStateDescriptor<>("task-definitions", Types.STRING, TypeInformation.of(TaskDefinitionRecord.class));
 
     private Outputs() {
     }

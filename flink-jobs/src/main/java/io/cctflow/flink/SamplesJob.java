@@ -8,6 +8,8 @@ import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.RawRecordDeserializer;
 import io.cctflow.flink.sink.Neo4jSink;
+import io.cctflow.flink.task.TaskDefinitionChange;
+import io.cctflow.flink.task.TaskTopic;
 import io.cctflow.flink.window.EarlyFiringTrigger;
 import io.cctflow.flink.window.LateBatches;
 import io.cctflow.flink.window.SumCounts;
@@ -17,6 +19,7 @@ import io.cctflow.graph.GraphWriter;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.model.NodeTasks;
 import io.cctflow.graph.model.WindowCounts;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -38,6 +41,7 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
@@ -49,6 +53,7 @@ import org.neo4j.driver.Driver;
  *
  * <pre>
  * kafka source ─▶ keyBy(execution) ─▶ merge into CCT ─┬─▶ topology ─▶ Neo4j
+ * task definitions ─▶ broadcast ───────────▲         ├─▶ task labels, task definitions ─▶ Neo4j
  *                                                    ├─▶ dead letters ──────────────────────┬─▶ Kafka DLQ
  *                                                    └─▶ counts ─▶ watermarks ─▶ keyBy      │
  *                                                          ─▶ window sum ─┬─▶ Neo4j          │
@@ -63,30 +68,47 @@ public final class SamplesJob {
     /**
      * Version of the job's state and operator layout; raised whenever a savepoint of the previous
      * version can no longer be restored (2: window sums with per-thread, per-method and truncation
-     * counts; pending truncated stacks).
+     * counts; pending truncated stacks; 3: the merge operator has the task definitions as its
+     * broadcast input, broadcast state of definitions, keyed state of method names).
      */
-    public static final int STATE_VERSION = 2;
+    public static final int STATE_VERSION = 3;
 
     private SamplesJob() {
     }
 
     /** The sinks of the job; tests pass their own. */
-    public record Sinks(Sink<TopologyUpdate> topology, Sink<WindowCounts> windows, Sink<DeadLetter> deadLetters) {
+    public record Sinks(Sink<TopologyUpdate> topology, Sink<WindowCounts> windows, Sink<DeadLetter> deadLetters,
+            Sink<NodeTasks> nodeTasks, Sink<TaskDefinitionChange> taskDefinitions) {
     }
 
-    /** Adds the job's operators to {@code env}. */
+    /**
+     * Adds the job's operators to {@code env}.
+     *
+     * @param taskSource records of the task definitions topic, undecoded; read by one subtask, so
+     *     every merge subtask sees the definitions in the same order
+     */
     public static void build(StreamExecutionEnvironment env, SamplesJobConfig config, Source<RawRecord, ?, ?> source,
-            Sinks sinks) {
+            Source<RawRecord, ?, ?> taskSource, Sinks sinks) {
+        BroadcastStream<RawRecord> taskDefinitions = env
+                .fromSource(taskSource, WatermarkStrategy.noWatermarks(), "task-definitions-source")
+                .uid("task-definitions-source")
+                .setParallelism(1)
+                .broadcast(Outputs.TASK_DEFINITIONS);
         SingleOutputStreamOperator<BatchCounts> merged = env
                 .fromSource(source, WatermarkStrategy.noWatermarks(), "samples-source")
                 .uid("samples-source")
                 .keyBy(SamplesJob::recordKey, Types.STRING)
+                .connect(taskDefinitions)
                 .process(new CctMergeFunction(config.matchThreshold(), config.maxPendingStacks(), config.maxPendingAge(),
                         config.treeCacheSize()))
                 .name("merge-into-cct")
                 .uid("merge-into-cct");
 
         merged.getSideOutput(Outputs.TOPOLOGY).sinkTo(sinks.topology()).name("topology-to-neo4j").uid("topology-sink");
+        merged.getSideOutput(Outputs.NODE_TASKS).sinkTo(sinks.nodeTasks())
+                .name("task-labels-to-neo4j").uid("task-labels-sink");
+        merged.getSideOutput(Outputs.TASK_DEFINITION_CHANGES).sinkTo(sinks.taskDefinitions())
+                .name("task-definitions-to-neo4j").uid("task-definitions-sink");
 
         SingleOutputStreamOperator<WindowCounts> windows = merged.assignTimestampsAndWatermarks(WatermarkStrategy
                         .<BatchCounts>forBoundedOutOfOrderness(config.outOfOrderness())
@@ -135,6 +157,23 @@ public final class SamplesJob {
         return builder.build();
     }
 
+    /**
+     * The Kafka source of the task definitions topic: always from the earliest offset (a compacted
+     * topic holds every live definition) unless restored from a checkpoint, which has them in state.
+     */
+    public static KafkaSource<RawRecord> taskSource(SamplesJobConfig config) {
+        KafkaSourceBuilder<RawRecord> builder = KafkaSource.<RawRecord>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setTopics(config.tasksTopic())
+                .setGroupId(config.groupId())
+                .setDeserializer(new RawRecordDeserializer())
+                .setStartingOffsets(OffsetsInitializer.earliest());
+        if (config.bounded()) {
+            builder.setBounded(OffsetsInitializer.latest());
+        }
+        return builder.build();
+    }
+
     /** The production sinks: Neo4j for the graph, Kafka for dead letters. */
     public static Sinks productionSinks(SamplesJobConfig config) {
         Duration delay = Duration.ofMillis(500);
@@ -145,7 +184,10 @@ public final class SamplesJob {
                         .setBootstrapServers(config.bootstrapServers())
                         .setRecordSerializer(new DeadLetterSerializer(config.deadLetterTopic()))
                         .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
-                        .build());
+                        .build(),
+                // a new definition may relabel millions of nodes: large buffers, few transactions
+                new Neo4jSink<>(config.graph(), GraphWriter::writeNodeTasks, 20_000, delay, config.neo4jRetryBudget()),
+                new Neo4jSink<>(config.graph(), TaskDefinitionChange::write, 200, delay, config.neo4jRetryBudget()));
     }
 
     /** Instances first, then methods, then nodes: each write can link to what the previous one wrote. */
@@ -191,13 +233,17 @@ public final class SamplesJob {
         env.setParallelism(config.parallelism());
     }
 
-    /** Creates the graph schema, then submits the job with production source and sinks. */
+    /**
+     * Creates the graph schema and the task definitions topic (if missing), then submits the job
+     * with production sources and sinks.
+     */
     public static JobClient start(StreamExecutionEnvironment env, SamplesJobConfig config) throws Exception {
         try (Driver driver = config.graph().openDriver()) {
             GraphSchema.ensure(driver, config.graph().database());
         }
+        TaskTopic.ensure(config.bootstrapServers(), config.tasksTopic());
         configure(env, config);
-        build(env, config, kafkaSource(config), productionSinks(config));
+        build(env, config, kafkaSource(config), taskSource(config), productionSinks(config));
         return env.executeAsync(NAME);
     }
 

@@ -15,6 +15,7 @@ import java.util.function.Function;
 public record SamplesJobConfig(
         String bootstrapServers,
         String samplesTopic,
+        String tasksTopic,
         String deadLetterTopic,
         String groupId,
         Duration window,
@@ -36,6 +37,7 @@ public record SamplesJobConfig(
 
     public static final String BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
     public static final String SAMPLES_TOPIC = "topic.samples";
+    public static final String TASKS_TOPIC = "topic.tasks";
     public static final String DEAD_LETTER_TOPIC = "topic.dead-letters";
     public static final String GROUP_ID = "kafka.group.id";
     public static final String WINDOW = "window";
@@ -65,6 +67,7 @@ public record SamplesJobConfig(
         Map<String, String[]> k = new LinkedHashMap<>();
         k.put(BOOTSTRAP_SERVERS, new String[] {"localhost:9092", "Kafka bootstrap servers"});
         k.put(SAMPLES_TOPIC, new String[] {"cctflow.samples", "topic the agents publish SampleBatches to"});
+        k.put(TASKS_TOPIC, new String[] {"cctflow.tasks", "compacted topic of task definitions (Avro TaskDefinition keyed by id; a tombstone deletes); created compacted if missing"});
         k.put(DEAD_LETTER_TOPIC, new String[] {"cctflow.samples.dlq", "topic for records that cannot be used; reason in header cctflow.error"});
         k.put(GROUP_ID, new String[] {"cctflow-samples-job", "Kafka consumer group"});
         k.put(WINDOW, new String[] {"1m", "event-time window of stored counts"});
@@ -105,6 +108,7 @@ public record SamplesJobConfig(
         return new SamplesJobConfig(
                 nonBlank(BOOTSTRAP_SERVERS, get.apply(BOOTSTRAP_SERVERS)),
                 nonBlank(SAMPLES_TOPIC, get.apply(SAMPLES_TOPIC)),
+                nonBlank(TASKS_TOPIC, get.apply(TASKS_TOPIC)),
                 nonBlank(DEAD_LETTER_TOPIC, get.apply(DEAD_LETTER_TOPIC)),
                 nonBlank(GROUP_ID, get.apply(GROUP_ID)),
                 positive(WINDOW, get.apply(WINDOW)),
@@ -207,6 +211,7 @@ public record SamplesJobConfig(
         Map<String, String> m = new LinkedHashMap<>();
         m.put(BOOTSTRAP_SERVERS, bootstrapServers);
         m.put(SAMPLES_TOPIC, samplesTopic);
+        m.put(TASKS_TOPIC, tasksTopic);
         m.put(DEAD_LETTER_TOPIC, deadLetterTopic);
         m.put(GROUP_ID, groupId);
         m.put(WINDOW, window.toMillis() + "ms");

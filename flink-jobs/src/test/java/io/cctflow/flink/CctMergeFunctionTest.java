@@ -6,30 +6,25 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.MethodId;
 import io.cctflow.core.NodeId;
 import io.cctflow.flink.cct.BatchCounts;
-import io.cctflow.flink.cct.CctMergeFunction;
 import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.graph.model.NodeRecord;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class CctMergeFunctionTest {
     private static final ExecutionId EXEC = TestBatches.execution("i-1");
-    private KeyedOneInputStreamOperatorTestHarness<String, RawRecord, BatchCounts> harness;
+    private KeyedBroadcastOperatorTestHarness<String, RawRecord, RawRecord, BatchCounts> harness;
 
     @BeforeEach
     void open() throws Exception {
-        harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                new CctMergeFunction(1, 3, Duration.ofMinutes(1), 2), SamplesJob::recordKey, Types.STRING);
+        harness = MergeHarness.open();
     }
 
     @AfterEach
@@ -158,7 +153,8 @@ class CctMergeFunctionTest {
         assertThat(total(out.get(1), path(0, 5, 6)[2])).isEqualTo(1);
         // nothing pending any more: state and timer are gone
         assertThat(harness.numProcessingTimeTimers()).isZero();
-        assertThat(harness.numKeyedStateEntries()).isEqualTo(2); // the node map and the last sequence only
+        // the node map, its method names and the last sequence only
+        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(3);
     }
 
     @Test
@@ -182,7 +178,8 @@ class CctMergeFunctionTest {
                 .containsExactly(120_000L, 180_000L, 240_000L);
         assertThat(out.subList(out.size() - 3, out.size())).extracting(b -> b.truncatedExpired).containsExactly(2L, 3L, 4L);
         assertThat(harness.numProcessingTimeTimers()).isZero();
-        assertThat(harness.numKeyedStateEntries()).isEqualTo(1); // the last sequence only: no nodes, no pending
+        // the last sequence only: no nodes, no method names, no pending
+        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(1);
     }
 
     @Test
@@ -202,12 +199,7 @@ class CctMergeFunctionTest {
                 TestBatches.batch(EXEC, 0, 60_000, new int[][] {{0, 1, 2, 3}}, new long[] {1}), 0)));
         var snapshot = harness.snapshot(1, 1);
         harness.close();
-        harness = new KeyedOneInputStreamOperatorTestHarness<>(
-                new org.apache.flink.streaming.api.operators.KeyedProcessOperator<>(
-                        new CctMergeFunction(1, 3, Duration.ofMinutes(1), 2)),
-                SamplesJob::recordKey, Types.STRING);
-        harness.initializeState(snapshot);
-        harness.open();
+        harness = MergeHarness.restore(snapshot);
         // only the restored state knows m2 > m3: the truncated stack merges under it
         harness.processElement(new StreamRecord<>(TestBatches.record(TestBatches.truncate(
                 TestBatches.batch(EXEC, 1, 120_000, new int[][] {{2, 3, 4}}, new long[] {3}), 0), 1)));

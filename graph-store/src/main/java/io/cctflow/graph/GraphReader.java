@@ -4,6 +4,8 @@ import io.cctflow.graph.model.DeploymentRecord;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.core.task.MatchType;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.model.TruncationCounts;
 import io.cctflow.graph.model.WindowCounts;
@@ -13,6 +15,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
@@ -24,6 +27,9 @@ import org.neo4j.driver.Value;
  * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
  */
 public final class GraphReader {
+    /** Ids per query of {@link #nodeTasks}. */
+    static final int READ_CHUNK = 10_000;
+
     private final Driver driver;
     private final String database;
 
@@ -223,6 +229,52 @@ public final class GraphReader {
                 """, params("ids", List.copyOf(ids)),
                 r -> new NodeRecord(r.get("id").asLong(), r.get("parentId").asLong(), r.get("methodId").asLong(),
                         r.get("line").asInt(), r.get("depth").asInt(), r.get("recursiveParentId").asLong()));
+    }
+
+    /**
+     * The task names of each of {@code nodeIds} that has any for {@code service}, sorted; nodes
+     * without labels (or not stored) are absent. Reads in chunks, so a million ids are fine.
+     *
+     * @param service not null: labels are per (service, node)
+     */
+    public Map<Long, List<String>> nodeTasks(String service, Collection<Long> nodeIds) {
+        Objects.requireNonNull(service, "service");
+        List<String> keys = new ArrayList<>(nodeIds.size());
+        for (long id : nodeIds) {
+            keys.add(Keys.nodeTasks(service, id));
+        }
+        Map<Long, List<String>> tasks = new HashMap<>();
+        for (int from = 0; from < keys.size(); from += READ_CHUNK) {
+            List<String> chunk = List.copyOf(keys.subList(from, Math.min(keys.size(), from + READ_CHUNK)));
+            for (Map.Entry<Long, List<String>> e : read("""
+                    UNWIND $keys AS k
+                    MATCH (t:NodeTasks {key: k})
+                    RETURN t.nodeId AS nodeId, t.tasks AS tasks
+                    """, params("keys", chunk),
+                    r -> Map.entry(r.get("nodeId").asLong(), r.get("tasks").asList(Value::asString)))) {
+                if (!e.getValue().isEmpty()) {
+                    tasks.put(e.getKey(), e.getValue());
+                }
+            }
+        }
+        return tasks;
+    }
+
+    /**
+     * The accepted task definitions that apply to {@code service} (its own and those for every
+     * service), or all of them when {@code service} is null; ordered by id.
+     */
+    public List<TaskDefinitionRecord> taskDefinitions(String service) {
+        return read("""
+                MATCH (d:TaskDefinition)
+                WHERE $service IS NULL OR d.service IS NULL OR d.service = $service
+                RETURN d.id AS id, d.service AS service, d.matchType AS matchType, d.pattern AS pattern,
+                       d.nameTemplate AS nameTemplate, d.updatedMillis AS updatedMillis
+                ORDER BY d.id
+                """, params("service", service),
+                r -> new TaskDefinitionRecord(r.get("id").asString(), r.get("service").asString(null),
+                        MatchType.valueOf(r.get("matchType").asString()), r.get("pattern").asString(),
+                        r.get("nameTemplate").asString(), r.get("updatedMillis").asLong()));
     }
 
     private <T> List<T> read(String query, Map<String, Object> params, java.util.function.Function<Record, T> map) {

@@ -20,13 +20,28 @@ import org.neo4j.driver.Session;
  *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired})
  * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)
  * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})
+ * (:NodeTasks {key, service, nodeId, tasks[]})
+ * (:TaskDefinition {id, service, matchType, pattern, nameTemplate, updatedMillis})
  * </pre>
  *
  * Topology is shared by every instance (node ids are path hashes); counts are per (instance,
  * window) as parallel arrays on one {@code :Window} node, so a time range reads one row per window:
+<<<<<<< HEAD
  * per node, per (node, thread) and per method ({@link io.cctflow.core.TreeCounts}). {@code
  * resolution} is {@code fine} for the samples job's windows, {@code hour} or {@code day} for
  * roll-ups ({@link Rollups}); {@code graph-store/README.md} describes the model.
+=======
+ * per node, per (node, thread) and per method ({@link io.cctflow.core.TreeCounts}).
+ *
+ * <p><b>Task labels</b> are per (service, node), because a task definition may be limited to one
+ * service: one {@code :NodeTasks} node per (service, CCT node) that carries any task, keyed by
+ * service and node id, with the node's full, sorted list of task names (its parent's tasks plus
+ * those its own method matches, seed 002 Sect. 3.3.3). It is set whole, never appended to, and
+ * removed when the list becomes empty, so a node without labels has no {@code :NodeTasks}. It is
+ * not linked to its {@code :CctNode}: readers look labels up by key for the nodes they have, and
+ * label writes need not wait for topology writes. {@code :TaskDefinition} holds each accepted
+ * definition ({@code service} absent: every service); deleted and rejected ones are absent.
+>>>>>>> helper/tasks
  */
 public final class GraphSchema {
     static final List<String> STATEMENTS = List.of(
@@ -36,10 +51,13 @@ public final class GraphSchema {
             "CREATE CONSTRAINT window_key IF NOT EXISTS FOR (w:Window) REQUIRE w.key IS UNIQUE",
             "CREATE CONSTRAINT cct_node_id IF NOT EXISTS FOR (n:CctNode) REQUIRE n.id IS UNIQUE",
             "CREATE CONSTRAINT method_id IF NOT EXISTS FOR (m:Method) REQUIRE m.id IS UNIQUE",
+            "CREATE CONSTRAINT node_tasks_key IF NOT EXISTS FOR (t:NodeTasks) REQUIRE t.key IS UNIQUE",
+            "CREATE CONSTRAINT task_definition_id IF NOT EXISTS FOR (d:TaskDefinition) REQUIRE d.id IS UNIQUE",
             "CREATE INDEX window_instance_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.start)",
             "CREATE INDEX window_instance_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.resolution, w.start)",
             "CREATE INDEX window_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.start)",
             "CREATE INDEX window_resolution_end IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.end)",
+            "CREATE INDEX window_resolution_written IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.written)",
             "CREATE INDEX method_class_name IF NOT EXISTS FOR (m:Method) ON (m.className, m.name)",
             "CREATE INDEX cct_node_method IF NOT EXISTS FOR (n:CctNode) ON (n.methodId)");
 

@@ -3,11 +3,15 @@ package io.cctflow.graph;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.model.NodeTasks;
+import io.cctflow.graph.model.TaskDefinitionRecord;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.model.WindowCounts;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -25,6 +29,8 @@ import org.neo4j.driver.Session;
 public final class GraphWriter {
     /** Rows per transaction: large enough to amortise round trips, small enough for the heap. */
     static final int CHUNK = 500;
+    /** Rows per transaction of label writes: one short row per node, and a relabel may touch millions. */
+    static final int LABEL_CHUNK = 5_000;
 
     private static final String WRITE_INSTANCES = """
             UNWIND $rows AS r
@@ -79,6 +85,31 @@ public final class GraphWriter {
             WITH w, r
             MATCH (i:Instance {key: r.instance})
             MERGE (i)-[:HAS_WINDOW]->(w)
+            """;
+
+    private static final String WRITE_NODE_TASKS = """
+            UNWIND $rows AS r
+            MERGE (t:NodeTasks {key: r.key})
+            SET t.service = r.service, t.nodeId = r.nodeId, t.tasks = r.tasks
+            """;
+
+    private static final String DELETE_NODE_TASKS = """
+            UNWIND $rows AS r
+            MATCH (t:NodeTasks {key: r.key})
+            DELETE t
+            """;
+
+    private static final String WRITE_TASK_DEFINITIONS = """
+            UNWIND $rows AS r
+            MERGE (d:TaskDefinition {id: r.id})
+            SET d.service = r.service, d.matchType = r.matchType, d.pattern = r.pattern,
+                d.nameTemplate = r.nameTemplate, d.updatedMillis = r.updatedMillis
+            """;
+
+    private static final String DELETE_TASK_DEFINITIONS = """
+            UNWIND $rows AS r
+            MATCH (d:TaskDefinition {id: r.id})
+            DELETE d
             """;
 
     private final Driver driver;
@@ -168,14 +199,56 @@ public final class GraphWriter {
         }
     }
 
+    /**
+     * Sets the full task list of each (service, node), replacing what was stored; an empty list
+     * removes the node's labels. For the same (service, node) the last element wins.
+     */
+    public void writeNodeTasks(List<NodeTasks> labels) {
+        Map<String, NodeTasks> last = new LinkedHashMap<>();
+        for (NodeTasks t : labels) {
+            last.put(Keys.nodeTasks(t.service(), t.nodeId()), t);
+        }
+        List<NodeTasks> set = new ArrayList<>();
+        List<NodeTasks> removed = new ArrayList<>();
+        for (NodeTasks t : last.values()) {
+            (t.tasks().isEmpty() ? removed : set).add(t);
+        }
+        write(WRITE_NODE_TASKS, set, t -> Map.of("key", Keys.nodeTasks(t.service(), t.nodeId()),
+                "service", t.service(), "nodeId", t.nodeId(), "tasks", t.tasks()), LABEL_CHUNK);
+        write(DELETE_NODE_TASKS, removed, t -> Map.of("key", Keys.nodeTasks(t.service(), t.nodeId())), LABEL_CHUNK);
+    }
+
+    /** Stores accepted task definitions, replacing those with the same id. */
+    public void writeTaskDefinitions(List<TaskDefinitionRecord> definitions) {
+        write(WRITE_TASK_DEFINITIONS, definitions, d -> {
+            Map<String, Object> row = new HashMap<>(); // Map.of rejects the null service of a global definition
+            row.put("id", d.id());
+            row.put("service", d.service());
+            row.put("matchType", d.matchType().name());
+            row.put("pattern", d.pattern());
+            row.put("nameTemplate", d.nameTemplate());
+            row.put("updatedMillis", d.updatedMillis());
+            return row;
+        });
+    }
+
+    /** Removes the task definitions with these ids; unknown ids are ignored. */
+    public void deleteTaskDefinitions(Collection<String> ids) {
+        write(DELETE_TASK_DEFINITIONS, List.copyOf(ids), id -> Map.of("id", id));
+    }
+
     private <T> void write(String query, List<T> items, Function<T, Map<String, Object>> toRow) {
+        write(query, items, toRow, CHUNK);
+    }
+
+    private <T> void write(String query, List<T> items, Function<T, Map<String, Object>> toRow, int chunk) {
         if (items.isEmpty()) {
             return;
         }
         try (Session session = Sessions.open(driver, database)) {
-            for (int from = 0; from < items.size(); from += CHUNK) {
+            for (int from = 0; from < items.size(); from += chunk) {
                 List<Map<String, Object>> rows = new ArrayList<>();
-                for (T item : items.subList(from, Math.min(items.size(), from + CHUNK))) {
+                for (T item : items.subList(from, Math.min(items.size(), from + chunk))) {
                     rows.add(toRow.apply(item));
                 }
                 session.executeWriteWithoutResult(tx -> tx.run(query, Map.of("rows", rows)).consume());

@@ -21,4 +21,8 @@ final class Keys {
         return resolution == Resolution.FINE ? window(executionKey, windowStartMillis)
                 : executionKey + SEP + resolution.property() + SEP + windowStartMillis;
     }
+
+    static String nodeTasks(String service, long nodeId) {
+        return service + SEP + nodeId;
+    }
 }

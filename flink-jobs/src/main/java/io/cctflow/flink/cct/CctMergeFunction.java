@@ -3,30 +3,43 @@ package io.cctflow.flink.cct;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.core.task.TaskLabeller;
+import io.cctflow.core.task.TaskLabels;
 import io.cctflow.core.truncated.MergeResult;
 import io.cctflow.core.truncated.TruncatedStackMerger;
 import io.cctflow.flink.Outputs;
 import io.cctflow.flink.ingest.BatchDecoder;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
+import io.cctflow.flink.ingest.TaskDefinitionDecoder;
+import io.cctflow.flink.task.ServiceLabeller;
+import io.cctflow.flink.task.TaskDefinitionChange;
+import io.cctflow.flink.task.TaskDefinitions;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.model.NodeTasks;
+import io.cctflow.graph.model.TaskDefinitionRecord;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -45,10 +58,26 @@ import org.apache.flink.util.Collector;
  * counts in the window of the batch it came in. Outcomes are job metrics and go with the window's
  * counts ({@code truncated*} fields of {@link BatchCounts}).
  *
- * <p>Outputs: {@link BatchCounts} for windowing; {@link Outputs#TOPOLOGY} for the graph; undecodable
- * or inconsistent records to {@link Outputs#DEAD_LETTERS}, counted, while the job goes on.
+ * <p><b>Task labels</b> (seed 002 Sect. 3.3.3): task definitions arrive on the broadcast input (the
+ * compacted task definitions topic, records undecoded) and are kept in broadcast state {@link
+ * Outputs#TASK_DEFINITIONS}; cct-core's {@link TaskLabeller}, one per service, does all matching. A
+ * new node gets its labels from its parent's (its own method's matches added: O(1) per new node
+ * after its method's first match), computed on the in-memory tree. An added, changed or deleted
+ * definition is applied to the existing nodes of every execution of the services it applies to
+ * ({@code applyToKeyedState}): their labels before and after are compared, and each (service, node)
+ * whose labels changed is emitted once. Labels are a pure function of path, service and
+ * definitions, so they are not kept in state; the method names they need are ({@link
+ * Outputs#CCT_METHOD_NAMES}). An invalid definition is dead-lettered with the reason and counted,
+ * and removes an earlier definition with its id: the accepted definitions are always the valid
+ * subset of the topic's latest values, whatever the restart.
+ *
+ * <p>Outputs: {@link BatchCounts} for windowing; {@link Outputs#TOPOLOGY} for the graph; {@link
+ * Outputs#NODE_TASKS} (labels per service and node) and {@link Outputs#TASK_DEFINITION_CHANGES} for
+ * the graph; undecodable or inconsistent records, and rejected task definitions, to {@link
+ * Outputs#DEAD_LETTERS}, counted, while the job goes on. Definition changes and rejections are the
+ * same on every subtask, so only the first subtask emits them.
  */
-public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, BatchCounts> {
+public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawRecord, RawRecord, BatchCounts> {
     private static final long serialVersionUID = 1L;
 
     private final int matchThreshold;
@@ -60,6 +89,11 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
     private transient ValueState<Long> lastSequence;
     private transient ListState<TruncatedStack> pending;
     private transient ValueState<Long> pendingTimer;
+    private transient MapState<Long, String> methodNames;
+    /** Method id to {@code className.methodName} for every execution of this subtask: derived, filled from state. */
+    private transient Map<Long, String> qualifiedNames;
+    /** Parsed view of the broadcast state; {@code null} until first used after (re)start. */
+    private transient TaskDefinitions definitions;
     private transient InstanceTrees trees;
     private transient TruncatedStackMerger merger;
     private transient Counter deadLettered;
@@ -72,6 +106,8 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
     private transient Counter truncatedExpired;
     private transient Counter sequenceGaps;
     private transient Counter hashCollisions;
+    private transient Counter taskDefinitionsRejected;
+    private transient Counter nodeLabelsUpdated;
 
     /**
      * @param matchThreshold see {@link TruncatedStackMerger#TruncatedStackMerger(int)}
@@ -96,6 +132,9 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         lastSequence = getRuntimeContext().getState(Outputs.LAST_SEQUENCE);
         pending = getRuntimeContext().getListState(Outputs.PENDING_TRUNCATED);
         pendingTimer = getRuntimeContext().getState(Outputs.PENDING_TIMER);
+        methodNames = getRuntimeContext().getMapState(Outputs.CCT_METHOD_NAMES);
+        qualifiedNames = new HashMap<>();
+        definitions = null;
         trees = new InstanceTrees(treeCacheSize);
         merger = new TruncatedStackMerger(matchThreshold);
         var metrics = getRuntimeContext().getMetricGroup();
@@ -109,10 +148,12 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         truncatedExpired = metrics.counter("truncatedSamplesExpired");
         sequenceGaps = metrics.counter("sequenceGaps");
         hashCollisions = metrics.counter("hashCollisions");
+        taskDefinitionsRejected = metrics.counter("taskDefinitionsRejected");
+        nodeLabelsUpdated = metrics.counter("nodeLabelsUpdated");
     }
 
     @Override
-    public void processElement(RawRecord record, Context ctx, Collector<BatchCounts> out) throws Exception {
+    public void processElement(RawRecord record, ReadOnlyContext ctx, Collector<BatchCounts> out) throws Exception {
         SampleBatch batch;
         try {
             batch = BatchDecoder.decode(record);
@@ -177,6 +218,7 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         keepPending(kept, moved, ctx);
 
         ctx.output(Outputs.TOPOLOGY, topologyUpdate(batch, execution, instance.tree(), sizeBefore, methods));
+        labelNewNodes(ctx, execution.service(), instance, sizeBefore);
 
         counts.executionKey = execution.key();
         counts.eventTimeMillis = batch.getWindowStartMillis();
@@ -217,7 +259,8 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
     }
 
     /** Stores the pending stacks within the count bound (oldest expire) and arms the age timer. */
-    private void keepPending(List<TruncatedStack> kept, Map<Long, BatchCounts> moved, Context ctx) throws Exception {
+    private void keepPending(List<TruncatedStack> kept, Map<Long, BatchCounts> moved, ReadOnlyContext ctx)
+            throws Exception {
         int excess = kept.size() - maxPending;
         for (int i = 0; i < excess; i++) {
             expire(kept.get(i), moved);
@@ -294,7 +337,7 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
                 stack.count);
     }
 
-    private void deadLetter(Context ctx, RawRecord record, String reason) {
+    private void deadLetter(ReadOnlyContext ctx, RawRecord record, String reason) {
         deadLettered.inc();
         ctx.output(Outputs.DEAD_LETTERS, new DeadLetter(record, reason + " [" + record.origin() + "]"));
     }
@@ -307,6 +350,149 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
         if (last == null || sequence > last) {
             lastSequence.update(sequence);
         }
+    }
+
+    /** What task definitions match: {@code className.methodName}. */
+    private static String qualifiedName(MethodRecord m) {
+        return m.className() + "." + m.methodName();
+    }
+
+    /**
+     * Labels the nodes the execution's tree gained (indexes from {@code sizeBefore}) from their
+     * parents' labels, and emits those that carry a task. Labels of the whole tree are computed
+     * first if the cached ones are missing or were made with other definitions.
+     */
+    private void labelNewNodes(ReadOnlyContext ctx, String service, InstanceTrees.Entry instance, int sizeBefore)
+            throws Exception {
+        ServiceLabeller labeller = definitions(ctx.getBroadcastState(Outputs.TASK_DEFINITIONS)).forService(service);
+        if (!labeller.hasDefinitions()) {
+            return;
+        }
+        TaskLabels labels = labelsOf(instance, labeller);
+        Cct tree = instance.tree();
+        for (int n = sizeBefore; n < tree.size(); n++) {
+            int set = labels.labelSet(n);
+            if (set != TaskLabeller.NO_TASKS) {
+                ctx.output(Outputs.NODE_TASKS, new NodeTasks(service, tree.id(n), labeller.names(set)));
+                nodeLabelsUpdated.inc();
+            }
+        }
+    }
+
+    /** The labels of the current key's tree by {@code labeller}: brought up to date, or computed afresh. */
+    private TaskLabels labelsOf(InstanceTrees.Entry instance, ServiceLabeller labeller) throws Exception {
+        if (instance.labels != null && instance.labels.labeller() == labeller.labeller()) {
+            instance.labels.update();
+            return instance.labels;
+        }
+        loadMethodNames();
+        instance.labels = labeller.labeller().label(instance.tree());
+        return instance.labels;
+    }
+
+    /** Makes the names of the current key's methods known to the labellers. */
+    private void loadMethodNames() throws Exception {
+        for (Map.Entry<Long, String> e : methodNames.entries()) {
+            qualifiedNames.putIfAbsent(e.getKey(), e.getValue());
+        }
+    }
+
+    private String knownQualifiedName(long methodId) {
+        String name = qualifiedNames.get(methodId);
+        if (name == null) {
+            throw new IllegalStateException("no name for method " + methodId + " to match task definitions against");
+        }
+        return name;
+    }
+
+    /** The parsed definitions, read from broadcast state on first use (after a start or a restore). */
+    private TaskDefinitions definitions(ReadOnlyBroadcastState<String, TaskDefinitionRecord> state) throws Exception {
+        if (definitions == null) {
+            List<TaskDefinitionRecord> stored = new ArrayList<>();
+            for (Map.Entry<String, TaskDefinitionRecord> e : state.immutableEntries()) {
+                stored.add(e.getValue());
+            }
+            definitions = TaskDefinitions.of(stored, this::knownQualifiedName);
+        }
+        return definitions;
+    }
+
+    /**
+     * A record of the task definitions topic: a new, changed or deleted definition is stored in
+     * broadcast state and applied to the existing nodes of every execution it concerns; an invalid
+     * one is dead-lettered with the reason and removes the definition with its id.
+     */
+    @Override
+    public void processBroadcastElement(RawRecord record, Context ctx, Collector<BatchCounts> out) throws Exception {
+        boolean first = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0;
+        String id;
+        TaskDefinitionRecord next;
+        try {
+            TaskDefinitionDecoder.Update update = TaskDefinitionDecoder.decode(record);
+            id = update.id();
+            next = update.definition();
+        } catch (BatchDecoder.InvalidRecordException e) {
+            taskDefinitionsRejected.inc();
+            if (first) {
+                ctx.output(Outputs.DEAD_LETTERS, new DeadLetter(record, e.getMessage() + " [" + record.origin() + "]"));
+            }
+            id = TaskDefinitionDecoder.id(record);
+            next = null;
+            if (id == null) {
+                return;
+            }
+        }
+        BroadcastState<String, TaskDefinitionRecord> state = ctx.getBroadcastState(Outputs.TASK_DEFINITIONS);
+        TaskDefinitions before = definitions(state);
+        TaskDefinitionRecord previous = before.get(id);
+        if (previous == null && next == null) {
+            return; // deleting what does not exist
+        }
+        if (next == null) {
+            state.remove(id);
+        } else {
+            state.put(id, next);
+        }
+        if (first) {
+            ctx.output(Outputs.TASK_DEFINITION_CHANGES, new TaskDefinitionChange(id, next));
+        }
+        if (previous != null && previous.sameDefinition(next)) {
+            return; // only updatedMillis changed: same labels
+        }
+        definitions = before.with(id, next);
+        relabel(ctx, before, definitions, previous, next);
+    }
+
+    /**
+     * Applies a definition change to every execution's existing nodes: labels by the definitions
+     * {@code before} and {@code after}, compared node by node; each (service, node) whose labels
+     * changed is emitted once per change, however many executions of the service hold it.
+     */
+    private void relabel(Context ctx, TaskDefinitions before, TaskDefinitions after, TaskDefinitionRecord previous,
+            TaskDefinitionRecord next) throws Exception {
+        Map<String, Set<Long>> emitted = new HashMap<>();
+        ctx.applyToKeyedState(Outputs.CCT_NODES, (key, nodes) -> {
+            String service = ExecutionId.fromKey(key).service();
+            if (!TaskDefinitions.touches(previous, next, service)) {
+                return;
+            }
+            InstanceTrees.Entry instance = trees.get(key, nodes.values());
+            ServiceLabeller was = before.forService(service);
+            ServiceLabeller now = after.forService(service);
+            TaskLabels old = labelsOf(instance, was);
+            loadMethodNames();
+            TaskLabels current = now.labeller().label(instance.tree());
+            instance.labels = current;
+            Set<Long> done = emitted.computeIfAbsent(service, s -> new HashSet<>());
+            Cct tree = instance.tree();
+            for (int n = 1; n < tree.size(); n++) {
+                List<String> tasks = now.names(current.labelSet(n));
+                if (!was.names(old.labelSet(n)).equals(tasks) && done.add(tree.id(n))) {
+                    ctx.output(Outputs.NODE_TASKS, new NodeTasks(service, tree.id(n), tasks));
+                    nodeLabelsUpdated.inc();
+                }
+            }
+        });
     }
 
     /**
@@ -328,6 +514,11 @@ public class CctMergeFunction extends KeyedProcessFunction<String, RawRecord, Ba
                 throw new IllegalStateException("no name for method " + node.methodId() + " of new node " + node.id());
             }
             usedMethods.putIfAbsent(node.methodId(), method);
+        }
+        for (MethodRecord m : usedMethods.values()) {
+            String name = qualifiedName(m);
+            methodNames.put(m.id(), name);
+            qualifiedNames.putIfAbsent(m.id(), name);
         }
         nodesCreated.inc(created.size());
         InstanceInfo info = batch.getInstance();

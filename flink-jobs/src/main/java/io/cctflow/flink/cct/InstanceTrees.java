@@ -1,6 +1,7 @@
 package io.cctflow.flink.cct;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.task.TaskLabels;
 import io.cctflow.core.truncated.MethodNodeIndex;
 import io.cctflow.graph.model.NodeRecord;
 import java.util.ArrayList;
@@ -18,8 +19,27 @@ import java.util.Map;
  * meaningless. Not thread-safe: one per operator instance.
  */
 final class InstanceTrees {
-    /** A tree and its method index. */
-    record Entry(Cct tree, MethodNodeIndex index) {
+    /**
+     * A tree, its method index, and its task labels if computed ({@code null} until then; made by
+     * some labeller, which the caller compares with the one it needs).
+     */
+    static final class Entry {
+        private final Cct tree;
+        private final MethodNodeIndex index;
+        TaskLabels labels;
+
+        Entry(Cct tree, MethodNodeIndex index) {
+            this.tree = tree;
+            this.index = index;
+        }
+
+        Cct tree() {
+            return tree;
+        }
+
+        MethodNodeIndex index() {
+            return index;
+        }
     }
 
     private final Map<String, Entry> trees;
