@@ -16,6 +16,9 @@ public final class Durations {
     public static Duration parse(String text) {
         String s = text.trim().toLowerCase(Locale.ROOT);
         try {
+            if (s.equals("0")) {
+                return Duration.ZERO;
+            }
             if (s.startsWith("p")) {
                 return Duration.parse(text.trim());
             }
