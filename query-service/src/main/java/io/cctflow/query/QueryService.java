@@ -77,15 +77,21 @@ public final class QueryService implements AutoCloseable {
      */
     public static QueryService start(QueryServiceConfig config) throws IOException {
         Driver driver = config.graph().openDriver();
+        String database = config.graph().database();
         HttpServer server;
         try {
+            if (!config.rollupInterval().isZero()) {
+                GraphSchema.ensure(driver, database); // the roll-up pass relies on its indexes
+            }
             server = HttpServer.create(new InetSocketAddress(config.bindAddress(), config.port()), 64);
         } catch (IOException e) {
             driver.close();
             throw new IOException("cannot listen on " + config.bindAddress() + ":" + config.port() + " ("
                     + e.getMessage() + "); choose another port", e);
+        } catch (RuntimeException e) {
+            driver.close();
+            throw new IllegalStateException("cannot prepare Neo4j at " + config.graph().uri() + ": " + e.getMessage(), e);
         }
-        String database = config.graph().database();
         GraphReader reader = new GraphReader(driver, database);
         Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults());
         TreeSource trees = new TreeSource(reader, limits);
@@ -112,7 +118,6 @@ public final class QueryService implements AutoCloseable {
         server.start();
         ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(daemon("cctflow-rollups"));
         if (!config.rollupInterval().isZero()) {
-            GraphSchema.ensure(driver, database);
             Rollups rollups = new Rollups(reader, new GraphWriter(driver, database), config.rollupSettle());
             Retention retention = new Retention(driver, database, config.retention());
             long every = config.rollupInterval().toMillis();
