@@ -85,7 +85,7 @@ public final class RangeReader {
         Map<String, List<WindowSpan>> covered = new HashMap<>();
         List<WindowSpan> rollups = new ArrayList<>();
         for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR}) {
-            if (toMillis - fromMillis < r.millis()) {
+            if (fromMillis > toMillis - r.millis()) { // shorter than one window of r (no overflow for "all time")
                 continue;
             }
             for (WindowSpan s : reader.windowSpans(executionKeys, r, fromMillis, toMillis)) {
