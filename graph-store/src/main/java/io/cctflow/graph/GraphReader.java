@@ -1,6 +1,7 @@
 package io.cctflow.graph;
 
 import io.cctflow.core.MethodId;
+import io.cctflow.graph.model.DeploymentRecord;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
@@ -9,6 +10,7 @@ import io.cctflow.core.task.MatchType;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.model.TruncationCounts;
 import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.model.WindowSpan;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -108,27 +110,152 @@ public final class GraphReader {
         return out;
     }
 
-    /** Windows of the given executions that overlap [fromMillis, toMillis). */
+    /** What a window query returns: the arrays of {@link WindowCounts}. */
+    private static final String WINDOW_COLUMNS = """
+            RETURN w.instance AS instance, w.start AS start, w.end AS end,
+                   w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
+                   w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
+                   w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
+                   w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf,
+                   w.truncatedMerged AS truncatedMerged, w.truncatedPending AS truncatedPending,
+                   w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired
+            """;
+
+    /**
+     * Fine windows (as the samples job wrote them) of the given executions that overlap
+     * [fromMillis, toMillis). For long ranges use {@link RangeReader}, which reads roll-ups.
+     */
     public List<WindowCounts> windows(Collection<String> executionKeys, long fromMillis, long toMillis) {
         return read("""
                 MATCH (w:Window)
-                WHERE w.instance IN $keys AND w.start < $to AND w.end > $from
-                RETURN w.instance AS instance, w.start AS start, w.end AS end,
-                       w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
-                       w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
-                       w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
-                       w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf,
-                       w.truncatedMerged AS truncatedMerged, w.truncatedPending AS truncatedPending,
-                       w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired
+                WHERE w.instance IN $keys AND w.resolution = $fine AND w.start < $to AND w.end > $from
+                """ + WINDOW_COLUMNS,
+                params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis,
+                        "fine", Resolution.FINE.property()),
+                GraphReader::toWindow);
+    }
+
+    /** Windows of one resolution, of every execution, whose start lies in [fromStart, toStart). */
+    public List<WindowCounts> windowsStartingIn(Resolution resolution, long fromStart, long toStart) {
+        return read("""
+                MATCH (w:Window)
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to
+                """ + WINDOW_COLUMNS,
+                params("resolution", resolution.property(), "from", fromStart, "to", toStart),
+                GraphReader::toWindow);
+    }
+
+    /**
+     * Start and end (no counts) of the windows of one resolution of the given executions that lie
+     * inside [fromMillis, toMillis): one cheap row each, to plan which windows to read.
+     */
+    public List<WindowSpan> windowSpans(Collection<String> executionKeys, Resolution resolution, long fromMillis,
+            long toMillis) {
+        return read("""
+                MATCH (w:Window)
+                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.end <= $to
+                RETURN w.instance AS instance, w.start AS start, w.end AS end
                 """,
-                params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis),
-                r -> new WindowCounts(r.get("instance").asString(), r.get("start").asLong(), r.get("end").asLong(),
-                        TreeCounts.of(longs(r.get("nodeIds")), longs(r.get("self")), longs(r.get("total")),
-                                longs(r.get("threadNodeIds")), longs(r.get("threadIds")), longs(r.get("threadSelf")),
-                                longs(r.get("threadDictIds")), strings(r.get("threadDictNames")),
-                                longs(r.get("methodIds")), longs(r.get("methodSamples")), longs(r.get("methodSelf"))),
-                        new TruncationCounts(r.get("truncatedMerged").asLong(0), r.get("truncatedPending").asLong(0),
-                                r.get("truncatedAmbiguous").asLong(0), r.get("truncatedExpired").asLong(0))));
+                params("keys", List.copyOf(executionKeys), "resolution", resolution.property(), "from", fromMillis,
+                        "to", toMillis),
+                r -> new WindowSpan(r.get("instance").asString(), resolution, r.get("start").asLong(),
+                        r.get("end").asLong()));
+    }
+
+    /** The counts of the given windows, by their spans; spans not stored are left out. */
+    public List<WindowCounts> windows(Collection<WindowSpan> spans) {
+        List<String> keys = spans.stream().map(s -> Keys.window(s.executionKey(), s.resolution(), s.startMillis()))
+                .toList();
+        return read("""
+                UNWIND $keys AS key
+                MATCH (w:Window {key: key})
+                """ + WINDOW_COLUMNS, params("keys", keys), GraphReader::toWindow);
+    }
+
+    /** Fine windows overlapping each interval, per execution: {@code [instance, from, to]} rows. */
+    public List<WindowCounts> fineWindowsIn(Collection<WindowSpan> intervals) {
+        List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
+                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
+        return read("""
+                UNWIND $rows AS g
+                MATCH (w:Window)
+                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start < g.to AND w.end > g.from
+                WITH DISTINCT w
+                """ + WINDOW_COLUMNS, params("rows", rows, "fine", Resolution.FINE.property()), GraphReader::toWindow);
+    }
+
+    /** Number of fine windows {@link #fineWindowsIn} would return (roughly: a window in two intervals counts twice). */
+    public long countFineWindowsIn(Collection<WindowSpan> intervals) {
+        List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
+                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
+        return read("""
+                UNWIND $rows AS g
+                MATCH (w:Window)
+                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start < g.to AND w.end > g.from
+                RETURN count(w) AS c
+                """, params("rows", rows, "fine", Resolution.FINE.property()), r -> r.get("c").asLong()).get(0);
+    }
+
+    /** Distinct starts of the windows of one resolution (every execution) with start in [from, to). */
+    public List<Long> windowStarts(Resolution resolution, long fromStart, long toStart) {
+        return read("""
+                MATCH (w:Window)
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to
+                RETURN DISTINCT w.start AS start
+                """, params("resolution", resolution.property(), "from", fromStart, "to", toStart),
+                r -> r.get("start").asLong());
+    }
+
+    /**
+     * Distinct starts of fine windows written (database clock) at or after {@code writtenSince}
+     * whose start is before {@code toStart}: late windows whose roll-ups must be computed again.
+     */
+    public List<Long> fineStartsWrittenSince(long writtenSince, long toStart) {
+        return read("""
+                MATCH (w:Window)
+                WHERE w.resolution = $fine AND w.written >= $since AND w.start < $to
+                RETURN DISTINCT w.start AS start
+                """, params("fine", Resolution.FINE.property(), "since", writtenSince, "to", toStart),
+                r -> r.get("start").asLong());
+    }
+
+    /** How far roll-ups have got; {@link RollupState#NONE} before the first pass. */
+    public RollupState rollupState() {
+        List<RollupState> s = read("""
+                MATCH (s:RollupState {name: 'rollups'})
+                RETURN s.hourDoneUntil AS hour, s.dayDoneUntil AS day, s.lastPass AS pass
+                """, Map.of(), r -> new RollupState(r.get("hour").asLong(), r.get("day").asLong(),
+                        r.get("pass").asLong()));
+        return s.isEmpty() ? RollupState.NONE : s.get(0);
+    }
+
+    /** The database's clock (epoch millis), the clock of {@code written} on windows. */
+    public long databaseTimeMillis() {
+        return read("RETURN timestamp() AS t", Map.of(), r -> r.get("t").asLong()).get(0);
+    }
+
+    private static WindowCounts toWindow(Record r) {
+        return new WindowCounts(r.get("instance").asString(), r.get("start").asLong(), r.get("end").asLong(),
+                TreeCounts.of(longs(r.get("nodeIds")), longs(r.get("self")), longs(r.get("total")),
+                        longs(r.get("threadNodeIds")), longs(r.get("threadIds")), longs(r.get("threadSelf")),
+                        longs(r.get("threadDictIds")), strings(r.get("threadDictNames")),
+                        longs(r.get("methodIds")), longs(r.get("methodSamples")), longs(r.get("methodSelf"))),
+                new TruncationCounts(r.get("truncatedMerged").asLong(0), r.get("truncatedPending").asLong(0),
+                        r.get("truncatedAmbiguous").asLong(0), r.get("truncatedExpired").asLong(0)));
+    }
+
+    /** Deployments of one service, or of all services when {@code service} is null, with their sample windows. */
+    public List<DeploymentRecord> deployments(String service) {
+        return read("""
+                MATCH (d:Deployment)
+                WHERE $service IS NULL OR d.service = $service
+                OPTIONAL MATCH (d)-[:HAS_INSTANCE]->(i:Instance)
+                RETURN d.service AS service, d.version AS version, d.firstSample AS first, d.lastSample AS last,
+                       count(i) AS instances
+                ORDER BY service, first, version
+                """, params("service", service),
+                r -> new DeploymentRecord(r.get("service").asString(), r.get("version").asString(),
+                        r.get("first").asLong(0), r.get("last").asLong(0), r.get("instances").asInt()));
     }
 
     /** Methods by id; ids that are not stored are left out. */

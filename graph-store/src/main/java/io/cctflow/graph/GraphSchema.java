@@ -10,10 +10,10 @@ import org.neo4j.driver.Session;
  * The Neo4j model, created idempotently at start-up.
  *
  * <pre>
- * (:Service {name}) -[:HAS_DEPLOYMENT]-> (:Deployment {key, service, version})
+ * (:Service {name}) -[:HAS_DEPLOYMENT]-> (:Deployment {key, service, version, firstSample, lastSample})
  *     -[:HAS_INSTANCE]-> (:Instance {key, service, version, instanceId, host, pid, startTime,
  *                                    labels, firstSample, lastSample})
- *     -[:HAS_WINDOW]-> (:Window {key, instance, start, end, nodeIds[], self[], total[],
+ *     -[:HAS_WINDOW]-> (:Window {key, instance, resolution, start, end, nodeIds[], self[], total[],
  *                                threadNodeIds[], threadIds[], threadSelf[],
  *                                threadDictIds[], threadDictNames[],
  *                                methodIds[], methodSamples[], methodSelf[],
@@ -35,6 +35,11 @@ import org.neo4j.driver.Session;
  *
  * Topology is shared by every instance (node ids are path hashes); counts are per (instance,
  * window) as parallel arrays on one {@code :Window} node, so a time range reads one row per window:
+<<<<<<< HEAD
+ * per node, per (node, thread) and per method ({@link io.cctflow.core.TreeCounts}). {@code
+ * resolution} is {@code fine} for the samples job's windows, {@code hour} or {@code day} for
+ * roll-ups ({@link Rollups}); {@code graph-store/README.md} describes the model.
+=======
  * per node, per (node, thread) and per method ({@link io.cctflow.core.TreeCounts}).
  *
  * <p><b>Task labels</b> are per (service, node), because a task definition may be limited to one
@@ -45,6 +50,7 @@ import org.neo4j.driver.Session;
  * not linked to its {@code :CctNode}: readers look labels up by key for the nodes they have, and
  * label writes need not wait for topology writes. {@code :TaskDefinition} holds each accepted
  * definition ({@code service} absent: every service); deleted and rejected ones are absent.
+>>>>>>> helper/tasks
  */
 public final class GraphSchema {
     static final List<String> STATEMENTS = List.of(
@@ -58,6 +64,10 @@ public final class GraphSchema {
             "CREATE CONSTRAINT task_definition_id IF NOT EXISTS FOR (d:TaskDefinition) REQUIRE d.id IS UNIQUE",
             "CREATE CONSTRAINT code_class_key IF NOT EXISTS FOR (c:CodeClass) REQUIRE c.key IS UNIQUE",
             "CREATE INDEX window_instance_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.start)",
+            "CREATE INDEX window_instance_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.resolution, w.start)",
+            "CREATE INDEX window_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.start)",
+            "CREATE INDEX window_resolution_end IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.end)",
+            "CREATE INDEX window_resolution_written IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.written)",
             "CREATE INDEX method_class_name IF NOT EXISTS FOR (m:Method) ON (m.className, m.name)",
             "CREATE INDEX cct_node_method IF NOT EXISTS FOR (n:CctNode) ON (n.methodId)");
 
@@ -76,6 +86,11 @@ public final class GraphSchema {
                             Map.of("id", NodeId.ROOT, "none", 0L))
                     .consume());
             session.run("CALL db.awaitIndexes(60)").consume();
+            // windows written before roll-ups existed are fine windows; an auto-commit transaction
+            // because CALL ... IN TRANSACTIONS needs one
+            session.run("MATCH (w:Window) WHERE w.resolution IS NULL"
+                    + " CALL (w) { SET w.resolution = $fine } IN TRANSACTIONS OF 10000 ROWS",
+                    Map.of("fine", Resolution.FINE.property())).consume();
         }
     }
 }

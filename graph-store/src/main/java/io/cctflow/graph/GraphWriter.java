@@ -38,6 +38,10 @@ public final class GraphWriter {
             MERGE (s:Service {name: r.service})
             MERGE (d:Deployment {key: r.deploymentKey})
               ON CREATE SET d.service = r.service, d.version = r.version
+            SET d.firstSample = CASE WHEN d.firstSample IS NULL OR r.first < d.firstSample
+                                     THEN r.first ELSE d.firstSample END,
+                d.lastSample = CASE WHEN d.lastSample IS NULL OR r.last > d.lastSample
+                                    THEN r.last ELSE d.lastSample END
             MERGE (s)-[:HAS_DEPLOYMENT]->(d)
             MERGE (i:Instance {key: r.key})
             SET i.service = r.service, i.version = r.version, i.instanceId = r.instanceId,
@@ -71,7 +75,8 @@ public final class GraphWriter {
     private static final String WRITE_WINDOWS = """
             UNWIND $rows AS r
             MERGE (w:Window {key: r.key})
-            SET w.instance = r.instance, w.start = r.start, w.end = r.end,
+            SET w.instance = r.instance, w.resolution = r.resolution, w.start = r.start, w.end = r.end,
+                w.written = timestamp(),
                 w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
                 w.threadNodeIds = r.threadNodeIds, w.threadIds = r.threadIds, w.threadSelf = r.threadSelf,
                 w.threadDictIds = r.threadDictIds, w.threadDictNames = r.threadDictNames,
@@ -180,12 +185,21 @@ public final class GraphWriter {
         });
     }
 
-    /** Replaces the counts of each (execution, window); call after the execution is written. */
+    /** Replaces the counts of each fine (execution, window); call after the execution is written. */
     public void writeWindowCounts(List<WindowCounts> windows) {
+        writeWindowCounts(windows, Resolution.FINE);
+    }
+
+    /**
+     * Replaces the counts of each (execution, resolution, window start): {@link Resolution#FINE}
+     * for the samples job's windows, coarser ones for roll-ups ({@link Rollups}). Idempotent.
+     */
+    public void writeWindowCounts(List<WindowCounts> windows, Resolution resolution) {
         write(WRITE_WINDOWS, windows, w -> {
             TreeCounts c = w.counts();
             return Map.ofEntries(
-                    Map.entry("key", Keys.window(w.executionKey(), w.windowStartMillis())),
+                    Map.entry("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis())),
+                    Map.entry("resolution", resolution.property()),
                     Map.entry("instance", w.executionKey()), Map.entry("start", w.windowStartMillis()),
                     Map.entry("end", w.windowEndMillis()),
                     Map.entry("nodeIds", c.nodeIds()), Map.entry("self", c.self()), Map.entry("total", c.total()),
@@ -199,6 +213,17 @@ public final class GraphWriter {
                     Map.entry("truncatedAmbiguous", w.truncation().ambiguous()),
                     Map.entry("truncatedExpired", w.truncation().expired()));
         });
+    }
+
+    /** Records how far roll-ups have got ({@link Rollups}); each value only ever grows. */
+    public void writeRollupState(RollupState state) {
+        try (Session session = Sessions.open(driver, database)) {
+            session.executeWriteWithoutResult(tx -> tx.run("""
+                    MERGE (s:RollupState {name: 'rollups'})
+                    SET s.hourDoneUntil = $hour, s.dayDoneUntil = $day, s.lastPass = $pass
+                    """, Map.of("hour", state.hourDoneUntil(), "day", state.dayDoneUntil(),
+                            "pass", state.lastPassMillis())).consume());
+        }
     }
 
     /**

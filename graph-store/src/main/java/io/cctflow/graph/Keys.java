@@ -17,8 +17,15 @@ final class Keys {
         return deploymentKey + SEP + className;
     }
 
+    /** A fine window (as the samples job writes it). */
     static String window(String executionKey, long windowStartMillis) {
         return executionKey + SEP + windowStartMillis;
+    }
+
+    /** A window of any resolution: fine windows keep their original key. */
+    static String window(String executionKey, Resolution resolution, long windowStartMillis) {
+        return resolution == Resolution.FINE ? window(executionKey, windowStartMillis)
+                : executionKey + SEP + resolution.property() + SEP + windowStartMillis;
     }
 
     static String nodeTasks(String service, long nodeId) {

@@ -20,18 +20,28 @@ import java.util.Map;
  */
 public final class TreeLoader {
     private final GraphReader reader;
+    private final RangeReader ranges;
 
     public TreeLoader(GraphReader reader) {
         this.reader = reader;
+        this.ranges = new RangeReader(reader);
     }
 
-    /** The merged tree of the executions over [fromMillis, toMillis); empty when nothing matched. */
+    /**
+     * The merged tree of the executions over [fromMillis, toMillis) (windows overlapping it count);
+     * empty when nothing matched. Reads roll-ups where they cover the range ({@link RangeReader}).
+     */
     public Cct load(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        return rebuild(sum(ranges.read(executionKeys, fromMillis, toMillis)));
+    }
+
+    /** The summed counts of windows. */
+    public static TreeCounts sum(Collection<WindowCounts> windows) {
         TreeCounts sum = TreeCounts.empty();
-        for (WindowCounts w : reader.windows(executionKeys, fromMillis, toMillis)) {
+        for (WindowCounts w : windows) {
             sum = sum.plus(w.counts());
         }
-        return rebuild(sum);
+        return sum;
     }
 
     /** The tree of summed counts: topology read for the nodes that have counts, per-thread counts included. */

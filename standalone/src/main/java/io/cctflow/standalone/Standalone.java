@@ -2,8 +2,8 @@ package io.cctflow.standalone;
 
 import io.cctflow.flink.SamplesJob;
 import io.cctflow.flink.SamplesJobConfig;
-import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.query.QueryService;
+import io.cctflow.query.QueryServiceConfig;
 import io.cctflow.servers.KafkaServer;
 import io.cctflow.servers.Neo4jServer;
 import java.io.IOException;
@@ -111,8 +111,12 @@ public final class Standalone {
         running.push(() -> job.cancel().get());
         step("Flink job " + SamplesJob.NAME + " running on a MiniCluster (" + job.getJobID() + ")");
 
-        QueryService api = QueryService.start(GraphStoreConfig.unauthenticated(neo4j.boltUri().toString()),
-                options.bindAddress(), options.port());
+        QueryService api = QueryService.start(QueryServiceConfig.defaults().with(Map.of(
+                QueryServiceConfig.BIND, options.bindAddress(),
+                QueryServiceConfig.PORT, Integer.toString(options.port()),
+                QueryServiceConfig.NEO4J_URI, neo4j.boltUri().toString(),
+                QueryServiceConfig.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                QueryServiceConfig.TASKS_TOPIC, defaults.tasksTopic())));
         running.push(api);
         String base = "http://" + options.bindAddress() + ":" + api.port();
         step("query API at " + base + "/api/v1/services");

@@ -1,31 +1,44 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.metrics.MethodMetrics;
 import io.cctflow.core.metrics.MethodTime;
-import io.cctflow.core.metrics.Scope;
+import io.cctflow.core.metrics.Shares;
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.TreeLoader;
 import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * {@code GET /api/v1/metrics/method}: method and self time of a method over a selection of
- * executions and a time range, recursion-aware, with the raw sample counts behind each share.
+ * {@code GET /api/v1/metrics/method}: every metric of a method (seed 002 Sect. 3.3.2) over a
+ * selection of executions and a time range, relative to the whole tree, selected tasks or a
+ * dynamic root method: method and self time (over all named overloads together), and per overload
+ * its callee, caller and thread time, each with the raw sample counts behind it.
  */
 public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
-    static final Set<String> PARAMS = Set.of("service", "method", "version", "instance", "from", "to");
+    public static final Set<String> PARAMS = union(Selection.PARAMS, ScopeParams.PARAMS, Set.of("method", "top"));
 
     private final GraphReader reader;
-    private final TreeLoader trees;
+    private final TreeSource trees;
 
-    public MethodMetricsEndpoint(GraphReader reader) {
+    public MethodMetricsEndpoint(GraphReader reader, TreeSource trees) {
         this.reader = reader;
-        this.trees = new TreeLoader(reader);
+        this.trees = trees;
+    }
+
+    /** One callee, caller or thread: "samples out of the method's method samples". */
+    public record Share(String name, long samples, double share) {
+    }
+
+    /** Every metric of one overload. */
+    public record Overload(String signature, long methodSamples, double methodTime, long selfSamples, double selfTime,
+            List<Share> callees, List<Share> callers, List<Share> threads) {
     }
 
     /** The response body. */
@@ -36,30 +49,72 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
             String from,
             String to,
             String method,
+            String scope,
+            List<String> tasks,
+            String root,
             List<String> overloads,
             long methodSamples,
             long totalSamples,
             double methodTime,
             long selfSamples,
-            double selfTime) {
+            double selfTime,
+            List<Overload> metrics) {
     }
 
     @Override
     public Response handle(QueryParams params) {
         params.allowOnly(PARAMS);
-        MethodSelector selector = MethodSelector.parse(params.required("method"));
-        Selection selection = Selection.of(params, reader);
-        List<MethodRecord> methods = reader.methods(selector.className(), selector.methodName(), selector.descriptor());
-        if (methods.isEmpty()) {
-            throw ApiException.notFound("unknown method '" + selector + "': it has never been sampled");
-        }
+        int top = params.integer("top", 1, trees.limits().maxResults()).orElse(Math.min(50, trees.limits().maxResults()));
+        List<MethodRecord> methods = MethodResolver.all(reader, "method", params.required("method"));
+        Selection selection = Selection.of(params, reader, trees.limits());
+        Cct tree = trees.load(selection);
+        ScopeParams scope = ScopeParams.of(params, reader, selection.service(), tree);
         Set<Long> ids = methods.stream().map(MethodRecord::id).collect(Collectors.toSet());
-        Cct tree = trees.load(selection.executionKeys(), selection.from().toEpochMilli(), selection.to().toEpochMilli());
-        MethodTime m = MethodTime.of(Scope.whole(tree), ids::contains);
+        MethodTime all = MethodTime.of(scope.scope(), ids::contains);
+
+        List<MethodMetrics> each = new ArrayList<>();
+        Set<Long> named = new HashSet<>();
+        for (MethodRecord m : methods) {
+            MethodMetrics mm = MethodMetrics.of(scope.scope(), m.id());
+            each.add(mm);
+            for (Shares s : List.of(mm.callees(), mm.callers())) {
+                for (int i = 0; i < Math.min(top, s.size()); i++) {
+                    named.add(s.key(i));
+                }
+            }
+        }
+        Map<Long, String> names = MethodResolver.signatures(reader, named);
+        List<Overload> overloads = new ArrayList<>();
+        for (int k = 0; k < methods.size(); k++) {
+            MethodMetrics mm = each.get(k);
+            overloads.add(new Overload(methods.get(k).signature(), mm.time().methodSamples(), mm.time().methodTime(),
+                    mm.time().selfSamples(), mm.time().selfTime(), shares(mm.callees(), top, names::get),
+                    shares(mm.callers(), top, names::get),
+                    shares(mm.threads(), top, t -> tree.threadName((int) t))));
+        }
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(),
-                selection.from().toString(), selection.to().toString(), selector.toString(),
+                selection.from().toString(), selection.to().toString(), params.required("method"),
+                scope.kind(), scope.tasks(), scope.root(),
                 methods.stream().map(MethodRecord::signature).toList(),
-                m.methodSamples(), m.scopeSamples(), m.methodTime(), m.selfSamples(), m.selfTime());
+                all.methodSamples(), all.scopeSamples(), all.methodTime(), all.selfSamples(), all.selfTime(),
+                overloads);
+    }
+
+    private static List<Share> shares(Shares s, int top, java.util.function.LongFunction<String> name) {
+        List<Share> out = new ArrayList<>();
+        for (int i = 0; i < Math.min(top, s.size()); i++) {
+            out.add(new Share(name.apply(s.key(i)), s.samples(i), s.share(i)));
+        }
+        return out;
+    }
+
+    @SafeVarargs
+    static Set<String> union(Set<String>... sets) {
+        Set<String> all = new HashSet<>();
+        for (Set<String> s : sets) {
+            all.addAll(s);
+        }
+        return Set.copyOf(all);
     }
 }

@@ -11,12 +11,17 @@ import io.cctflow.query.http.ApiException;
 public record MethodSelector(String className, String methodName, String descriptor) {
 
     public static MethodSelector parse(String text) {
+        return parse("method", text);
+    }
+
+    /** {@link #parse(String)} for a parameter of another name, which the error names. */
+    public static MethodSelector parse(String param, String text) {
         int paren = text.indexOf('(');
         String name = paren < 0 ? text : text.substring(0, paren);
         String descriptor = paren < 0 ? null : text.substring(paren);
         int dot = name.lastIndexOf('.');
         if (dot <= 0 || dot == name.length() - 1 || (descriptor != null && !descriptor.matches("\\(.*\\).+"))) {
-            throw ApiException.badRequest("parameter 'method' must be fully.qualified.Class.method or "
+            throw ApiException.badRequest("parameter '" + param + "' must be fully.qualified.Class.method or "
                     + "fully.qualified.Class.method(descriptor), e.g. com.example.Cart.total or "
                     + "com.example.Cart.total(I)J; got '" + text + "'");
         }

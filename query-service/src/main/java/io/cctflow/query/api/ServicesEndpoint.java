@@ -11,8 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code GET /api/v1/services}: every service with its versions and their instances. */
+/**
+ * {@code GET /api/v1/services}: every service with its versions and their instances; with {@code
+ * label=k=v} (repeatable) only instances carrying every given label, and the services and versions
+ * that have one.
+ */
 public final class ServicesEndpoint implements JsonHandler.Endpoint {
+    public static final Set<String> PARAMS = Set.of("label");
+
     private final GraphReader reader;
 
     public ServicesEndpoint(GraphReader reader) {
@@ -34,9 +40,13 @@ public final class ServicesEndpoint implements JsonHandler.Endpoint {
 
     @Override
     public Response handle(QueryParams params) {
-        params.allowOnly(Set.of());
+        params.allowOnly(PARAMS);
+        Map<String, String> labels = params.pairs("label");
         Map<String, Map<String, List<InstanceRecord>>> tree = new LinkedHashMap<>();
         for (InstanceRecord i : reader.instances(null)) { // ordered by service, version, instance
+            if (!Selection.hasLabels(i, labels)) {
+                continue;
+            }
             tree.computeIfAbsent(i.service(), s -> new LinkedHashMap<>())
                     .computeIfAbsent(i.version(), v -> new ArrayList<>()).add(i);
         }
@@ -46,15 +56,18 @@ public final class ServicesEndpoint implements JsonHandler.Endpoint {
             versions.forEach((version, instances) -> vs.add(new Version(version,
                     time(instances.stream().mapToLong(InstanceRecord::firstSampleMillis).min().orElse(0)),
                     time(instances.stream().mapToLong(InstanceRecord::lastSampleMillis).max().orElse(0)),
-                    instances.stream().map(i -> new Instance(i.instanceId(), i.host(), i.pid(),
-                            time(i.startTimeMillis()), time(i.firstSampleMillis()), time(i.lastSampleMillis()),
-                            i.labels())).toList())));
+                    instances.stream().map(ServicesEndpoint::instance).toList())));
             services.add(new Service(service, vs));
         });
         return new Response(services);
     }
 
-    private static String time(long epochMillis) {
+    static Instance instance(InstanceRecord i) {
+        return new Instance(i.instanceId(), i.host(), i.pid(), time(i.startTimeMillis()), time(i.firstSampleMillis()),
+                time(i.lastSampleMillis()), i.labels());
+    }
+
+    static String time(long epochMillis) {
         return Instant.ofEpochMilli(epochMillis).toString();
     }
 }

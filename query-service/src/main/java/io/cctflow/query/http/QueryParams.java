@@ -86,6 +86,63 @@ public final class QueryParams {
         return v;
     }
 
+    /** Values of a repeatable {@code key=value} parameter, e.g. {@code label=zone=a}. */
+    public Map<String, String> pairs(String name) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String s : all(name)) {
+            int eq = s.indexOf('=');
+            if (eq <= 0 || eq == s.length() - 1) {
+                throw ApiException.badRequest("parameter '" + name + "' must be key=value, e.g. " + name
+                        + "=zone=eu-1; got '" + s + "'");
+            }
+            out.put(s.substring(0, eq).trim(), s.substring(eq + 1).trim());
+        }
+        return out;
+    }
+
+    /** A number in [min, max]. */
+    public Optional<Double> number(String name, double min, double max) {
+        return optional(name).map(s -> {
+            try {
+                double d = Double.parseDouble(s);
+                if (d >= min && d <= max) {
+                    return d;
+                }
+            } catch (NumberFormatException e) {
+                // the message below says what is wanted
+            }
+            throw ApiException.badRequest("parameter '" + name + "' must be a number in [" + min + ", " + max
+                    + "], got '" + s + "'");
+        });
+    }
+
+    /** A whole number in [min, max]. */
+    public Optional<Integer> integer(String name, int min, int max) {
+        return optional(name).map(s -> {
+            try {
+                int n = Integer.parseInt(s);
+                if (n >= min && n <= max) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // the message below says what is wanted
+            }
+            throw ApiException.badRequest("parameter '" + name + "' must be a whole number in [" + min + ", " + max
+                    + "], got '" + s + "'");
+        });
+    }
+
+    /** One of the allowed words (case-sensitive). */
+    public Optional<String> oneOf(String name, String... allowed) {
+        return optional(name).map(s -> {
+            if (!java.util.Arrays.asList(allowed).contains(s)) {
+                throw ApiException.badRequest("parameter '" + name + "' must be one of "
+                        + java.util.Arrays.toString(allowed) + ", got '" + s + "'");
+            }
+            return s;
+        });
+    }
+
     public Optional<Instant> instant(String name) {
         return optional(name).map(s -> {
             try {

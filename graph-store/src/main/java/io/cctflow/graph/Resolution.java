@@ -1,0 +1,40 @@
+package io.cctflow.graph;
+
+import java.util.Locale;
+
+/**
+ * How much time one stored {@code :Window} covers. {@link #FINE} windows are what the samples job
+ * writes (its {@code window} key, 1 min by default); {@link #HOUR} and {@link #DAY} are roll-ups:
+ * the summed counts of the finer windows of one instance that start within one UTC hour or day.
+ */
+public enum Resolution {
+    FINE(0),
+    HOUR(3_600_000L),
+    DAY(86_400_000L);
+
+    private final long millis;
+
+    Resolution(long millis) {
+        this.millis = millis;
+    }
+
+    /** Length of a roll-up window; 0 for {@link #FINE}, whose length is the job's window. */
+    public long millis() {
+        return millis;
+    }
+
+    /** The value of the {@code resolution} property: {@code fine}, {@code hour}, {@code day}. */
+    public String property() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Start of the roll-up window that holds {@code epochMillis} (UTC-aligned). */
+    public long floor(long epochMillis) {
+        return Math.floorDiv(epochMillis, millis) * millis;
+    }
+
+    /** The smallest roll-up window start at or after {@code epochMillis}. */
+    public long ceil(long epochMillis) {
+        return -Math.floorDiv(-epochMillis, millis) * millis;
+    }
+}

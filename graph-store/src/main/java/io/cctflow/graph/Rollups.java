@@ -1,0 +1,102 @@
+package io.cctflow.graph;
+
+import io.cctflow.graph.model.TruncationCounts;
+import io.cctflow.graph.model.WindowCounts;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The roll-up pass: sums fine windows into hourly windows and hourly into daily ones, per
+ * execution, and writes them with {@code SET} (idempotent: running a pass twice writes the same
+ * numbers). The query service runs it on a schedule ({@code rollup.interval}); anything that owns
+ * a {@link GraphReader} and {@link GraphWriter} may run it.
+ *
+ * <p>An hour is rolled up once it is <em>settled</em>: its end lies {@code settle} before now, so
+ * late batches (the samples job's allowed lateness plus its early firings) have been written. Fine
+ * windows written after their hour was rolled up (an import of old recordings, a replay) are found
+ * by their write time ({@code written}, the database clock) and their hour and day are rolled up
+ * again. A day is rolled up from its hours once all of them are settled.
+ *
+ * <p>Not thread-safe: run one pass at a time (the query service runs them on one thread).
+ */
+public final class Rollups {
+    /** Writes committed while a pass began may carry an earlier {@code written}; look back this far. */
+    static final long WRITE_MARGIN_MILLIS = 60_000;
+
+    private final GraphReader reader;
+    private final GraphWriter writer;
+    private final long settleMillis;
+
+    /** What one pass did. */
+    public record Result(int hours, int days, int windowsWritten) {
+    }
+
+    public Rollups(GraphReader reader, GraphWriter writer, Duration settle) {
+        if (settle.isNegative()) {
+            throw new IllegalArgumentException("settle must not be negative, got " + settle);
+        }
+        this.reader = reader;
+        this.writer = writer;
+        this.settleMillis = settle.toMillis();
+    }
+
+    /** Rolls up every hour settled at {@code nowMillis} and every complete day not rolled up yet. */
+    public Result rollUp(long nowMillis) {
+        RollupState state = reader.rollupState();
+        long passStart = reader.databaseTimeMillis();
+        long hourEnd = Resolution.HOUR.floor(nowMillis - settleMillis);
+        long dayEnd = Resolution.DAY.floor(hourEnd);
+
+        TreeSet<Long> hours = new TreeSet<>();
+        for (long start : reader.windowStarts(Resolution.FINE, state.hourDoneUntil(), hourEnd)) {
+            hours.add(Resolution.HOUR.floor(start));
+        }
+        if (state.lastPassMillis() != Long.MIN_VALUE) {
+            for (long start : reader.fineStartsWrittenSince(state.lastPassMillis(), hourEnd)) {
+                hours.add(Resolution.HOUR.floor(start));
+            }
+        }
+        int written = 0;
+        for (long hour : hours) {
+            written += roll(Resolution.FINE, Resolution.HOUR, hour);
+        }
+
+        TreeSet<Long> days = new TreeSet<>();
+        for (long start : reader.windowStarts(Resolution.HOUR, state.dayDoneUntil(), dayEnd)) {
+            days.add(Resolution.DAY.floor(start));
+        }
+        for (long hour : hours) {
+            if (Resolution.DAY.floor(hour) < dayEnd) {
+                days.add(Resolution.DAY.floor(hour));
+            }
+        }
+        for (long day : days) {
+            written += roll(Resolution.HOUR, Resolution.DAY, day);
+        }
+        writer.writeRollupState(new RollupState(Math.max(hourEnd, state.hourDoneUntil()),
+                Math.max(dayEnd, state.dayDoneUntil()), passStart - WRITE_MARGIN_MILLIS));
+        return new Result(hours.size(), days.size(), written);
+    }
+
+    /** Sums the {@code from} windows of every execution that start in one {@code to} window. */
+    private int roll(Resolution from, Resolution to, long start) {
+        Map<String, List<WindowCounts>> byExecution = new TreeMap<>();
+        for (WindowCounts w : reader.windowsStartingIn(from, start, start + to.millis())) {
+            byExecution.computeIfAbsent(w.executionKey(), k -> new ArrayList<>()).add(w);
+        }
+        List<WindowCounts> rolled = new ArrayList<>();
+        byExecution.forEach((execution, windows) -> {
+            TruncationCounts truncation = TruncationCounts.NONE;
+            for (WindowCounts w : windows) {
+                truncation = truncation.plus(w.truncation());
+            }
+            rolled.add(new WindowCounts(execution, start, start + to.millis(), TreeLoader.sum(windows), truncation));
+        });
+        writer.writeWindowCounts(rolled, to);
+        return rolled.size();
+    }
+}

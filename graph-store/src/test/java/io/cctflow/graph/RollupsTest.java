@@ -1,0 +1,217 @@
+package io.cctflow.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.ExecutionId;
+import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.model.DeploymentRecord;
+import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.model.TruncationCounts;
+import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.servers.TestServers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.Driver;
+
+/** Roll-ups, mixed-resolution range reads and retention against the real Neo4j, checked against the fine windows. */
+class RollupsTest {
+    private static final long HOUR = Resolution.HOUR.millis();
+    private static final long DAY = Resolution.DAY.millis();
+    private static final long T0 = 1_700_006_400_000L; // a UTC midnight
+    private static final long WINDOW = 15 * 60_000L;
+    private static final List<String> KEYS = List.of(
+            new ExecutionId("svc", "v1", "a").key(), new ExecutionId("svc", "v1", "b").key());
+
+    private static Driver driver;
+    private static GraphWriter writer;
+    private static GraphReader reader;
+    private final List<WindowCounts> fine = new ArrayList<>();
+
+    @BeforeAll
+    static void connect() {
+        driver = TestServers.get().newDriver();
+        writer = new GraphWriter(driver, "");
+        reader = new GraphReader(driver, "");
+    }
+
+    @AfterAll
+    static void close() {
+        driver.close();
+    }
+
+    @BeforeEach
+    void clean() {
+        TestServers.get().cleanNeo4j();
+        GraphSchema.ensure(driver, "");
+    }
+
+    /** Random fine windows of both instances over [T0 + 30 min, T0 + 1 day + 5 h), some missing. */
+    private void writeFineWindows(long seed) {
+        Random random = new Random(seed);
+        for (String key : KEYS) {
+            ExecutionId e = ExecutionId.fromKey(key);
+            writer.writeInstances(List.of(new InstanceRecord(e.service(), e.version(), e.instance(), "h", 1, T0,
+                    Map.of(), T0 + 30 * 60_000, T0 + DAY + 5 * HOUR)));
+        }
+        for (long start = T0 + 30 * 60_000; start < T0 + DAY + 5 * HOUR; start += WINDOW) {
+            for (String key : KEYS) {
+                if (random.nextInt(5) > 0) {
+                    fine.add(new WindowCounts(key, start, start + WINDOW, TreeCounts.of(randomTree(random)),
+                            new TruncationCounts(random.nextInt(3), random.nextInt(3), 0, random.nextInt(2))));
+                }
+            }
+        }
+        writer.writeWindowCounts(fine);
+    }
+
+    private static Cct randomTree(Random random) {
+        Cct tree = new Cct();
+        int[] threads = {tree.thread("main"), tree.thread("pool-1-thread-1")};
+        for (int s = 0; s < 1 + random.nextInt(6); s++) {
+            int depth = 1 + random.nextInt(5);
+            long[] methods = new long[depth];
+            int[] lines = new int[depth];
+            for (int d = 0; d < depth; d++) {
+                methods[d] = 1 + random.nextInt(4); // few methods: recursion happens
+                lines[d] = random.nextInt(2);
+            }
+            tree.addStack(methods, lines, depth, threads[random.nextInt(2)], 1 + random.nextInt(9));
+        }
+        return tree;
+    }
+
+    /** The fine windows' sum, brute force: every fine window of the keys overlapping [from, to). */
+    private TreeCounts fineSum(List<String> keys, long from, long to) {
+        return TreeLoader.sum(fine.stream().filter(w -> keys.contains(w.executionKey())
+                && w.windowStartMillis() < to && w.windowEndMillis() > from).toList());
+    }
+
+    @Test
+    void rollUpsSumTheFineWindowsAndAPassIsIdempotent() {
+        writeFineWindows(1);
+        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        Rollups.Result result = rollups.rollUp(T0 + 3 * DAY);
+        rollups.rollUp(T0 + 3 * DAY); // a second pass changes nothing
+
+        assertThat(result.hours()).isEqualTo(29); // 00:30 on day 0 to 04:45 on day 1
+        assertThat(result.days()).isEqualTo(2); // day 2 has no samples, and is not over at the pass
+        for (Resolution r : new Resolution[] {Resolution.HOUR, Resolution.DAY}) {
+            List<WindowCounts> rolled = reader.windowsStartingIn(r, T0 - DAY, T0 + 4 * DAY);
+            assertThat(rolled).isNotEmpty();
+            for (WindowCounts w : rolled) {
+                List<WindowCounts> parts = fine.stream().filter(f -> f.executionKey().equals(w.executionKey())
+                        && f.windowStartMillis() >= w.windowStartMillis()
+                        && f.windowStartMillis() < w.windowEndMillis()).toList();
+                assertThat(w.counts()).as("%s %s at %d", r, w.executionKey(), w.windowStartMillis())
+                        .isEqualTo(TreeLoader.sum(parts));
+                assertThat(w.truncation().total())
+                        .isEqualTo(parts.stream().mapToLong(p -> p.truncation().total()).sum());
+                assertThat(w.windowEndMillis() - w.windowStartMillis()).isEqualTo(r.millis());
+            }
+        }
+        try (var session = driver.session()) {
+            assertThat(session.run("MATCH (w:Window {resolution: 'hour'}) RETURN count(w) AS c").single()
+                    .get("c").asLong()).isEqualTo(reader.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size());
+        }
+    }
+
+    @Test
+    void unsettledHoursWaitAndLateWindowsRollUpAgain() {
+        writeFineWindows(2);
+        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        rollups.rollUp(T0 + DAY + 5 * 60_000); // the hour before midnight is not settled yet
+        assertThat(reader.windowStarts(Resolution.HOUR, T0 + DAY - HOUR, T0 + DAY)).isEmpty();
+        assertThat(reader.windowStarts(Resolution.DAY, 0, Long.MAX_VALUE)).isEmpty();
+
+        Random random = new Random(3);
+        WindowCounts late = new WindowCounts(KEYS.get(0), T0 + 3 * HOUR + 5 * 60_000,
+                T0 + 3 * HOUR + 6 * 60_000, TreeCounts.of(randomTree(random)));
+        fine.add(late);
+        writer.writeWindowCounts(List.of(late)); // into an hour already rolled up
+        rollups.rollUp(T0 + DAY + HOUR);
+
+        assertThat(reader.windows(List.of(new io.cctflow.graph.model.WindowSpan(KEYS.get(0), Resolution.HOUR,
+                T0 + 3 * HOUR, T0 + 4 * HOUR)))).singleElement()
+                .extracting(WindowCounts::counts).isEqualTo(fineSum(List.of(KEYS.get(0)), T0 + 3 * HOUR, T0 + 4 * HOUR));
+        assertThat(reader.windowsStartingIn(Resolution.DAY, T0, T0 + 1)).hasSize(2)
+                .allSatisfy(d -> assertThat(d.counts()).isEqualTo(fineSum(List.of(d.executionKey()), T0, T0 + DAY)));
+    }
+
+    @Test
+    void rangeReadsOverMixedResolutionsEqualFineOnlyReads() {
+        writeFineWindows(4);
+        new Rollups(reader, writer, Duration.ofMinutes(10)).rollUp(T0 + 3 * DAY);
+        RangeReader ranges = new RangeReader(reader);
+        Random random = new Random(5);
+        List<long[]> cases = new ArrayList<>(List.of(
+                new long[] {T0, T0 + 3 * DAY}, new long[] {T0 + DAY, T0 + 2 * DAY}, new long[] {T0 - DAY, T0 + DAY},
+                new long[] {T0 + 7 * 60_000, T0 + DAY + 3 * HOUR + 1}, new long[] {T0 + HOUR, T0 + 2 * HOUR}));
+        for (int i = 0; i < 12; i++) {
+            long from = T0 + random.nextLong(30 * HOUR);
+            cases.add(new long[] {from, from + 1 + random.nextLong(30 * HOUR)});
+        }
+        for (long[] c : cases) {
+            for (List<String> keys : List.of(KEYS, List.of(KEYS.get(1)))) {
+                RangeReader.Plan plan = ranges.plan(keys, c[0], c[1]);
+                List<WindowCounts> read = plan.read();
+                assertThat(TreeLoader.sum(read)).as("[%d, %d) of %s", c[0] - T0, c[1] - T0, keys)
+                        .isEqualTo(fineSum(keys, c[0], c[1]));
+                assertThat(TreeLoader.sum(reader.windows(keys, c[0], c[1]))).isEqualTo(fineSum(keys, c[0], c[1]));
+                if (c[0] <= T0 && c[1] >= T0 + DAY) {
+                    assertThat(plan.rollups()).anyMatch(s -> s.resolution() == Resolution.DAY);
+                    assertThat(read.size()).isLessThan((int) fine.stream().filter(w -> keys.contains(w.executionKey())
+                            && w.windowStartMillis() < c[1] && w.windowEndMillis() > c[0]).count() / 4);
+                }
+            }
+        }
+    }
+
+    @Test
+    void retentionDeletesOnlyExpiredWindowsAndNeverUnrolledOnes() {
+        writeFineWindows(6);
+        Retention retention = new Retention(driver, "", new RetentionPolicy(Duration.ofDays(1), Duration.ofHours(20),
+                Duration.ofDays(3)));
+        long now = T0 + DAY + 6 * HOUR;
+        assertThat(retention.deleteExpired(now, 7)).containsEntry(Resolution.FINE, 0L); // nothing rolled up yet
+
+        new Rollups(reader, writer, Duration.ofMinutes(10)).rollUp(now);
+        List<WindowCounts> hours = reader.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE);
+        List<WindowCounts> days = reader.windowsStartingIn(Resolution.DAY, 0, Long.MAX_VALUE);
+        Map<Resolution, Long> deleted = retention.deleteExpired(now, 7);
+
+        long fineExpired = fine.stream().filter(w -> w.windowEndMillis() <= now - DAY).count();
+        long hoursExpired = hours.stream().filter(w -> w.windowEndMillis() <= now - 20 * HOUR).count();
+        assertThat(deleted).containsEntry(Resolution.FINE, fineExpired).containsEntry(Resolution.HOUR, hoursExpired)
+                .containsEntry(Resolution.DAY, 0L);
+        assertThat(fineExpired).isPositive();
+        assertThat(hoursExpired).isPositive();
+        assertThat(reader.windows(KEYS, 0, Long.MAX_VALUE)).extracting(WindowCounts::windowEndMillis)
+                .allMatch(end -> end > now - DAY).hasSize(fine.size() - (int) fineExpired);
+        assertThat(reader.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE))
+                .hasSize(hours.size() - (int) hoursExpired);
+        assertThat(reader.windowsStartingIn(Resolution.DAY, 0, Long.MAX_VALUE)).hasSize(days.size());
+        // what is left still answers every range read exactly for the days that were rolled up
+        assertThat(TreeLoader.sum(new RangeReader(reader).read(KEYS, T0, T0 + DAY)))
+                .isEqualTo(fineSum(KEYS, T0, T0 + DAY));
+    }
+
+    @Test
+    void deploymentsCarryTheirSampleWindow() {
+        writer.writeInstances(List.of(
+                new InstanceRecord("svc", "v1", "a", "h", 1, 0, Map.of(), 1_000, 5_000),
+                new InstanceRecord("svc", "v1", "b", "h", 2, 0, Map.of(), 500, 4_000),
+                new InstanceRecord("svc", "v2", "a", "h", 3, 0, Map.of(), 6_000, 9_000)));
+        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "a", "h", 1, 0, Map.of(), 2_000, 7_000)));
+        assertThat(reader.deployments("svc")).containsExactly(
+                new DeploymentRecord("svc", "v1", 500, 7_000, 2), new DeploymentRecord("svc", "v2", 6_000, 9_000, 1));
+        assertThat(reader.deployments("other")).isEmpty();
+    }
+}
