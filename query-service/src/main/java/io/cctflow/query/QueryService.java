@@ -124,7 +124,7 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/instances", new JsonHandler(new InstancesEndpoint(reader, limits)));
         route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(reader, trees)));
         route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(reader, trees)));
-        route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(reader)));
+        route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(reader, trees)));
         route.add(TasksHandler.PATH, new TasksHandler(reader, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
         server.createContext("/", new BearerAuth(config.bearerToken(), new JsonHandler(params -> {

@@ -7,8 +7,8 @@ import io.cctflow.core.diff.Overlap;
 import io.cctflow.core.diff.TreeDiff;
 import io.cctflow.core.diff.Weight;
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.TreeLoader;
 import io.cctflow.query.api.Selection;
+import io.cctflow.query.api.TreeSource;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
@@ -39,7 +39,7 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
     static final int DEFAULT_TOP = 20;
     static final int MAX_TOP = 1000;
     static final List<String> SIDE_PREFIXES = List.of("", "a.", "b.", "noise.", "noise.a.", "noise.b.");
-    static final Set<String> PARAMS = allowedParams();
+    public static final Set<String> PARAMS = allowedParams();
 
     /** Loads the second side of a comparison; idle threads end after a minute. */
     private static final ExecutorService LOADERS = Executors.newCachedThreadPool(r -> {
@@ -49,11 +49,12 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
     });
 
     private final GraphReader reader;
-    private final TreeLoader trees;
+    private final TreeSource trees;
 
-    public CompareEndpoint(GraphReader reader) {
+    /** @param trees loads each side within the service's limits, from roll-ups where they cover the range */
+    public CompareEndpoint(GraphReader reader, TreeSource trees) {
         this.reader = reader;
-        this.trees = new TreeLoader(reader);
+        this.trees = trees;
     }
 
     private static Set<String> allowedParams() {
@@ -85,8 +86,8 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
             throw ApiException.badRequest("parameter 'threshold' and the noise.* parameters both set the noise "
                     + "threshold; give one of them");
         }
-        Loaded[] sides = loadBoth("a", ComparisonSide.select(params, reader, "a.", ""),
-                "b", ComparisonSide.select(params, reader, "b.", ""));
+        Loaded[] sides = loadBoth("a", ComparisonSide.select(params, reader, trees.limits(), "a.", ""),
+                "b", ComparisonSide.select(params, reader, trees.limits(), "b.", ""));
         Loaded a = sides[0];
         Loaded b = sides[1];
         CompareResponse.Noise noiseOut;
@@ -119,7 +120,7 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
     }
 
     private Loaded load(String name, Selection s) {
-        Cct tree = trees.load(s.executionKeys(), s.from().toEpochMilli(), s.to().toEpochMilli());
+        Cct tree = trees.load(s);
         if (tree.total(Cct.ROOT) == 0) {
             throw ApiException.notFound("side " + name + " selects no samples: service '" + s.service() + "'"
                     + (s.version() == null ? "" : " version '" + s.version() + "'") + ", instances "
@@ -136,8 +137,8 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
                         + "instances of one deployment, noise.a.instance and noise.b.instance");
             }
         }
-        Loaded[] sides = loadBoth("noise.a", ComparisonSide.select(params, reader, "noise.a.", "noise.", ""),
-                "noise.b", ComparisonSide.select(params, reader, "noise.b.", "noise.", ""));
+        Loaded[] sides = loadBoth("noise.a", ComparisonSide.select(params, reader, trees.limits(), "noise.a.", "noise.", ""),
+                "noise.b", ComparisonSide.select(params, reader, trees.limits(), "noise.b.", "noise.", ""));
         Loaded na = sides[0];
         Loaded nb = sides[1];
         Optional<String> va = ComparisonSide.deployment(na.selection());

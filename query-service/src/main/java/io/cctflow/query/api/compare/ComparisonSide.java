@@ -1,6 +1,7 @@
 package io.cctflow.query.api.compare;
 
 import io.cctflow.graph.GraphReader;
+import io.cctflow.query.api.Limits;
 import io.cctflow.query.api.Selection;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.QueryParams;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One side of a comparison as a {@link Selection}: each selection parameter is taken from the first
@@ -16,8 +18,10 @@ import java.util.Optional;
  * to both sides unless a side overrides it. Errors name the parameter as the client wrote it.
  */
 final class ComparisonSide {
-    /** The parameters {@link Selection#of} reads; {@code instance} is the only repeatable one. */
-    static final List<String> SELECTION_PARAMS = List.of("service", "version", "instance", "from", "to");
+    /** The parameters {@link Selection#of} reads, in a stable order. */
+    static final List<String> SELECTION_PARAMS = Selection.PARAMS.stream().sorted().toList();
+    /** Those that may be repeated. */
+    private static final Set<String> REPEATABLE = Set.of("instance", "label");
 
     private ComparisonSide() {
     }
@@ -29,7 +33,7 @@ final class ComparisonSide {
      * @throws ApiException 400 naming a malformed parameter, 404 for an unknown service, version or
      *     instance
      */
-    static Selection select(QueryParams params, GraphReader reader, String... prefixes) {
+    static Selection select(QueryParams params, GraphReader reader, Limits limits, String... prefixes) {
         Map<String, List<String>> side = new LinkedHashMap<>();
         Map<String, String> source = new LinkedHashMap<>();
         for (String name : SELECTION_PARAMS) {
@@ -37,7 +41,7 @@ final class ComparisonSide {
                 String key = prefix + name;
                 List<String> values = params.all(key);
                 if (!values.isEmpty()) {
-                    if (!name.equals("instance")) {
+                    if (!REPEATABLE.contains(name)) {
                         params.optional(key); // rejects a repeated single-valued parameter, naming it
                     }
                     side.put(name, values);
@@ -52,10 +56,10 @@ final class ComparisonSide {
             throw ApiException.badRequest("parameter '" + source.get("from") + "' (" + from.get()
                     + ") must be before '" + source.get("to") + "' (" + to.get() + ")");
         }
-        if (!side.containsKey("service")) {
-            throw ApiException.badRequest("missing required parameter 'service'");
+        if (!side.containsKey("service") && !side.containsKey("at")) {
+            throw ApiException.badRequest("missing required parameter 'service' (or 'at=service@version')");
         }
-        return Selection.of(QueryParams.of(side), reader);
+        return Selection.of(QueryParams.of(side), reader, limits);
     }
 
     /** Whether any parameter of the side under {@code prefix} is given. */
