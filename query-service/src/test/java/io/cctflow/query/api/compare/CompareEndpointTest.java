@@ -280,7 +280,8 @@ class CompareEndpointTest {
         cases.put("service=nope&a.version=v1&b.version=v2", "'nope'");
         cases.put("service=shop&a.version=v1&b.version=v9", "'v9'");
         cases.put("service=shop&version=v1&a.instance=i1&b.instance=i7", "'i7'");
-        cases.put("service=shop&a.version=v1&b.version=v2&b.from=2020-01-01T00:00:00Z", "side b selects no samples");
+        cases.put("service=shop&a.version=v1&b.version=v2&b.from=2020-01-01T00:00:00Z&b.to=2020-01-02T00:00:00Z",
+                "side b selects no samples");
         cases.put("service=shop&a.version=v1&b.version=v2&noise.a.instance=i1&noise.b.instance=i9", "'i9'");
         for (var c : cases.entrySet()) {
             assertThat(get(404, c.getKey()).get("error").asText()).as(c.getKey()).contains(c.getValue());
