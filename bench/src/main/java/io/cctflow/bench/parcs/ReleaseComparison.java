@@ -29,7 +29,7 @@ import org.neo4j.driver.Driver;
  */
 public final class ReleaseComparison {
     static final String USAGE = """
-            usage: java -cp bench/target/cctflow-bench.jar io.cctflow.bench.parcs.ReleaseComparison [options]
+            usage: java -cp 'bench/target/classes:bench/target/lib/*' io.cctflow.bench.parcs.ReleaseComparison [options]
 
               --app NAME           jython, jruby, or NAME=GROUP:ARTIFACT:OLD:NEW:SCRIPT; repeatable
                                    (default: jython and jruby)
