@@ -144,8 +144,9 @@ public final class ReleaseComparison {
                 runs.add(ProfiledRun.run(app, p[0], instance, jar, script, options.seconds(), options.agentJar(),
                         pipeline.kafkaBootstrap(), data.resolve(instance + ".log")));
             }
-            try (Driver driver = GraphStoreConfig.unauthenticated(pipeline.boltUri()).openDriver()) {
-                GraphReader reader = new GraphReader(driver, null);
+            GraphStoreConfig graph = GraphStoreConfig.unauthenticated(pipeline.boltUri());
+            try (Driver driver = graph.openDriver()) {
+                GraphReader reader = new GraphReader(driver, graph.database());
                 StoredProfiles stored = new StoredProfiles(reader);
                 Cct[] trees = new Cct[runs.size()];
                 for (int i = 0; i < runs.size(); i++) {
