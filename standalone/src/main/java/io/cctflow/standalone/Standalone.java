@@ -97,6 +97,9 @@ public final class Standalone {
         SamplesJobConfig defaults = SamplesJobConfig.defaults();
         kafka.createTopic(defaults.samplesTopic(), 2, Map.of());
         kafka.createTopic(defaults.deadLetterTopic(), 1, Map.of());
+        // before the job starts: the job subscribes to the manifests topic by pattern and, without
+        // partition discovery, would never see a topic the first agent creates later
+        kafka.createTopic(defaults.manifestsTopic(), 1, Map.of());
         step("Kafka broker (KRaft) at " + kafka.bootstrapServers() + ", log in " + data.resolve("kafka"));
 
         Neo4jServer neo4j = Neo4jServer.start(data.resolve("neo4j"));
