@@ -35,12 +35,9 @@ import org.neo4j.driver.Session;
  *
  * Topology is shared by every instance (node ids are path hashes); counts are per (instance,
  * window) as parallel arrays on one {@code :Window} node, so a time range reads one row per window:
-<<<<<<< HEAD
  * per node, per (node, thread) and per method ({@link io.cctflow.core.TreeCounts}). {@code
  * resolution} is {@code fine} for the samples job's windows, {@code hour} or {@code day} for
  * roll-ups ({@link Rollups}); {@code graph-store/README.md} describes the model.
-=======
- * per node, per (node, thread) and per method ({@link io.cctflow.core.TreeCounts}).
  *
  * <p><b>Task labels</b> are per (service, node), because a task definition may be limited to one
  * service: one {@code :NodeTasks} node per (service, CCT node) that carries any task, keyed by
@@ -50,7 +47,6 @@ import org.neo4j.driver.Session;
  * not linked to its {@code :CctNode}: readers look labels up by key for the nodes they have, and
  * label writes need not wait for topology writes. {@code :TaskDefinition} holds each accepted
  * definition ({@code service} absent: every service); deleted and rejected ones are absent.
->>>>>>> helper/tasks
  */
 public final class GraphSchema {
     static final List<String> STATEMENTS = List.of(
