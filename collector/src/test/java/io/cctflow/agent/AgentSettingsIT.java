@@ -28,9 +28,10 @@ import io.cctflow.schema.Stack;
 import io.cctflow.servers.TestServers;
 
 /**
- * The shaded jar as it ships, configured only through a properties file, against a real broker:
- * the file's sampling period, thread filter and stack depth reach the batches, and the batches'
- * stats carry the truncation warning with the flag that fixes it.
+ * The shaded jar as it ships against a real broker. Configured only through a properties file:
+ * the file's sampling period, thread exclude filter and stack depth reach the batches, and the
+ * batches' stats carry the truncation warning with the flag that fixes it. With an include filter
+ * as a system property: only the named thread is sampled.
  */
 class AgentSettingsIT {
     private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
@@ -45,7 +46,6 @@ class AgentSettingsIT {
         String topic = "settings-" + UUID.randomUUID();
         TestServers.get().createTopic(topic, 1);
         Files.createDirectories(LOGS);
-        // StoppableWorkload keeps main and pool-1-thread-1 busy about 13 and 20 frames deep
         Path config = Files.writeString(LOGS.resolve("settings.properties"), String.join("\n",
                 "bootstrap.servers=" + TestServers.get().kafkaBootstrapServers(),
                 "topic=" + topic,
@@ -55,28 +55,9 @@ class AgentSettingsIT {
                 "stackdepth=8",
                 "threads.exclude=pool-\\\\d+-thread-\\\\d+",
                 ""), StandardCharsets.UTF_8);
-        Path stop = LOGS.resolve("settings.stop");
-        Files.deleteIfExists(stop);
-        Path out = LOGS.resolve("settings.stdout");
-        Path err = LOGS.resolve("settings.stderr");
-        Process host = new ProcessBuilder(java(), "-Xmx256m", "-Dcctflow.config=" + config,
-                "-javaagent:" + JAR, "-cp", TEST_CLASSES.toString(),
-                StoppableWorkload.class.getName(), stop.toString(), "120")
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
-        List<SampleBatch> batches;
-        try {
-            batches = consume(topic, list -> list.stream()
-                    .filter(b -> b.getStacks().stream().anyMatch(s -> s.getThread().equals("main")))
-                    .count() >= 2);
-            Files.writeString(stop, "stop");
-            assertThat(host.waitFor(60, TimeUnit.SECONDS)).as("host exits").isTrue();
-        } finally {
-            host.destroyForcibly();
-        }
-        String stderr = Files.readString(err, StandardCharsets.UTF_8);
-        assertThat(host.exitValue()).as(stderr).isZero();
+        Run run = runHost("settings", topic, List.of("-Dcctflow.config=" + config), "");
+        List<SampleBatch> batches = run.batches();
+        String stderr = run.stderr();
         assertThat(stderr).contains("config=" + config, "period=19ms", "stackdepth=8",
                 "exclude pool-\\d+-thread-\\d+").doesNotContain("WARN bad value", "unknown key");
 
@@ -100,6 +81,62 @@ class AgentSettingsIT {
         String firstWarning = batches.stream().map(b -> b.getStats().getTruncationWarning())
                 .filter(w -> !w.isEmpty()).findFirst().orElseThrow();
         assertThat(stderr).contains("WARN " + firstWarning);
+    }
+
+    /**
+     * {@code threads.include}, here as a system property over an agent argument that names no
+     * filter: only the matching thread is sampled, the other busy one (a pool thread) never.
+     */
+    @Test
+    @Timeout(240)
+    void anIncludeFilterSamplesOnlyTheThreadsItNames() throws Exception {
+        String topic = "settings-include-" + UUID.randomUUID();
+        TestServers.get().createTopic(topic, 1);
+        Run run = runHost("include", topic, List.of("-Dcctflow.threads.include=ma.n"),
+                "=bootstrap.servers=" + TestServers.get().kafkaBootstrapServers() + ",topic=" + topic
+                        + ",service=include,flush=1000");
+        assertThat(run.stderr()).contains("include ma.n").doesNotContain("WARN bad value", "unknown key");
+        assertThat(run.batches()).flatExtracting(SampleBatch::getStacks).extracting(Stack::getThread)
+                .isNotEmpty().containsOnly("main");
+    }
+
+    /** A finished host: its exit was clean, its batches and its stderr. */
+    private record Run(List<SampleBatch> batches, String stderr) {
+    }
+
+    /**
+     * Runs {@link StoppableWorkload} with the shaded agent ({@code agentArgs} after
+     * {@code -javaagent:jar}) until at least two batches sampled {@code main}, then stops it.
+     * StoppableWorkload keeps main and pool-1-thread-1 busy about 13 and 20 frames deep.
+     */
+    private static Run runHost(String name, String topic, List<String> jvmOptions, String agentArgs)
+            throws Exception {
+        Files.createDirectories(LOGS);
+        Path stop = LOGS.resolve(name + ".stop");
+        Files.deleteIfExists(stop);
+        Path out = LOGS.resolve(name + ".stdout");
+        Path err = LOGS.resolve(name + ".stderr");
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-javaagent:" + JAR + agentArgs, "-cp", TEST_CLASSES.toString(),
+                StoppableWorkload.class.getName(), stop.toString(), "120"));
+        Process host = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        List<SampleBatch> batches;
+        try {
+            batches = consume(topic, list -> list.stream()
+                    .filter(b -> b.getStacks().stream().anyMatch(s -> s.getThread().equals("main")))
+                    .count() >= 2);
+            Files.writeString(stop, "stop");
+            assertThat(host.waitFor(60, TimeUnit.SECONDS)).as("host exits").isTrue();
+        } finally {
+            host.destroyForcibly();
+        }
+        String stderr = Files.readString(err, StandardCharsets.UTF_8);
+        assertThat(host.exitValue()).as(stderr).isZero();
+        return new Run(batches, stderr);
     }
 
     /** Polls the topic until {@code done} holds for the batches read (at most 120 s). */

@@ -52,6 +52,8 @@ class TransportIT {
     private static final Path TARGET = JAR.getParent();
     private static final Path LOGS = TARGET.resolve("it-logs");
     private static final long FLUSH_MILLIS = 1_000;
+    /** The agent times send latency on its nano clock, the test on the wall clock. */
+    private static final long CLOCK_SLACK_MILLIS = 50;
 
     private static Path brokerDir;
     private static KafkaServer broker;
@@ -204,11 +206,12 @@ class TransportIT {
 
         broker.close();
         long stoppedAt = System.currentTimeMillis();
-        // the host keeps flushing into the agent's queue, once a second; the outage must span
-        // several flushes (checked below on the batches' windows, not on this wait)
+        // the host keeps flushing into the agent's queue, once a second; the outage spans several
+        // flush intervals (whether each made a batch depends on the host getting CPU)
         await().pollInterval(Duration.ofMillis(200)).atMost(Duration.ofSeconds(30))
                 .until(() -> System.currentTimeMillis() - stoppedAt >= 5 * FLUSH_MILLIS);
         assertThat(host.process().isAlive()).as("host alive while Kafka is away").isTrue();
+        long restartingAt = System.currentTimeMillis(); // nothing can be acknowledged before this
         broker = KafkaServer.start(brokerDir); // same data directory, same port
         long restartedAt = System.currentTimeMillis();
         await().atMost(Duration.ofSeconds(60)).until(() -> batches(topic).stream()
@@ -218,18 +221,25 @@ class TransportIT {
         List<SampleBatch> batches = batches(topic);
         List<Long> expected = Stream.iterate(0L, i -> i + 1).limit(batches.size()).toList();
         assertThat(sequences(batches)).as("every sequence exactly once, in order").isEqualTo(expected);
-        long flushedDuringOutage = batches.stream()
-                .filter(b -> b.getWindowEndMillis() > stoppedAt && b.getWindowEndMillis() < restartedAt)
-                .count();
-        System.err.println("outage of " + (restartedAt - stoppedAt) + " ms: " + flushedDuringOutage
-                + " batches built during it, " + batches.size() + " in all");
+        List<SampleBatch> builtDuringOutage = batches.stream()
+                .filter(b -> b.getWindowEndMillis() > stoppedAt && b.getWindowEndMillis() < restartingAt)
+                .toList();
+        System.err.println("outage of " + (restartedAt - stoppedAt) + " ms: " + builtDuringOutage.size()
+                + " batches built during it, the first at +"
+                + (builtDuringOutage.isEmpty() ? "-" : builtDuringOutage.get(0).getWindowEndMillis() - stoppedAt)
+                + " ms, " + batches.size() + " in all");
         // a window without samples makes no batch, and a starved host (a loaded machine) samples
-        // little, so the outage's length is guaranteed by the wait above, not by this count
-        assertThat(flushedDuringOutage).as("batches built while the broker was away").isGreaterThanOrEqualTo(2);
+        // little: at load 13 on 2 cores one batch in 11 s was seen, so the outage's length is
+        // guaranteed by the wait above, and the count only needs one batch that had to wait
+        assertThat(builtDuringOutage).as("batches built while the broker was away").isNotEmpty();
         AgentStats last = batches.get(batches.size() - 1).getStats();
         assertThat(last.getBatchesDropped()).isZero();
+        // the first batch built during the outage was queued when its window closed and could
+        // not be acknowledged before the broker began to start again: it waited at least the rest
+        // of the outage (a starved host may build it late, so the outage's own length is no bound)
+        long firstQueuedAt = builtDuringOutage.get(0).getWindowEndMillis();
         assertThat(last.getSendLatencyMillisMax()).as("a batch waited out the outage")
-                .isGreaterThanOrEqualTo(restartedAt - stoppedAt - 2 * FLUSH_MILLIS);
+                .isGreaterThanOrEqualTo(restartingAt - firstQueuedAt - CLOCK_SLACK_MILLIS);
         assertThat(host.out()).containsPattern("workload done [1-9]\\d* at");
     }
 
