@@ -3,6 +3,7 @@ package io.cctflow.flink;
 import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.CctMergeFunction;
 import io.cctflow.flink.cct.TopologyUpdate;
+import io.cctflow.flink.cct.TopologyWrite;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.flink.ingest.RawRecord;
@@ -18,17 +19,11 @@ import io.cctflow.flink.window.ToWindowCounts;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphWriter;
 import io.cctflow.graph.model.CodeClassRecord;
-import io.cctflow.graph.model.InstanceRecord;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeRecord;
 import io.cctflow.graph.model.NodeTasks;
 import io.cctflow.graph.model.WindowCounts;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -196,7 +191,7 @@ public final class SamplesJob {
     public static Sinks productionSinks(SamplesJobConfig config) {
         Duration delay = Duration.ofMillis(500);
         return new Sinks(
-                new Neo4jSink<>(config.graph(), SamplesJob::writeTopology, 200, delay, config.neo4jRetryBudget()),
+                new Neo4jSink<>(config.graph(), new TopologyWrite(config.topologyRecentIds()), 200, delay, config.neo4jRetryBudget()),
                 new Neo4jSink<>(config.graph(), GraphWriter::writeWindowCounts, 200, delay, config.neo4jRetryBudget()),
                 deadLetterSink(config),
                 // a new definition may relabel millions of nodes: large buffers, few transactions
@@ -217,29 +212,6 @@ public final class SamplesJob {
     public static Sink<CodeClassRecord> codeSink(SamplesJobConfig config) {
         return new Neo4jSink<>(config.graph(), GraphWriter::writeCode, 200, Duration.ofMillis(500),
                 config.neo4jRetryBudget());
-    }
-
-    /** Instances first, then methods, then nodes: each write can link to what the previous one wrote. */
-    static void writeTopology(GraphWriter writer, List<TopologyUpdate> updates) {
-        Map<String, InstanceRecord> instances = new LinkedHashMap<>();
-        Map<Long, MethodRecord> methods = new LinkedHashMap<>();
-        List<NodeRecord> nodes = new ArrayList<>();
-        for (TopologyUpdate u : updates) {
-            instances.merge(u.instance.executionId().key(), u.instance, SamplesJob::span);
-            for (MethodRecord m : u.methods) {
-                methods.putIfAbsent(m.id(), m);
-            }
-            nodes.addAll(Arrays.asList(u.nodes));
-        }
-        writer.writeInstances(List.copyOf(instances.values()));
-        writer.writeMethods(List.copyOf(methods.values()));
-        writer.writeNodes(nodes);
-    }
-
-    private static InstanceRecord span(InstanceRecord a, InstanceRecord b) {
-        return new InstanceRecord(a.service(), a.version(), a.instanceId(), a.host(), a.pid(), a.startTimeMillis(),
-                a.labels(), Math.min(a.firstSampleMillis(), b.firstSampleMillis()),
-                Math.max(a.lastSampleMillis(), b.lastSampleMillis()));
     }
 
     /**

@@ -32,6 +32,7 @@ public record SamplesJobConfig(
         int maxPendingStacks,
         Duration maxPendingAge,
         int treeCacheSize,
+        int topologyRecentIds,
         GraphStoreConfig graph,
         Duration neo4jRetryBudget,
         boolean bounded) {
@@ -55,6 +56,7 @@ public record SamplesJobConfig(
     public static final String MAX_PENDING = "truncated.max-pending";
     public static final String MAX_PENDING_AGE = "truncated.max-age";
     public static final String TREE_CACHE = "tree-cache.size";
+    public static final String TOPOLOGY_RECENT_IDS = "topology.recent-ids";
     public static final String NEO4J_URI = "neo4j.uri";
     public static final String NEO4J_USER = "neo4j.user";
     public static final String NEO4J_PASSWORD = "neo4j.password";
@@ -86,6 +88,7 @@ public record SamplesJobConfig(
         k.put(MAX_PENDING, new String[] {"1000", "truncated stacks without a candidate kept per instance for retry; beyond it the oldest expire"});
         k.put(MAX_PENDING_AGE, new String[] {"10m", "a truncated stack still without a candidate after this long (processing time) expires"});
         k.put(TREE_CACHE, new String[] {"1024", "instance trees kept in memory per subtask for truncated-stack merging; others are rebuilt from state on use"});
+        k.put(TOPOLOGY_RECENT_IDS, new String[] {"250000", "node ids each topology writer remembers as written (two generations of this many, ~48 bytes each), so nodes other instances of a service already created are not written again; 0: write every node new to its instance"});
         k.put(NEO4J_URI, new String[] {"bolt://localhost:7687", "Neo4j Bolt URI"});
         k.put(NEO4J_USER, new String[] {"", "Neo4j user; empty for no authentication"});
         k.put(NEO4J_PASSWORD, new String[] {"", "Neo4j password"});
@@ -128,6 +131,7 @@ public record SamplesJobConfig(
                 positiveInt(MAX_PENDING, get.apply(MAX_PENDING)),
                 positive(MAX_PENDING_AGE, get.apply(MAX_PENDING_AGE)),
                 positiveInt(TREE_CACHE, get.apply(TREE_CACHE)),
+                nonNegativeInt(TOPOLOGY_RECENT_IDS, get.apply(TOPOLOGY_RECENT_IDS)),
                 new GraphStoreConfig(nonBlank(NEO4J_URI, get.apply(NEO4J_URI)), get.apply(NEO4J_USER),
                         get.apply(NEO4J_PASSWORD), get.apply(NEO4J_DATABASE)),
                 nonNegative(NEO4J_RETRY, get.apply(NEO4J_RETRY)),
@@ -232,6 +236,7 @@ public record SamplesJobConfig(
         m.put(MAX_PENDING, Integer.toString(maxPendingStacks));
         m.put(MAX_PENDING_AGE, maxPendingAge.toMillis() + "ms");
         m.put(TREE_CACHE, Integer.toString(treeCacheSize));
+        m.put(TOPOLOGY_RECENT_IDS, Integer.toString(topologyRecentIds));
         m.put(NEO4J_URI, graph.uri());
         m.put(NEO4J_USER, graph.user());
         m.put(NEO4J_PASSWORD, graph.password());

@@ -117,4 +117,41 @@ class GraphWriterTest {
         assertThat(reader.methods("A", "f", null)).extracting(MethodRecord::signature).containsExactly("A.f()V");
         assertThat(NodeId.ROOT).isEqualTo(new TreeLoader(reader).load(List.of(EXEC.key()), 0, 1).id(Cct.ROOT));
     }
+
+    /**
+     * Nodes written children first, in separate calls, in any order and repeatedly, leave the same
+     * graph as one write parents first: every property set, one CALLS edge into every node but the
+     * root, one OF_METHOD edge out of each.
+     */
+    @Test
+    void nodesWrittenChildrenFirstAndAgainCompleteTheirPlaceholderParents() {
+        Cct tree = sample();
+        List<NodeRecord> nodes = new ArrayList<>();
+        for (int i = 1; i < tree.size(); i++) {
+            nodes.add(new NodeRecord(tree.id(i), tree.id(tree.parent(i)), tree.method(i), tree.callSiteLine(i),
+                    tree.depth(i), NodeRecord.NO_RECURSIVE_PARENT));
+        }
+        writer.writeMethods(List.of(MethodRecord.of("A", "main", "()V"), MethodRecord.of("A", "f", "()V")));
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            writer.writeNodes(List.of(nodes.get(i)));
+        }
+        writer.writeNodes(nodes);
+        writer.writeNodes(List.of(nodes.get(0), nodes.get(0)));
+
+        assertThat(reader.nodes(nodes.stream().map(NodeRecord::id).toList()))
+                .containsExactlyInAnyOrderElementsOf(nodes);
+        try (var session = driver.session()) {
+            assertThat(session.run("MATCH (n:CctNode) RETURN count(n) AS c").single().get("c").asLong())
+                    .isEqualTo(tree.size());
+            assertThat(session.run("""
+                    MATCH (p:CctNode)-[c:CALLS]->(n:CctNode)
+                    WHERE n.parentId = p.id AND c.line = n.line
+                    RETURN count(c) AS c""").single().get("c").asLong()).isEqualTo(nodes.size());
+            assertThat(session.run("MATCH ()-[c:CALLS]->() RETURN count(c) AS c").single().get("c").asLong())
+                    .isEqualTo(nodes.size());
+            assertThat(session.run("""
+                    MATCH (n:CctNode)-[:OF_METHOD]->(m:Method) WHERE m.id = n.methodId
+                    RETURN count(*) AS c""").single().get("c").asLong()).isEqualTo(nodes.size());
+        }
+    }
 }
