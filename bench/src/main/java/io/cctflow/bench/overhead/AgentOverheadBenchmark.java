@@ -29,6 +29,8 @@ public final class AgentOverheadBenchmark {
     private static final Duration BROKER_START = Duration.ofMinutes(3);
     /** Assumed cost of a child beyond warm-up and measurement before one has been timed. */
     private static final Duration CHILD_SLACK = Duration.ofSeconds(3);
+    /** The agent's default {@code manifest.topic}. */
+    private static final String MANIFESTS_TOPIC = "cctflow.manifests";
 
     private AgentOverheadBenchmark() {
     }
@@ -74,6 +76,9 @@ public final class AgentOverheadBenchmark {
                     kafka.createTopic(s.topic(), 1, Map.of());
                 }
             }
+            // the agents also publish code manifests (on by default), as in production, where the
+            // topic exists: without it their manifest senders would retry and warn all run long
+            kafka.createTopic(MANIFESTS_TOPIC, 1, Map.of());
             runRounds(options, kafka.bootstrapServers(), jfc, runDir, report, startNanos);
             for (Setup s : Setup.values()) {
                 if (s.isAgent()) {
