@@ -18,8 +18,9 @@ final class ExpectedLabels {
     }
 
     /**
-     * Node id to sorted task names, for every node of {@code tree} with any task, by the wire
-     * definitions that apply to {@code service}.
+     * Node id to the sorted names of the tasks it is a root of (it carries them, its parent does
+     * not), for every task root of {@code tree}, by the wire definitions that apply to
+     * {@code service}: what the samples job stores.
      */
     static Map<Long, List<String>> of(Cct tree, String service, Iterable<io.cctflow.schema.TaskDefinition> definitions,
             int alphabet) {
@@ -37,6 +38,7 @@ final class ExpectedLabels {
         Map<Long, List<String>> expected = new HashMap<>();
         for (int n = 1; n < tree.size(); n++) {
             List<String> tasks = new ArrayList<>(labels.taskNames(n));
+            tasks.removeAll(labels.taskNames(tree.parent(n)));
             Collections.sort(tasks);
             if (!tasks.isEmpty()) {
                 expected.put(tree.id(n), tasks);

@@ -303,8 +303,9 @@ public final class GraphReader {
     }
 
     /**
-     * The task names of each of {@code nodeIds} that has any for {@code service}, sorted; nodes
-     * without labels (or not stored) are absent. Reads in chunks, so a million ids are fine.
+     * The tasks each of {@code nodeIds} is a root of for {@code service} ({@link
+     * io.cctflow.graph.model.NodeTasks}), sorted; other nodes are absent. A node carries the tasks
+     * of the roots on its path. Reads in chunks, so a million ids are fine.
      *
      * @param service not null: labels are per (service, node)
      */

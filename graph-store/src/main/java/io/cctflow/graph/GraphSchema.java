@@ -40,10 +40,11 @@ import org.neo4j.driver.Session;
  * roll-ups ({@link Rollups}); {@code graph-store/README.md} describes the model.
  *
  * <p><b>Task labels</b> are per (service, node), because a task definition may be limited to one
- * service: one {@code :NodeTasks} node per (service, CCT node) that carries any task, keyed by
- * service and node id, with the node's full, sorted list of task names (its parent's tasks plus
- * those its own method matches, seed 002 Sect. 3.3.3). It is set whole, never appended to, and
- * removed when the list becomes empty, so a node without labels has no {@code :NodeTasks}. It is
+ * service: one {@code :NodeTasks} node per (service, CCT node) that is a task root, keyed by
+ * service and node id, with the sorted names of the tasks it carries and its parent does not (a
+ * node's tasks are its parent's plus those its own method matches, seed 002 Sect. 3.3.3, so they
+ * are those of the roots on its path). It is set whole, never appended to, and removed when the
+ * list becomes empty, so a node that roots no task has no {@code :NodeTasks}. It is
  * not linked to its {@code :CctNode}: readers look labels up by key for the nodes they have, and
  * label writes need not wait for topology writes. {@code :TaskDefinition} holds each accepted
  * definition ({@code service} absent: every service); deleted and rejected ones are absent.

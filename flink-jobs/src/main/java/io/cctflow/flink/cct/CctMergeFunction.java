@@ -52,14 +52,16 @@ import org.apache.flink.util.Collector;
  * after its method's first match), computed on the in-memory tree ({@link TaskLabelling}). An added, changed or deleted
  * definition is applied to the existing nodes of every execution of the services it applies to
  * ({@code applyToKeyedState}): their labels before and after are compared, and each (service, node)
- * whose labels changed is emitted once. Labels are a pure function of path, service and
+ * whose task roots changed is emitted once. Only task roots (the tasks a node carries and its
+ * parent does not) are emitted, new nodes' too: the graph stores roots, readers take the subtrees
+ * below them. Labels are a pure function of path, service and
  * definitions, so they are not kept in state; the method names they need are ({@link
  * Outputs#CCT_METHOD_NAMES}). An invalid definition is dead-lettered with the reason and counted,
  * and removes an earlier definition with its id: the accepted definitions are always the valid
  * subset of the topic's latest values, whatever the restart.
  *
  * <p>Outputs: {@link BatchCounts} for windowing; {@link Outputs#TOPOLOGY} for the graph; {@link
- * Outputs#NODE_TASKS} (labels per service and node) and {@link Outputs#TASK_DEFINITION_CHANGES} for
+ * Outputs#NODE_TASKS} (task roots per service and node) and {@link Outputs#TASK_DEFINITION_CHANGES} for
  * the graph; undecodable or inconsistent records, and rejected task definitions, to {@link
  * Outputs#DEAD_LETTERS}, counted, while the job goes on. Definition changes and rejections are the
  * same on every subtask, so only the first subtask emits them.

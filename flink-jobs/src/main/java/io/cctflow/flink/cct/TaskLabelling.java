@@ -75,7 +75,7 @@ final class TaskLabelling {
 
     /**
      * Labels the nodes the execution's tree gained (indexes from {@code sizeBefore}) from their
-     * parents' labels, and emits those that carry a task. Labels of the whole tree are computed
+     * parents' labels, and emits those that are task roots, with the tasks they are roots of. Labels of the whole tree are computed
      * first if the cached ones are missing or were made with other definitions.
      */
     void labelNewNodes(CctMergeFunction.ReadOnlyContext ctx, String service, InstanceTrees.Entry instance,
@@ -90,9 +90,9 @@ final class TaskLabelling {
         TaskLabels labels = labelsOf(instance, labeller);
         Cct tree = instance.tree();
         for (int n = sizeBefore; n < tree.size(); n++) {
-            int set = labels.labelSet(n);
-            if (set != TaskLabeller.NO_TASKS) {
-                ctx.output(Outputs.NODE_TASKS, new NodeTasks(service, tree.id(n), labeller.names(set)));
+            List<String> roots = labeller.rootOf(labels, n);
+            if (!roots.isEmpty()) {
+                ctx.output(Outputs.NODE_TASKS, new NodeTasks(service, tree.id(n), roots));
                 labelsUpdated.inc();
             }
         }
@@ -138,8 +138,10 @@ final class TaskLabelling {
 
     /**
      * Applies a definition change to every execution's existing nodes: labels by the definitions
-     * {@code before} and {@code after}, compared node by node; each (service, node) whose labels
-     * changed is emitted once per change, however many executions of the service hold it.
+     * {@code before} and {@code after}, compared node by node; each (service, node) whose task
+     * roots changed is emitted once per change (an empty list: no longer a root), however many
+     * executions of the service hold it. Only roots are stored, so a definition that labels a
+     * million nodes below ten thousand roots writes ten thousand rows.
      */
     private void relabel(CctMergeFunction.Context ctx, InstanceTrees trees, TaskDefinitions before,
             TaskDefinitions after, TaskDefinitionRecord previous, TaskDefinitionRecord next) throws Exception {
@@ -162,9 +164,9 @@ final class TaskLabelling {
             Set<Long> done = emitted.computeIfAbsent(service, s -> new HashSet<>());
             Cct tree = instance.tree();
             for (int n = 1; n < tree.size(); n++) {
-                List<String> tasks = now.names(current.labelSet(n));
-                if (!was.names(old.labelSet(n)).equals(tasks) && done.add(tree.id(n))) {
-                    ctx.output(Outputs.NODE_TASKS, new NodeTasks(service, tree.id(n), tasks));
+                List<String> roots = now.rootOf(current, n);
+                if (!was.rootOf(old, n).equals(roots) && done.add(tree.id(n))) {
+                    ctx.output(Outputs.NODE_TASKS, new NodeTasks(service, tree.id(n), roots));
                     labelsUpdated.inc();
                 }
             }

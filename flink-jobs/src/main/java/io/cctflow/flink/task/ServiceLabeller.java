@@ -2,6 +2,7 @@ package io.cctflow.flink.task;
 
 import io.cctflow.core.task.TaskDefinition;
 import io.cctflow.core.task.TaskLabeller;
+import io.cctflow.core.task.TaskLabels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
@@ -28,6 +29,27 @@ public final class ServiceLabeller {
     /** False when no definition applies to the service: every node's labels are empty. */
     public boolean hasDefinitions() {
         return hasDefinitions;
+    }
+
+    /**
+     * The tasks {@code node} is a task root of (seed 002 Eq. 3.24): those it carries and its parent
+     * does not, sorted; empty for most nodes. A node's labels are its parent's plus these, so the
+     * graph stores only these and readers take the subtrees below them.
+     */
+    public List<String> rootOf(TaskLabels labels, int node) {
+        int set = labels.labelSet(node);
+        int parentSet = labels.labelSet(labels.tree().parent(node));
+        if (set == parentSet) {
+            return List.of();
+        }
+        List<String> inherited = names(parentSet);
+        List<String> own = new ArrayList<>();
+        for (String task : names(set)) {
+            if (!inherited.contains(task)) {
+                own.add(task);
+            }
+        }
+        return own;
     }
 
     /** The task names of a label set of {@link #labeller()}, sorted; the caller must not modify the list. */
