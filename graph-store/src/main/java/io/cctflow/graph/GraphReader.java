@@ -30,6 +30,8 @@ import org.neo4j.driver.Value;
 public final class GraphReader {
     /** Ids per query of {@link #nodeTasks}. */
     static final int READ_CHUNK = 10_000;
+    /** Ids per query of {@link #nodes}: each query returns its records as one row of columns. */
+    static final int NODE_CHUNK = 50_000;
     /** Node records the default reader keeps in memory (about 100 bytes each). */
     public static final int DEFAULT_TOPOLOGY_CACHE_NODES = 1_000_000;
 
@@ -234,6 +236,28 @@ public final class GraphReader {
         return read("RETURN timestamp() AS t", Map.of(), r -> r.get("t").asLong()).get(0);
     }
 
+    /** The node records of one {@link #nodes} query: parallel columns of one row. */
+    private static List<NodeRecord> toNodes(Record r) {
+        long[] id = longs(r.get("id"));
+        long[] parent = longs(r.get("parentId"));
+        long[] method = longs(r.get("methodId"));
+        long[] line = longs(r.get("line"));
+        long[] depth = longs(r.get("depth"));
+        long[] recursive = longs(r.get("recursiveParentId"));
+        if (parent.length != id.length || method.length != id.length || line.length != id.length
+                || depth.length != id.length || recursive.length != id.length) {
+            // collect() skips nulls, so a node missing a property would shift the columns
+            throw new IllegalStateException("stored CCT nodes lack topology properties (" + id.length + " ids, "
+                    + parent.length + " parents, " + method.length + " methods, " + line.length + " lines, "
+                    + depth.length + " depths, " + recursive.length + " recursive parents)");
+        }
+        List<NodeRecord> out = new ArrayList<>(id.length);
+        for (int i = 0; i < id.length; i++) {
+            out.add(new NodeRecord(id[i], parent[i], method[i], (int) line[i], (int) depth[i], recursive[i]));
+        }
+        return out;
+    }
+
     private static WindowCounts toWindow(Record r) {
         return new WindowCounts(r.get("instance").asString(), r.get("start").asLong(), r.get("end").asLong(),
                 TreeCounts.of(longs(r.get("nodeIds")), longs(r.get("self")), longs(r.get("total")),
@@ -288,15 +312,20 @@ public final class GraphReader {
         if (missing.isEmpty()) {
             return out;
         }
-        List<NodeRecord> read = read("""
-                UNWIND $ids AS id
-                MATCH (n:CctNode {id: id})
-                WHERE n.depth IS NOT NULL // a placeholder parent not written yet: not stored
-                RETURN n.id AS id, n.parentId AS parentId, n.methodId AS methodId, n.line AS line,
-                       n.depth AS depth, n.recursiveParentId AS recursiveParentId
-                """, params("ids", missing),
-                r -> new NodeRecord(r.get("id").asLong(), r.get("parentId").asLong(), r.get("methodId").asLong(),
-                        r.get("line").asInt(), r.get("depth").asInt(), r.get("recursiveParentId").asLong()));
+        List<NodeRecord> read = new ArrayList<>(missing.size());
+        for (int from = 0; from < missing.size(); from += NODE_CHUNK) {
+            List<Long> chunk = missing.subList(from, Math.min(missing.size(), from + NODE_CHUNK));
+            // one row of columns per chunk: a row per node costs the driver a record (and the
+            // server a result row) each, several times the cost of the index seek itself
+            read.addAll(read("""
+                    UNWIND $ids AS id
+                    MATCH (n:CctNode {id: id})
+                    WHERE n.depth IS NOT NULL // a placeholder parent not written yet: not stored
+                    RETURN collect(n.id) AS id, collect(n.parentId) AS parentId, collect(n.methodId) AS methodId,
+                           collect(n.line) AS line, collect(n.depth) AS depth,
+                           collect(n.recursiveParentId) AS recursiveParentId
+                    """, params("ids", List.copyOf(chunk)), GraphReader::toNodes).get(0));
+        }
         topology.putAll(read);
         out.addAll(read);
         return out;

@@ -114,12 +114,12 @@ public final class Standalone {
         running.push(() -> job.cancel().get());
         step("Flink job " + SamplesJob.NAME + " running on a MiniCluster (" + job.getJobID() + ")");
 
-        QueryService api = QueryService.start(QueryServiceConfig.defaults().with(Map.of(
+        QueryService api = QueryService.start(options.queryConfig(Map.of(
                 QueryServiceConfig.BIND, options.bindAddress(),
                 QueryServiceConfig.PORT, Integer.toString(options.port()),
                 QueryServiceConfig.NEO4J_URI, neo4j.boltUri().toString(),
                 QueryServiceConfig.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                QueryServiceConfig.TASKS_TOPIC, defaults.tasksTopic())));
+                QueryServiceConfig.TASKS_TOPIC, defaults.tasksTopic())), options.alertingConfig());
         running.push(api);
         String base = "http://" + options.bindAddress() + ":" + api.port();
         step("query API at " + base + "/api/v1/services");

@@ -4,10 +4,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Median, quartiles and range of a sample, by linear interpolation between order statistics. */
-record Quantiles(int n, double min, double q1, double median, double q3, double max) {
+public record Quantiles(int n, double min, double q1, double median, double q3, double max) {
 
     /** @throws IllegalArgumentException if {@code values} is empty */
-    static Quantiles of(List<Double> values) {
+    public static Quantiles of(List<Double> values) {
         if (values.isEmpty()) {
             throw new IllegalArgumentException("no values");
         }
@@ -18,7 +18,7 @@ record Quantiles(int n, double min, double q1, double median, double q3, double 
     }
 
     /** The p-quantile of sorted values (type 7, as R and NumPy by default). */
-    static double at(double[] sorted, double p) {
+    public static double at(double[] sorted, double p) {
         double h = (sorted.length - 1) * p;
         int lo = (int) Math.floor(h);
         int hi = Math.min(lo + 1, sorted.length - 1);

@@ -19,22 +19,27 @@ import java.util.function.Function;
  *
  * @param watch methods whose time is exported for the newest deployment of their service; at most
  *     {@link #MAX_WATCHED} entries
+ * @param tasks tasks whose roots the watched methods of their service are also measured against,
+ *     and whose samples are exported; at most {@link #MAX_TASKS} entries
  * @param topK shifts exported per service, 1..{@link #MAX_TOP_K}
  * @param window length of the trailing sample window each deployment's metrics are computed over
  * @param refresh delay between the end of one refresh and the start of the next
  * @param minSamples a deployment pair is compared only when both windows hold at least this many
  *     samples (fewer would make every method look shifted)
  */
-public record AlertingConfig(boolean enabled, List<WatchedMethod> watch, int topK, Duration window, Duration refresh,
-        long minSamples) {
+public record AlertingConfig(boolean enabled, List<WatchedMethod> watch, List<WatchedTask> tasks, int topK,
+        Duration window, Duration refresh, long minSamples) {
 
     /** Bound on the watch list: one series per entry and metric, for the newest deployment only. */
     public static final int MAX_WATCHED = 100;
+    /** Bound on the task list: per task one series, plus one per watched method of its service. */
+    public static final int MAX_TASKS = 20;
     /** Bound on K: series per service and shift metric. */
     public static final int MAX_TOP_K = 100;
 
     public static final String ENABLED = "alerting.enabled";
     public static final String WATCH = "alerting.watch";
+    public static final String TASKS = "alerting.tasks";
     public static final String TOP_K = "alerting.top-k";
     public static final String WINDOW = "alerting.window";
     public static final String REFRESH = "alerting.refresh";
@@ -48,6 +53,8 @@ public record AlertingConfig(boolean enabled, List<WatchedMethod> watch, int top
         k.put(ENABLED, new String[] {"true", "serve /metrics and refresh it in the background"});
         k.put(WATCH, new String[] {"", "watched methods, comma-separated service:fully.qualified.Class.method[(descriptor)], at most "
                 + MAX_WATCHED});
+        k.put(TASKS, new String[] {"", "tasks whose roots the service's watched methods are also measured against, comma-separated service:task, at most "
+                + MAX_TASKS});
         k.put(TOP_K, new String[] {"10", "method time shifts exported per service (newest deployment against its predecessor), 1.."
                 + MAX_TOP_K});
         k.put(WINDOW, new String[] {"5m", "trailing sample window of each deployment's metrics"});
@@ -58,6 +65,11 @@ public record AlertingConfig(boolean enabled, List<WatchedMethod> watch, int top
 
     public AlertingConfig {
         watch = List.copyOf(watch);
+        tasks = List.copyOf(tasks);
+        if (tasks.size() > MAX_TASKS) {
+            throw new IllegalArgumentException(TASKS + " lists " + tasks.size() + " tasks; at most " + MAX_TASKS
+                    + " are allowed (each is a set of time series)");
+        }
         if (watch.size() > MAX_WATCHED) {
             throw new IllegalArgumentException(WATCH + " lists " + watch.size() + " methods; at most " + MAX_WATCHED
                     + " are allowed (each is a time series)");
@@ -94,18 +106,23 @@ public record AlertingConfig(boolean enabled, List<WatchedMethod> watch, int top
         }
         Function<String, String> get = key -> values.getOrDefault(key, KEYS.get(key)[0]);
         return new AlertingConfig(bool(ENABLED, get.apply(ENABLED)), watchList(get.apply(WATCH)),
-                (int) whole(TOP_K, get.apply(TOP_K)), duration(WINDOW, get.apply(WINDOW)),
+                list(TASKS, get.apply(TASKS), WatchedTask::parse), (int) whole(TOP_K, get.apply(TOP_K)), duration(WINDOW, get.apply(WINDOW)),
                 duration(REFRESH, get.apply(REFRESH)), whole(MIN_SAMPLES, get.apply(MIN_SAMPLES)));
     }
 
     private static List<WatchedMethod> watchList(String value) {
-        List<WatchedMethod> out = new ArrayList<>();
+        return list(WATCH, value, WatchedMethod::parse);
+    }
+
+    /** Comma-separated entries, blanks skipped; a bad entry fails naming the key. */
+    private static <T> List<T> list(String key, String value, Function<String, T> parse) {
+        List<T> out = new ArrayList<>();
         for (String entry : value.split(",")) {
             if (!entry.isBlank()) {
                 try {
-                    out.add(WatchedMethod.parse(entry.trim()));
+                    out.add(parse.apply(entry.trim()));
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(WATCH + ": " + e.getMessage(), e);
+                    throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
                 }
             }
         }

@@ -9,8 +9,11 @@ import io.cctflow.graph.TreeLoader;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.query.api.MethodSelector;
+import io.cctflow.query.api.TaskNodes;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +26,9 @@ import java.util.stream.Collectors;
  *       {@code [now - window, now)}; a service with no samples in it is not live and exports nothing;
  *   <li>its watched methods: recursion-aware method time ({@link MethodTime}) of all overloads the
  *       entry names, over that window;
+ *   <li>its watched tasks: the samples through each task's roots (the highest nodes labelled with
+ *       it, labels as the samples job stored them), and each watched method's time relative to
+ *       them ({@link Scope#below}, seed 002 Eq. 3.23-3.25);
  *   <li>the predecessor over the window that ends at its own last sample (or now, if earlier), so
  *       the baseline stays put after the old version is gone; and the top-K shifts between the two
  *       ({@link ShiftRanking}), when both windows hold at least {@code minSamples}.
@@ -52,6 +58,8 @@ public final class AlertingRefresher {
         List<AlertingSnapshot.WatchedTime> watched = new ArrayList<>();
         List<AlertingSnapshot.DeploymentSamples> samples = new ArrayList<>();
         List<AlertingSnapshot.Shift> shifts = new ArrayList<>();
+        List<AlertingSnapshot.TaskSamples> tasks = new ArrayList<>();
+        List<AlertingSnapshot.TaskTime> taskTimes = new ArrayList<>();
         for (Deployment.Pair pair : Deployment.newestPairs(reader.instances(null))) {
             Deployment current = pair.newest();
             TreeCounts counts = sum(current, now - window, now);
@@ -60,13 +68,30 @@ public final class AlertingRefresher {
                 continue;
             }
             samples.add(new AlertingSnapshot.DeploymentSamples(current.service(), current.version(), total));
-            Cct tree = null; // rebuilt only for watched methods: a set of overloads needs the topology
+            Cct tree = null; // rebuilt only for watched methods and tasks: they need the topology
+            Map<WatchedMethod, Set<Long>> overloads = new LinkedHashMap<>();
             for (WatchedMethod w : config.watch()) {
                 if (w.service().equals(current.service())) {
                     tree = tree != null ? tree : trees.rebuild(counts);
-                    MethodTime time = MethodTime.of(Scope.whole(tree), methodIds(w.method())::contains);
+                    overloads.put(w, methodIds(w.method()));
+                    MethodTime time = MethodTime.of(Scope.whole(tree), overloads.get(w)::contains);
                     watched.add(new AlertingSnapshot.WatchedTime(current.service(), current.version(),
                             w.method().toString(), time.methodSamples(), time.scopeSamples()));
+                }
+            }
+            Map<Long, List<String>> labels = null;
+            for (WatchedTask t : config.tasks()) {
+                if (t.service().equals(current.service())) {
+                    tree = tree != null ? tree : trees.rebuild(counts);
+                    labels = labels != null ? labels : TaskNodes.labels(reader, current.service(), tree);
+                    Scope scope = Scope.below(tree, TaskNodes.carrying(tree, labels, Set.of(t.task()), new HashSet<>()));
+                    tasks.add(new AlertingSnapshot.TaskSamples(current.service(), current.version(), t.task(),
+                            scope.rootSamples()));
+                    for (Map.Entry<WatchedMethod, Set<Long>> w : overloads.entrySet()) {
+                        MethodTime time = MethodTime.of(scope, w.getValue()::contains);
+                        taskTimes.add(new AlertingSnapshot.TaskTime(current.service(), current.version(), t.task(),
+                                w.getKey().method().toString(), time.methodSamples(), time.scopeSamples()));
+                    }
                 }
             }
             Deployment baseline = pair.predecessor();
@@ -91,7 +116,7 @@ public final class AlertingRefresher {
                 shifts.add(new AlertingSnapshot.Shift(current.service(), current.version(), baseline.version(), name, s));
             }
         }
-        return new AlertingSnapshot(watched, samples, shifts);
+        return new AlertingSnapshot(watched, samples, shifts, tasks, taskTimes);
     }
 
     /** The summed counts of a deployment's windows that overlap [from, to). */

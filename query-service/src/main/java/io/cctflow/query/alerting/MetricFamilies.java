@@ -20,10 +20,13 @@ public final class MetricFamilies implements MultiCollector {
     public static final String DEPLOYMENT_SAMPLES = "cctflow_deployment_samples";
     public static final String SHIFT = "cctflow_method_time_shift_ratio";
     public static final String SHIFT_SAMPLES = "cctflow_method_time_shift_samples";
+    public static final String TASK_SAMPLES = "cctflow_task_samples";
+    public static final String TASK_METHOD_TIME = "cctflow_task_method_time_ratio";
+    public static final String TASK_METHOD_SAMPLES = "cctflow_task_method_samples";
 
     /** Every family this collector exports, for the README check. */
     public static final List<String> NAMES = List.of(METHOD_TIME, METHOD_SAMPLES, DEPLOYMENT_SAMPLES, SHIFT,
-            SHIFT_SAMPLES);
+            SHIFT_SAMPLES, TASK_SAMPLES, TASK_METHOD_TIME, TASK_METHOD_SAMPLES);
 
     private final Supplier<AlertingSnapshot> latest;
 
@@ -62,8 +65,27 @@ public final class MetricFamilies implements MultiCollector {
             shiftSamples.dataPoint(point(labels.add("side", "current"), x.shift().currentSamples()));
             shiftSamples.dataPoint(point(labels.add("side", "baseline"), x.shift().baselineSamples()));
         }
+        GaugeSnapshot.Builder taskSamples = GaugeSnapshot.builder().name(TASK_SAMPLES)
+                .help("Samples through the roots of a watched task (the highest nodes labelled with it) in the "
+                        + "newest deployment of its service, over the trailing window");
+        for (AlertingSnapshot.TaskSamples t : s.tasks()) {
+            taskSamples.dataPoint(point(Labels.of("service", t.service(), "version", t.version(), "task", t.task()),
+                    t.samples()));
+        }
+        GaugeSnapshot.Builder taskTime = GaugeSnapshot.builder().name(TASK_METHOD_TIME).unit(Unit.RATIO)
+                .help("Method time of a watched method relative to a watched task: samples with the method on the "
+                        + "stack below the task's roots (recursion-aware) / samples through the task's roots");
+        GaugeSnapshot.Builder taskMethodSamples = GaugeSnapshot.builder().name(TASK_METHOD_SAMPLES)
+                .help("Samples with a watched method on the stack below a watched task's roots (numerator of "
+                        + "cctflow_task_method_time_ratio)");
+        for (AlertingSnapshot.TaskTime t : s.taskTimes()) {
+            Labels labels = Labels.of("service", t.service(), "version", t.version(), "task", t.task(),
+                    "method", t.method());
+            taskTime.dataPoint(point(labels, t.ratio()));
+            taskMethodSamples.dataPoint(point(labels, t.methodSamples()));
+        }
         return MetricSnapshots.of(time.build(), methodSamples.build(), deployments.build(), shift.build(),
-                shiftSamples.build());
+                shiftSamples.build(), taskSamples.build(), taskTime.build(), taskMethodSamples.build());
     }
 
     private static GaugeDataPointSnapshot point(Labels labels, double value) {

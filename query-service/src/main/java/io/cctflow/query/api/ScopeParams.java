@@ -6,10 +6,8 @@ import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.QueryParams;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -35,22 +33,9 @@ public record ScopeParams(String kind, List<String> tasks, String root, Scope sc
             return new ScopeParams("root", List.of(), m.signature(), Scope.dynamicTaskRoot(tree, m.id()));
         }
         if (!tasks.isEmpty()) {
-            List<Long> ids = new ArrayList<>(tree.size());
-            for (int i = 1; i < tree.size(); i++) {
-                ids.add(tree.id(i));
-            }
-            Map<Long, List<String>> labels = reader.nodeTasks(service, ids);
-            Set<String> wanted = new HashSet<>(tasks);
-            boolean[] selected = new boolean[tree.size()];
             Set<String> seen = new HashSet<>();
-            for (int i = 1; i < tree.size(); i++) {
-                for (String t : labels.getOrDefault(tree.id(i), List.of())) {
-                    if (wanted.contains(t)) {
-                        selected[i] = true;
-                        seen.add(t);
-                    }
-                }
-            }
+            boolean[] selected = TaskNodes.carrying(tree, TaskNodes.labels(reader, service, tree), new HashSet<>(tasks),
+                    seen);
             if (seen.isEmpty()) {
                 throw ApiException.notFound("no node of service '" + service + "' sampled in the selected range carries"
                         + " task " + tasks + " (parameter 'task'); see /api/v1/tasks for the definitions");

@@ -16,6 +16,7 @@ class AlertingConfigTest {
         AlertingConfig c = AlertingConfig.defaults();
         assertThat(c.enabled()).isTrue();
         assertThat(c.watch()).isEmpty();
+        assertThat(c.tasks()).isEmpty();
         assertThat(c.topK()).isEqualTo(10);
         assertThat(c.window()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.refresh()).isEqualTo(Duration.ofSeconds(30));
@@ -27,7 +28,10 @@ class AlertingConfigTest {
         AlertingConfig c = AlertingConfig.from(Map.of(
                 AlertingConfig.WATCH, "checkout:com.example.Cart.total, checkout:com.example.Db.query(Ljava/lang/String;)V",
                 AlertingConfig.TOP_K, "3", AlertingConfig.WINDOW, "PT2M", AlertingConfig.REFRESH, "500ms",
-                AlertingConfig.MIN_SAMPLES, "7", AlertingConfig.ENABLED, "false", "neo4j.uri", "bolt://x:1"));
+                AlertingConfig.MIN_SAMPLES, "7", AlertingConfig.ENABLED, "false", "neo4j.uri", "bolt://x:1",
+                AlertingConfig.TASKS, "checkout:payment, cart : checkout flow"));
+        assertThat(c.tasks()).containsExactly(new WatchedTask("checkout", "payment"),
+                new WatchedTask("cart", "checkout flow"));
         assertThat(c.watch()).extracting(WatchedMethod::toString).containsExactly(
                 "checkout:com.example.Cart.total", "checkout:com.example.Db.query(Ljava/lang/String;)V");
         assertThat(c.watch().get(1).method().descriptor()).isEqualTo("(Ljava/lang/String;)V");
@@ -52,6 +56,10 @@ class AlertingConfigTest {
                 .hasMessageContaining("alerting.watch: entry 'com.example.Cart.total' must be service:");
         assertThatThrownBy(() -> AlertingConfig.from(Map.of(AlertingConfig.WATCH, "checkout:total")))
                 .hasMessageContaining("alerting.watch: entry 'checkout:total': method must be");
+        assertThatThrownBy(() -> AlertingConfig.from(Map.of(AlertingConfig.TASKS, "payment")))
+                .hasMessageContaining("alerting.tasks: entry 'payment' must be service:task");
+        assertThatThrownBy(() -> AlertingConfig.from(Map.of(AlertingConfig.TASKS, "checkout: ")))
+                .hasMessageContaining("alerting.tasks: entry 'checkout:' must be service:task");
         assertThatThrownBy(() -> AlertingConfig.from(Map.of("alerting.topk", "3")))
                 .hasMessageContaining("unknown alerting key(s) [alerting.topk]");
     }
@@ -65,5 +73,13 @@ class AlertingConfigTest {
         String full = IntStream.range(0, AlertingConfig.MAX_WATCHED).mapToObj(i -> "s:com.example.C.m" + i)
                 .collect(Collectors.joining(","));
         assertThat(AlertingConfig.from(Map.of(AlertingConfig.WATCH, full)).watch()).hasSize(AlertingConfig.MAX_WATCHED);
+    }
+
+    @Test
+    void taskListIsCapped() {
+        String list = IntStream.range(0, AlertingConfig.MAX_TASKS + 1).mapToObj(i -> "s:t" + i)
+                .collect(Collectors.joining(","));
+        assertThatThrownBy(() -> AlertingConfig.from(Map.of(AlertingConfig.TASKS, list)))
+                .hasMessageContaining("alerting.tasks lists 21 tasks; at most 20");
     }
 }

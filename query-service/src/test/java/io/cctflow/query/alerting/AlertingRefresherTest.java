@@ -2,11 +2,18 @@ package io.cctflow.query.alerting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.core.metrics.MethodTime;
+import io.cctflow.core.metrics.Scope;
+import io.cctflow.core.task.TaskDefinition;
+import io.cctflow.core.task.TaskLabeller;
+import io.cctflow.core.task.TaskLabels;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphWriter;
 import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.model.NodeTasks;
 import io.cctflow.servers.TestServers;
 import java.time.Clock;
 import java.time.Instant;
@@ -112,6 +119,58 @@ class AlertingRefresherTest {
                 expected.add(new AlertingSnapshot.Shift("checkout", "v2", "v1", name(x.methodId()), x));
             }
             assertThat(s.shifts()).as("seed %d", seed).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void exportsWatchedMethodTimeRelativeToWatchedTasksAsCctCoreComputesIt() {
+        for (long seed = 1; seed <= 3; seed++) {
+            clean();
+            Random random = new Random(seed);
+            write(random, "checkout", "v1", "a", 30, 60); // the predecessor: not measured against tasks
+            Profiles v2 = write(random, "checkout", "v2", "c", 4, 80).plus(write(random, "checkout", "v2", "d", 1, 80));
+            Profiles cart = write(random, "cart", "v7", "e", 2, 40);
+            // labels as the samples job stores them: per (service, node), computed by cct-core's labeller
+            Cct tree = v2.tree();
+            TaskLabels labels = new TaskLabeller(id -> name(id).substring(0, name(id).indexOf('(')), List.of(
+                    TaskDefinition.prefix("t3", "com.example.M3.run", "payment"),
+                    TaskDefinition.prefix("t5", "com.example.M5.run", "search"))).label(tree);
+            List<NodeTasks> stored = new ArrayList<>();
+            for (int n = 1; n < tree.size(); n++) {
+                if (!labels.taskNames(n).isEmpty()) {
+                    stored.add(new NodeTasks("checkout", tree.id(n), labels.taskNames(n)));
+                }
+            }
+            new GraphWriter(driver, "").writeNodeTasks(stored);
+
+            AlertingConfig config = AlertingConfig.from(Map.of(AlertingConfig.WATCH,
+                    "checkout:com.example.M1.run, checkout:com.example.M3.run, cart:com.example.M2.run",
+                    AlertingConfig.TASKS, "checkout:payment, checkout:search, checkout:nothing, cart:payment",
+                    AlertingConfig.WINDOW, "5m"));
+            AlertingSnapshot s = new AlertingRefresher(reader, config, Clock.fixed(Instant.ofEpochMilli(NOW),
+                    ZoneOffset.UTC)).compute();
+
+            List<AlertingSnapshot.TaskSamples> tasks = new ArrayList<>();
+            List<AlertingSnapshot.TaskTime> times = new ArrayList<>();
+            for (String task : List.of("payment", "search", "nothing")) {
+                Scope scope = Scope.ofTasks(labels, task);
+                tasks.add(new AlertingSnapshot.TaskSamples("checkout", "v2", task, scope.rootSamples()));
+                for (int m : new int[] {1, 3}) {
+                    MethodTime t = MethodTime.of(scope, Profiles.method(m));
+                    times.add(new AlertingSnapshot.TaskTime("checkout", "v2", task, "com.example.M" + m + ".run",
+                            t.methodSamples(), t.scopeSamples()));
+                }
+            }
+            tasks.add(new AlertingSnapshot.TaskSamples("cart", "v7", "payment", 0)); // no labels stored for cart
+            times.add(new AlertingSnapshot.TaskTime("cart", "v7", "payment", "com.example.M2.run", 0, 0));
+            assertThat(s.tasks()).as("seed %d", seed).containsExactlyInAnyOrderElementsOf(tasks);
+            assertThat(s.taskTimes()).as("seed %d", seed).containsExactlyInAnyOrderElementsOf(times);
+            // the task's own method takes all of the task's time; a task that labels sampled nodes has samples
+            assertThat(s.taskTimes()).filteredOn(t -> t.task().equals("payment") && t.service().equals("checkout")
+                    && t.method().equals("com.example.M3.run")).allMatch(t -> t.methodSamples() == t.taskSamples());
+            assertThat(s.tasks()).filteredOn(t -> t.task().equals("payment") && t.service().equals("checkout"))
+                    .allMatch(t -> t.samples() == v2.samplesWith(Profiles.method(3)));
+            assertThat(cart.samples()).isPositive();
         }
     }
 

@@ -36,7 +36,9 @@ class MetricFamiliesTest {
                 List.of(new AlertingSnapshot.DeploymentSamples("checkout", version, 120),
                         new AlertingSnapshot.DeploymentSamples("checkout", "v1", 200)),
                 List.of(new AlertingSnapshot.Shift("checkout", version, "v1", "com.example.Db.query()V",
-                        new MethodShift(1, 60, 20, 0.4))));
+                        new MethodShift(1, 60, 20, 0.4))),
+                List.of(new AlertingSnapshot.TaskSamples("checkout", version, "payment", 80)),
+                List.of(new AlertingSnapshot.TaskTime("checkout", version, "payment", "com.example.Cart.total", 20, 80)));
     }
 
     @Test
@@ -59,6 +61,11 @@ class MetricFamiliesTest {
         assertThat(v.get("cctflow_method_time_shift_samples")).containsExactly(
                 Map.entry("{" + shift + "side=\"baseline\",version=\"v2\"}", 20.0),
                 Map.entry("{" + shift + "side=\"current\",version=\"v2\"}", 60.0));
+        assertThat(v.get("cctflow_task_samples")).containsExactly(
+                Map.entry("{service=\"checkout\",task=\"payment\",version=\"v2\"}", 80.0));
+        String task = "{method=\"com.example.Cart.total\",service=\"checkout\",task=\"payment\",version=\"v2\"}";
+        assertThat(v.get("cctflow_task_method_time_ratio")).containsExactly(Map.entry(task, 0.25));
+        assertThat(v.get("cctflow_task_method_samples")).containsExactly(Map.entry(task, 20.0));
     }
 
     @Test
@@ -71,7 +78,7 @@ class MetricFamiliesTest {
         latest.set(snapshot("v3"));
         Map<String, Map<String, Double>> v = values(families.collect());
         for (String family : List.of("cctflow_method_time_ratio", "cctflow_method_time_shift_ratio",
-                "cctflow_method_time_shift_samples")) {
+                "cctflow_method_time_shift_samples", "cctflow_task_samples", "cctflow_task_method_time_ratio")) {
             assertThat(v.get(family).keySet()).as(family).isNotEmpty()
                     .allMatch(l -> l.contains("version=\"v3\"")).noneMatch(l -> l.contains("version=\"v2\""));
         }
@@ -84,7 +91,8 @@ class MetricFamiliesTest {
     void ratiosCarryTheirUnit() {
         Map<String, String> units = families(new MetricFamilies(() -> AlertingSnapshot.EMPTY).collect());
         assertThat(units).containsEntry("cctflow_method_time_ratio", "ratio")
-                .containsEntry("cctflow_method_time_shift_ratio", "ratio");
+                .containsEntry("cctflow_method_time_shift_ratio", "ratio")
+                .containsEntry("cctflow_task_method_time_ratio", "ratio");
     }
 
     private static Map<String, String> families(MetricSnapshots s) {

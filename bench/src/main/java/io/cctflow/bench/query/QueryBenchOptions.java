@@ -1,0 +1,107 @@
+package io.cctflow.bench.query;
+
+import io.cctflow.graph.Durations;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Command-line options of {@link QueryBenchmark}, {@code --key value} pairs; every option, its
+ * default and meaning are in {@link #USAGE} (and bench/README.md). Immutable.
+ *
+ * @param phase {@code build} (write the dataset and stop), {@code measure} (time queries on a
+ *     dataset an earlier {@code build} left in {@code dataDir}) or {@code all}
+ */
+public record QueryBenchOptions(String phase, Path dataDir, int instances, int days, Duration window,
+        int samplesPerWindow, int repetitions, int treeNodes, int diffNodes, int calls, long pageCacheBytes,
+        Path reportDir, long seed) {
+
+    public static final String USAGE = """
+            usage: QueryBenchmark [--option value]...
+              --phase all               build: write the dataset into --data-dir and stop; measure: time
+                                        the queries on the dataset a build left there; all: both
+              --data-dir DIR            Neo4j's home and the dataset description (default: a new
+                                        directory under java.io.tmpdir); a build needs it empty or absent
+              --instances 10            instances of the fleet dataset
+              --days 7                  days of the fleet dataset, ending at the last UTC midnight
+              --window 1m               length of the fine windows
+              --samples-per-window 100  samples each instance records per window, drawn from the corpus
+              --repetitions 20          timed method-metrics calls per range (each on another method)
+              --tree-nodes 100000       nodes of the synthetic subtree the tree call returns
+              --diff-nodes 200000       nodes of each of the two synthetic deployments compared
+              --calls 7                 timed tree and compare calls (after two warm-up calls)
+              --page-cache 1g           Neo4j page cache
+              --report-dir bench/reports  where query-<UTC time>.md goes
+              --seed 1                  random seed of the stack draws
+            """;
+
+    /** Parses {@code args}; a bad option throws naming it. */
+    public static QueryBenchOptions parse(String[] args) {
+        Map<String, String> v = new LinkedHashMap<>(Map.ofEntries(
+                Map.entry("phase", "all"), Map.entry("data-dir", ""), Map.entry("instances", "10"),
+                Map.entry("days", "7"), Map.entry("window", "1m"), Map.entry("samples-per-window", "100"),
+                Map.entry("repetitions", "20"), Map.entry("tree-nodes", "100000"),
+                Map.entry("diff-nodes", "200000"), Map.entry("calls", "7"), Map.entry("page-cache", "1g"),
+                Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1")));
+        if (args.length % 2 != 0) {
+            throw new IllegalArgumentException("options come in pairs --option value; '" + args[args.length - 1]
+                    + "' has no value (--help lists them)");
+        }
+        for (int i = 0; i < args.length; i += 2) {
+            String key = args[i].startsWith("--") ? args[i].substring(2) : args[i];
+            if (!v.containsKey(key)) {
+                throw new IllegalArgumentException("unknown option '" + args[i] + "' (--help lists them)");
+            }
+            v.put(key, args[i + 1]);
+        }
+        String phase = v.get("phase");
+        if (!phase.equals("all") && !phase.equals("build") && !phase.equals("measure")) {
+            throw new IllegalArgumentException("--phase must be all, build or measure, was '" + phase + "'");
+        }
+        String dir = v.get("data-dir");
+        if (dir.isEmpty() && phase.equals("measure")) {
+            throw new IllegalArgumentException("--phase measure needs --data-dir: the directory of an earlier --phase build");
+        }
+        Duration window;
+        try {
+            window = Durations.parse(v.get("window"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--window: " + e.getMessage(), e);
+        }
+        if (window.toMillis() < 1000 || Duration.ofHours(1).toMillis() % window.toMillis() != 0) {
+            throw new IllegalArgumentException("--window must divide an hour and be at least 1s, was " + window);
+        }
+        return new QueryBenchOptions(phase, dir.isEmpty() ? null : Path.of(dir), positive(v, "instances"),
+                positive(v, "days"), window, positive(v, "samples-per-window"), positive(v, "repetitions"),
+                positive(v, "tree-nodes"), positive(v, "diff-nodes"), positive(v, "calls"), bytes(v, "page-cache"),
+                Path.of(v.get("report-dir")), Long.parseLong(v.get("seed")));
+    }
+
+    private static int positive(Map<String, String> v, String key) {
+        try {
+            int n = Integer.parseInt(v.get(key));
+            if (n < 1) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + key + " must be a positive integer, was '" + v.get(key) + "'", e);
+        }
+    }
+
+    /** {@code 512m}, {@code 2g} or a plain number of bytes. */
+    private static long bytes(Map<String, String> v, String key) {
+        String text = v.get(key).trim().toLowerCase(java.util.Locale.ROOT);
+        long unit = text.endsWith("g") ? 1L << 30 : text.endsWith("m") ? 1L << 20 : text.endsWith("k") ? 1L << 10 : 1;
+        try {
+            long n = Long.parseLong(unit == 1 ? text : text.substring(0, text.length() - 1));
+            if (n < 1) {
+                throw new NumberFormatException();
+            }
+            return n * unit;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + key + " must be a size like 512m or 2g, was '" + v.get(key) + "'", e);
+        }
+    }
+}

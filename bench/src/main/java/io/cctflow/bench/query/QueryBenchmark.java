@@ -1,0 +1,202 @@
+package io.cctflow.bench.query;
+
+import io.cctflow.bench.pipeline.MachineLoad;
+import io.cctflow.bench.pipeline.StackCorpus;
+import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.GraphSchema;
+import io.cctflow.graph.GraphStoreConfig;
+import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.Resolution;
+import io.cctflow.query.QueryService;
+import io.cctflow.query.QueryServiceConfig;
+import io.cctflow.query.alerting.AlertingConfig;
+import io.cctflow.servers.Neo4jServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.neo4j.driver.Driver;
+
+/**
+ * Query figures of issue 6 on a realistic dataset: a fleet of instances recording for days at
+ * one-minute windows, the stacks drawn from a real recorded application (the bench corpus),
+ * written through {@link GraphWriter} into embedded Neo4j and rolled up by the graph store's
+ * {@code Rollups}; then the real query service (in this JVM, over HTTP on 127.0.0.1) is timed:
+ * method metrics over 24 h and 7 days, the tree of a ~100,000-node subtree, the comparison of two
+ * ~200,000-node deployments, and the Neo4j store size per instance-day. Prints a Markdown table
+ * and writes it to {@code --report-dir}/query-&lt;UTC time&gt;.md. Options: {@link QueryBenchOptions#USAGE}.
+ */
+public final class QueryBenchmark {
+    private QueryBenchmark() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.print(QueryBenchOptions.USAGE);
+            return;
+        }
+        QueryBenchOptions options;
+        try {
+            options = QueryBenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("QueryBenchmark: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int status = 0;
+        try {
+            run(options);
+        } catch (Exception | Error e) {
+            e.printStackTrace();
+            status = 1;
+        }
+        System.exit(status); // the embedded Neo4j's Bolt threads are not daemons
+    }
+
+    private static void run(QueryBenchOptions options) throws Exception {
+        Path dir = options.dataDir() != null ? options.dataDir() : Files.createTempDirectory("cctflow-query-bench-");
+        boolean build = !options.phase().equals("measure");
+        if (build && Files.isDirectory(dir)) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("--data-dir " + dir + " is not empty; a build needs an empty"
+                            + " or absent directory (use --phase measure to time an earlier build)");
+                }
+            }
+        }
+        System.out.printf("data directory %s; %s%n", dir, loadAverage());
+        StackCorpus corpus = StackCorpus.load();
+        CorpusStacks stacks = new CorpusStacks(corpus);
+        Path home = dir.resolve("neo4j");
+        Dataset dataset;
+        if (build) {
+            dataset = build(home, stacks, options);
+            dataset.save(dir);
+            System.out.printf("dataset written; measure it later with --phase measure --data-dir %s%n", dir);
+        } else {
+            dataset = Dataset.load(dir);
+        }
+        if (!options.phase().equals("build")) {
+            String report;
+            try (Neo4jServer neo4j = start(home, options)) {
+                report = measure(GraphStoreConfig.unauthenticated(neo4j.boltUri()), dataset, stacks, options);
+            }
+            System.out.println();
+            System.out.print(report);
+            Files.createDirectories(options.reportDir());
+            Path file = options.reportDir().resolve("query-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                    .withZone(ZoneOffset.UTC).format(Instant.now()) + ".md");
+            Files.writeString(file, report, StandardCharsets.UTF_8);
+            System.out.println("report written to " + file);
+        }
+    }
+
+    private static Neo4jServer start(Path home, QueryBenchOptions options) {
+        return Neo4jServer.builder(home).pageCacheBytes(options.pageCacheBytes()).start();
+    }
+
+    /**
+     * Writes the fleet dataset, stops Neo4j (its shutdown checkpoint leaves every page in the store
+     * files, so their size is what the data takes), measures the store, then adds the synthetic
+     * deployments.
+     */
+    private static Dataset build(Path home, CorpusStacks stacks, QueryBenchOptions options)
+            throws InterruptedException {
+        long to = Resolution.DAY.floor(System.currentTimeMillis());
+        MachineLoad machine = MachineLoad.now();
+        FleetDataset.Result fleet;
+        try (Neo4jServer neo4j = start(home, options);
+                Driver driver = GraphStoreConfig.unauthenticated(neo4j.boltUri()).openDriver()) {
+            GraphSchema.ensure(driver, "");
+            fleet = new FleetDataset(stacks, new GraphWriter(driver, ""), new GraphReader(driver, "", 0), options)
+                    .build(to);
+        }
+        long store = size(home.resolve("data/databases/neo4j"));
+        long logs = size(home.resolve("data/transactions/neo4j"));
+        System.out.printf("fleet dataset built: %,d fine + %,d roll-up windows; store %.1f MiB (%.1f MiB per"
+                        + " instance-day), transaction logs %.1f MiB; %s%n", fleet.fineWindows(),
+                fleet.rollupWindows(), store / 1048576.0, store / 1048576.0 / (options.instances() * options.days()),
+                logs / 1048576.0, MachineLoad.now().since(machine));
+        SyntheticDeployments.Result synthetic;
+        try (Neo4jServer neo4j = start(home, options);
+                Driver driver = GraphStoreConfig.unauthenticated(neo4j.boltUri()).openDriver()) {
+            long syntheticStart = to - SyntheticDeployments.WINDOWS * SyntheticDeployments.WINDOW_MILLIS;
+            synthetic = new SyntheticDeployments(stacks, options.seed() + 1)
+                    .write(new GraphWriter(driver, ""), options.treeNodes(), options.diffNodes(), syntheticStart);
+        }
+        return new Dataset(options.instances(), options.days(), options.window().toMillis(),
+                options.samplesPerWindow(), fleet.fromMillis(), fleet.toMillis(), fleet.fineWindows(),
+                fleet.rollupWindows(), fleet.topologyNodes(), fleet.meanWindowNodes(), store, logs,
+                fleet.windowWriteSeconds(), fleet.rollupSeconds(), synthetic.nodesA(), synthetic.nodesB(),
+                synthetic.treeNodes());
+    }
+
+    private static String measure(GraphStoreConfig graph, Dataset dataset, CorpusStacks stacks,
+            QueryBenchOptions options) throws IOException, InterruptedException {
+        String loadBefore = loadAverage();
+        MachineLoad machine = MachineLoad.now();
+        QueryServiceConfig config = QueryServiceConfig.defaults().with(Map.of(QueryServiceConfig.NEO4J_URI, graph.uri(),
+                QueryServiceConfig.PORT, "0", QueryServiceConfig.ROLLUP_INTERVAL, "0"));
+        // no background work competes with the timed calls: no roll-up pass, no /metrics refresh
+        try (QueryService service = QueryService.start(config, AlertingConfig.from(Map.of(AlertingConfig.ENABLED,
+                "false")))) {
+            QueryTimings timings = new QueryTimings(new ApiClient(service.port()), dataset, options, stacks);
+            System.out.println("timing method metrics over 24 h ...");
+            Timing day = timings.methodMetrics(Duration.ofDays(1), 300);
+            System.out.println("  " + day.summary());
+            System.out.println("timing method metrics over 7 days ...");
+            Timing week = timings.methodMetrics(Duration.ofDays(7), 1000);
+            System.out.println("  " + week.summary());
+            System.out.println("timing compare ...");
+            Timing compare = timings.compare(2000); // first: the synthetic topology is not cached yet
+            System.out.println("  " + compare.summary());
+            System.out.println("timing tree ...");
+            Timing tree = timings.tree(1000);
+            System.out.println("  " + tree.summary());
+            String loadAfter = loadAverage();
+            String cpu = MachineLoad.now().since(machine);
+            System.out.println("reading phases (no HTTP, no topology cache) ...");
+            String phases;
+            try (Driver driver = graph.openDriver()) {
+                phases = ReadPhases.measure(driver, dataset);
+            }
+            System.out.print(phases);
+            return QueryReport.format(dataset, List.of(day, week, tree, compare), loadBefore, loadAfter, cpu, phases);
+        }
+    }
+
+    static long size(Path dir) {
+        if (!Files.exists(dir)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> {
+                try {
+                    return Files.size(f);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot measure " + dir, e);
+        }
+    }
+
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return "load average " + f[0] + " " + f[1] + " " + f[2] + " on " + Runtime.getRuntime().availableProcessors()
+                    + " cores";
+        } catch (IOException | RuntimeException e) {
+            return "load average unknown";
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.cctflow.bench.query;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.ExecutionId;
+import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.RangeReader;
+import io.cctflow.graph.TreeLoader;
+import io.cctflow.graph.model.WindowCounts;
+import java.util.Arrays;
+import java.util.List;
+import org.neo4j.driver.Driver;
+
+/**
+ * Where the time of loading one side's tree goes, measured in-process with the graph store's own
+ * classes against the same database (no HTTP): reading the windows, summing them, reading the
+ * topology with no cache, rebuilding the tree. Diagnostics for the report, not goals.
+ */
+final class ReadPhases {
+    private ReadPhases() {
+    }
+
+    /** Three rounds of loading v1 of the synthetic deployments and one fleet day; one line per round. */
+    static String measure(Driver driver, Dataset dataset) {
+        StringBuilder out = new StringBuilder();
+        GraphReader uncached = new GraphReader(driver, "", 0);
+        List<String> v1 = List.of(new ExecutionId(SyntheticDeployments.SERVICE, "v1", SyntheticDeployments.INSTANCE).key());
+        List<String> fleet = uncached.instances(FleetDataset.SERVICE).stream().map(i -> i.executionId().key()).toList();
+        long dayTo = dataset.toMillis() - 13 * 60_000L;
+        for (int round = 0; round < 3; round++) {
+            out.append(String.format("- round %d: v1 of %s: %s; fleet, 24 h: %s%n", round + 1,
+                    SyntheticDeployments.SERVICE, phases(uncached, v1, 0, Long.MAX_VALUE),
+                    phases(uncached, fleet, dayTo - 86_400_000L, dayTo)));
+        }
+        return out.toString();
+    }
+
+    private static String phases(GraphReader reader, List<String> keys, long from, long to) {
+        long t0 = System.nanoTime();
+        List<WindowCounts> windows = new RangeReader(reader).read(keys, from, to);
+        long t1 = System.nanoTime();
+        TreeCounts sum = TreeLoader.sum(windows);
+        long t2 = System.nanoTime();
+        List<Long> ids = Arrays.stream(sum.nodeIds()).boxed().toList();
+        int nodes = reader.nodes(ids).size();
+        long t3 = System.nanoTime();
+        Cct tree = new TreeLoader(reader).rebuild(sum); // reads the topology again: the cache is off
+        long t4 = System.nanoTime();
+        long entries = windows.stream().mapToLong(w -> w.counts().nodeIds().length).sum();
+        return String.format("%,d windows (%,d node entries) read in %.0f ms, summed in %.0f ms; %,d node records"
+                        + " read in %.0f ms; rebuild (topology read again) %.0f ms, %,d nodes", windows.size(), entries,
+                (t1 - t0) / 1e6, (t2 - t1) / 1e6, nodes, (t3 - t2) / 1e6, (t4 - t3) / 1e6, tree.size() - 1);
+    }
+}

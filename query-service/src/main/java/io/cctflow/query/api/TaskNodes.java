@@ -1,0 +1,46 @@
+package io.cctflow.query.api;
+
+import io.cctflow.core.Cct;
+import io.cctflow.graph.GraphReader;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The nodes of a rebuilt tree that carry given tasks, by the labels the samples job stored per
+ * (service, node): what {@code Scope.below} needs for metrics relative to task roots (seed 002
+ * Eq. 3.23-3.25). Stateless.
+ */
+public final class TaskNodes {
+    private TaskNodes() {
+    }
+
+    /** The stored task names of every node of {@code tree} (unlabelled nodes absent). */
+    public static Map<Long, List<String>> labels(GraphReader reader, String service, Cct tree) {
+        List<Long> ids = new ArrayList<>(tree.size());
+        for (int i = 1; i < tree.size(); i++) {
+            ids.add(tree.id(i));
+        }
+        return reader.nodeTasks(service, ids);
+    }
+
+    /**
+     * One flag per node of {@code tree}: whether it carries any of {@code wanted}; each wanted name
+     * found on some node is added to {@code seen}.
+     */
+    public static boolean[] carrying(Cct tree, Map<Long, List<String>> labels, Collection<String> wanted,
+            Set<String> seen) {
+        boolean[] selected = new boolean[tree.size()];
+        for (int i = 1; i < tree.size(); i++) {
+            for (String t : labels.getOrDefault(tree.id(i), List.of())) {
+                if (wanted.contains(t)) {
+                    selected[i] = true;
+                    seen.add(t);
+                }
+            }
+        }
+        return selected;
+    }
+}
