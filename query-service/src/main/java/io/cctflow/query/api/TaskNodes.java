@@ -9,15 +9,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The nodes of a rebuilt tree that carry given tasks, by the labels the samples job stored per
- * (service, node): what {@code Scope.below} needs for metrics relative to task roots (seed 002
- * Eq. 3.23-3.25). Stateless.
+ * The task roots of given tasks in a rebuilt tree, by the labels the samples job stored per
+ * (service, node) (it stores roots only: the tasks a node carries and its parent does not):
+ * {@code Scope.below} takes their subtrees, the nodes carrying the tasks, for metrics relative to
+ * task roots (seed 002 Eq. 3.23-3.25). Stateless.
  */
 public final class TaskNodes {
     private TaskNodes() {
     }
 
-    /** The stored task names of every node of {@code tree} (unlabelled nodes absent). */
+    /** The stored task names of every task root of {@code tree} (other nodes absent). */
     public static Map<Long, List<String>> labels(GraphReader reader, String service, Cct tree) {
         List<Long> ids = new ArrayList<>(tree.size());
         for (int i = 1; i < tree.size(); i++) {
@@ -27,8 +28,8 @@ public final class TaskNodes {
     }
 
     /**
-     * One flag per node of {@code tree}: whether it carries any of {@code wanted}; each wanted name
-     * found on some node is added to {@code seen}.
+     * One flag per node of {@code tree}: whether it is a stored root of any of {@code wanted}; each
+     * wanted name found on some node is added to {@code seen}.
      */
     public static boolean[] carrying(Cct tree, Map<Long, List<String>> labels, Collection<String> wanted,
             Set<String> seen) {

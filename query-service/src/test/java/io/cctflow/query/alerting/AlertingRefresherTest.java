@@ -130,15 +130,17 @@ class AlertingRefresherTest {
             write(random, "checkout", "v1", "a", 30, 60); // the predecessor: not measured against tasks
             Profiles v2 = write(random, "checkout", "v2", "c", 4, 80).plus(write(random, "checkout", "v2", "d", 1, 80));
             Profiles cart = write(random, "cart", "v7", "e", 2, 40);
-            // labels as the samples job stores them: per (service, node), computed by cct-core's labeller
+            // labels as the samples job stores them: per (service, task root), by cct-core's labeller
             Cct tree = v2.tree();
             TaskLabels labels = new TaskLabeller(id -> name(id).substring(0, name(id).indexOf('(')), List.of(
                     TaskDefinition.prefix("t3", "com.example.M3.run", "payment"),
                     TaskDefinition.prefix("t5", "com.example.M5.run", "search"))).label(tree);
             List<NodeTasks> stored = new ArrayList<>();
             for (int n = 1; n < tree.size(); n++) {
-                if (!labels.taskNames(n).isEmpty()) {
-                    stored.add(new NodeTasks("checkout", tree.id(n), labels.taskNames(n)));
+                List<String> rooted = new ArrayList<>(labels.taskNames(n));
+                rooted.removeAll(labels.taskNames(tree.parent(n)));
+                if (!rooted.isEmpty()) {
+                    stored.add(new NodeTasks("checkout", tree.id(n), rooted));
                 }
             }
             new GraphWriter(driver, "").writeNodeTasks(stored);
