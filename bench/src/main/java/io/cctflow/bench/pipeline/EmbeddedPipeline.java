@@ -24,6 +24,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.neo4j.driver.Driver;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.SessionConfig;
 
 /**
  * Everything the benchmark measures, on this machine: a Kafka broker (KRaft, child process), Neo4j
@@ -76,13 +78,20 @@ public final class EmbeddedPipeline implements AutoCloseable {
 
     /** Publishes one batch keyed by its execution, as the agent does; completes on the broker's ack. */
     public CompletableFuture<Void> send(SampleBatch batch) throws IOException {
-        ByteBuffer buffer = batch.toByteBuffer();
+        return send(config.samplesTopic(), executionKey(batch), batch.toByteBuffer());
+    }
+
+    /** Publishes a task definition keyed by its id, as the query service does; completes on the broker's ack. */
+    public CompletableFuture<Void> publish(io.cctflow.schema.TaskDefinition definition) throws IOException {
+        return send(config.tasksTopic(), definition.getId(), definition.toByteBuffer());
+    }
+
+    private CompletableFuture<Void> send(String topic, String key, ByteBuffer buffer) {
         byte[] value = new byte[buffer.remaining()];
         buffer.get(value);
-        String key = executionKey(batch);
         CompletableFuture<Void> acked = new CompletableFuture<>();
-        producer.send(new ProducerRecord<>(config.samplesTopic(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                value), (metadata, e) -> {
+        producer.send(new ProducerRecord<>(topic, key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value),
+                (metadata, e) -> {
                     if (e == null) {
                         acked.complete(null);
                     } else {
@@ -90,6 +99,15 @@ public final class EmbeddedPipeline implements AutoCloseable {
                     }
                 });
         return acked;
+    }
+
+    /** The single number {@code query} returns, read from the job's Neo4j database. */
+    public long count(String query, Map<String, Object> params) {
+        String database = config.graph().database();
+        SessionConfig sessions = database.isEmpty() ? SessionConfig.defaultConfig() : SessionConfig.forDatabase(database);
+        try (Session session = driver.session(sessions)) {
+            return session.executeRead(tx -> tx.run(query, params).single().get(0).asLong());
+        }
     }
 
     public static String executionKey(SampleBatch batch) {

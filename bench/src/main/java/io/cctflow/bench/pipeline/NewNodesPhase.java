@@ -8,9 +8,8 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.neo4j.driver.Session;
-import org.neo4j.driver.SessionConfig;
 
 /**
  * Time to ingest {@code nodes} new CCT nodes: synthetic stacks, each {@code depth} frames deep and
@@ -123,10 +122,6 @@ public final class NewNodesPhase implements Phase {
     }
 
     private static long countNodes(EmbeddedPipeline pipeline) {
-        String database = pipeline.config().graph().database();
-        SessionConfig config = database.isEmpty() ? SessionConfig.defaultConfig() : SessionConfig.forDatabase(database);
-        try (Session session = pipeline.driver().session(config)) {
-            return session.executeRead(tx -> tx.run("MATCH (n:CctNode) RETURN count(n) AS n").single().get("n").asLong());
-        }
+        return pipeline.count("MATCH (n:CctNode) RETURN count(n)", Map.of());
     }
 }

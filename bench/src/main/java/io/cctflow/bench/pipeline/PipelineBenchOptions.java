@@ -18,8 +18,9 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
 
     public static final String USAGE = """
             usage: PipelineBenchmark [--option value]...
-              --phases rate,nodes       which phases to run, in this order (rate: sustained samples/s and
-                                        batch-to-queryable latency; nodes: time to ingest new nodes)
+              --phases rate,nodes,tasks which phases to run, in this order (rate: sustained samples/s and
+                                        batch-to-queryable latency; nodes: time to ingest new nodes;
+                                        tasks: time for a new task definition over those nodes)
               --start-instances 20      fleet size of the first rate step
               --max-instances 1000      largest fleet size tried
               --max-steps 3             rate steps at most (doubling while sustained, then one midpoint)
@@ -31,7 +32,7 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
               --new-nodes 1000000       new CCT nodes the nodes phase creates
               --node-depth 100          frames per synthetic stack
               --node-instances 10       executions the new nodes are spread over
-              --node-timeout 180s       the nodes phase gives up waiting after this long
+              --node-timeout 180s       the nodes and tasks phases give up waiting after this long
               --partitions 2            partitions of the samples topic
               --parallelism 1           samples-job parallelism
               --state-backend hashmap   samples-job state backend (hashmap or rocksdb)
@@ -45,7 +46,7 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
     /** Parses {@code args}; a bad option throws naming it. */
     public static PipelineBenchOptions parse(String[] args) {
         Map<String, String> v = new LinkedHashMap<>(Map.ofEntries(
-                Map.entry("phases", "rate,nodes"), Map.entry("start-instances", "20"),
+                Map.entry("phases", "rate,nodes,tasks"), Map.entry("start-instances", "20"),
                 Map.entry("max-instances", "1000"), Map.entry("max-steps", "3"), Map.entry("warmup", "20s"),
                 Map.entry("measure", "40s"), Map.entry("threads", "2"), Map.entry("period", "20ms"),
                 Map.entry("flush", "10s"), Map.entry("new-nodes", "1000000"), Map.entry("node-depth", "100"),
@@ -66,8 +67,9 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
         }
         Set<String> phases = Set.of(v.get("phases").split(","));
         for (String p : phases) {
-            if (!p.equals("rate") && !p.equals("nodes")) {
-                throw new IllegalArgumentException("--phases: unknown phase '" + p + "'; use rate, nodes or rate,nodes");
+            if (!p.equals("rate") && !p.equals("nodes") && !p.equals("tasks")) {
+                throw new IllegalArgumentException("--phases: unknown phase '" + p + "'; use rate, nodes, tasks or a"
+                        + " comma-separated list of them");
             }
         }
         String dir = v.get("data-dir");

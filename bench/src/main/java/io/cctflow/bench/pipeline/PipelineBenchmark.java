@@ -51,11 +51,15 @@ public final class PipelineBenchmark {
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
         List<Phase> phases = new ArrayList<>();
         for (String name : options.phases()) {
-            phases.add(name.equals("rate") ? new SustainedRatePhase(corpus, options)
-                    : new NewNodesPhase(options.newNodes(), options.nodeDepth(), options.nodeInstances(),
-                            options.nodeTimeout()));
+            phases.add(switch (name) {
+                case "rate" -> new SustainedRatePhase(corpus, options);
+                case "nodes" -> new NewNodesPhase(options.newNodes(), options.nodeDepth(), options.nodeInstances(),
+                        options.nodeTimeout());
+                default -> new NewTaskPhase(options.nodeTimeout());
+            });
         }
-        phases.sort(Comparator.comparing(p -> p instanceof NewNodesPhase)); // rate first, on an empty graph
+        // rate first, on an empty graph; a new task over the nodes the nodes phase made
+        phases.sort(Comparator.comparing(p -> p instanceof NewTaskPhase ? 2 : p instanceof NewNodesPhase ? 1 : 0));
         long start = System.nanoTime();
         try (EmbeddedPipeline pipeline = EmbeddedPipeline.start(dataDir, options.jobSettings(), options.partitions())) {
             out.printf("pipeline up in %.1f s (Kafka KRaft, Neo4j, samples job on a MiniCluster; data in %s; job settings %s)%n",
