@@ -21,6 +21,7 @@ import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.Value;
+import org.neo4j.driver.types.TypeSystem;
 
 /**
  * The read queries. Every query takes parameters; none is built from user input.
@@ -396,10 +397,17 @@ public final class GraphReader {
         return m;
     }
 
-    /** A stored long array; absent (a window written before the property existed) reads as empty. */
+    /**
+     * A stored long array: packed ({@link PackedLongs}, how windows are written) or a list (node
+     * columns, and windows written before packing); absent (a window written before the property
+     * existed) reads as empty.
+     */
     private static long[] longs(Value list) {
         if (list.isNull()) {
             return new long[0];
+        }
+        if (list.hasType(TypeSystem.getDefault().BYTES())) {
+            return PackedLongs.unpack(list.asByteArray());
         }
         long[] out = new long[list.size()];
         for (int i = 0; i < out.length; i++) {

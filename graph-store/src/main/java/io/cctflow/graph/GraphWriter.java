@@ -206,7 +206,8 @@ public final class GraphWriter {
 
     /**
      * Replaces the counts of each (execution, resolution, window start): {@link Resolution#FINE}
-     * for the samples job's windows, coarser ones for roll-ups ({@link Rollups}). Idempotent.
+     * for the samples job's windows, coarser ones for roll-ups ({@link Rollups}). Idempotent. The
+     * long arrays are stored packed ({@link PackedLongs}), the thread names as a string array.
      */
     public void writeWindowCounts(List<WindowCounts> windows, Resolution resolution) {
         write(WRITE_WINDOWS, windows, w -> {
@@ -216,12 +217,16 @@ public final class GraphWriter {
                     Map.entry("resolution", resolution.property()),
                     Map.entry("instance", w.executionKey()), Map.entry("start", w.windowStartMillis()),
                     Map.entry("end", w.windowEndMillis()),
-                    Map.entry("nodeIds", c.nodeIds()), Map.entry("self", c.self()), Map.entry("total", c.total()),
-                    Map.entry("threadNodeIds", c.threadNodeIds()), Map.entry("threadIds", c.threadIds()),
-                    Map.entry("threadSelf", c.threadSelf()), Map.entry("threadDictIds", c.threadDictIds()),
+                    Map.entry("nodeIds", PackedLongs.pack(c.nodeIds())), Map.entry("self", PackedLongs.pack(c.self())),
+                    Map.entry("total", PackedLongs.pack(c.total())),
+                    Map.entry("threadNodeIds", PackedLongs.pack(c.threadNodeIds())),
+                    Map.entry("threadIds", PackedLongs.pack(c.threadIds())),
+                    Map.entry("threadSelf", PackedLongs.pack(c.threadSelf())),
+                    Map.entry("threadDictIds", PackedLongs.pack(c.threadDictIds())),
                     Map.entry("threadDictNames", c.threadDictNames()),
-                    Map.entry("methodIds", c.methodIds()), Map.entry("methodSamples", c.methodSamples()),
-                    Map.entry("methodSelf", c.methodSelf()),
+                    Map.entry("methodIds", PackedLongs.pack(c.methodIds())),
+                    Map.entry("methodSamples", PackedLongs.pack(c.methodSamples())),
+                    Map.entry("methodSelf", PackedLongs.pack(c.methodSelf())),
                     Map.entry("truncatedMerged", w.truncation().merged()),
                     Map.entry("truncatedPending", w.truncation().pending()),
                     Map.entry("truncatedAmbiguous", w.truncation().ambiguous()),

@@ -1,0 +1,59 @@
+package io.cctflow.graph;
+
+import java.util.Arrays;
+
+/**
+ * The byte form of a window's long arrays ({@code :Window} properties): each value zigzag-encoded
+ * as a LEB128 varint, so small counts take one or two bytes and a 64-bit node id ten. A Neo4j
+ * {@code long[]} property reaches the driver as one boxed value per element; a {@code byte[]} as
+ * one array, which is what makes reading a day of a fleet's windows cheap. Stateless.
+ */
+final class PackedLongs {
+    private PackedLongs() {
+    }
+
+    static byte[] pack(long[] values) {
+        byte[] out = new byte[values.length * 2 + 8];
+        int pos = 0;
+        for (long v : values) {
+            long z = (v << 1) ^ (v >> 63);
+            if (out.length - pos < 10) {
+                out = Arrays.copyOf(out, out.length * 2 + 10);
+            }
+            while ((z & ~0x7FL) != 0) {
+                out[pos++] = (byte) ((z & 0x7F) | 0x80);
+                z >>>= 7;
+            }
+            out[pos++] = (byte) z;
+        }
+        return Arrays.copyOf(out, pos);
+    }
+
+    /** @throws IllegalArgumentException if {@code bytes} ends inside a value or a value is too long */
+    static long[] unpack(byte[] bytes) {
+        long[] out = new long[Math.max(16, bytes.length / 2)];
+        int n = 0;
+        int pos = 0;
+        while (pos < bytes.length) {
+            long z = 0;
+            int shift = 0;
+            while (true) {
+                if (pos >= bytes.length || shift > 63) {
+                    throw new IllegalArgumentException("damaged packed array: a value is cut off or longer than"
+                            + " 10 bytes at byte " + pos + " of " + bytes.length);
+                }
+                byte b = bytes[pos++];
+                z |= (long) (b & 0x7F) << shift;
+                if (b >= 0) {
+                    break;
+                }
+                shift += 7;
+            }
+            if (n == out.length) {
+                out = Arrays.copyOf(out, n * 2);
+            }
+            out[n++] = (z >>> 1) ^ -(z & 1);
+        }
+        return Arrays.copyOf(out, n);
+    }
+}
