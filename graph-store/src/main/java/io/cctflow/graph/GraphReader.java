@@ -35,6 +35,8 @@ public final class GraphReader {
     static final int NODE_CHUNK = 50_000;
     /** Node records the default reader keeps in memory (about 100 bytes each). */
     public static final int DEFAULT_TOPOLOGY_CACHE_NODES = 1_000_000;
+    /** Reads of windows that met a window being rewritten, before giving up ({@link #readWindows}). */
+    static final int TORN_READ_ATTEMPTS = 5;
 
     private final Driver driver;
     private final String database;
@@ -129,23 +131,21 @@ public final class GraphReader {
      * [fromMillis, toMillis). For long ranges use {@link RangeReader}, which reads roll-ups.
      */
     public List<WindowCounts> windows(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        return read("""
+        return readWindows("""
                 MATCH (w:Window)
                 WHERE w.instance IN $keys AND w.resolution = $fine AND w.start < $to AND w.end > $from
                 """ + WINDOW_COLUMNS,
                 params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis,
-                        "fine", Resolution.FINE.property()),
-                GraphReader::toWindow);
+                        "fine", Resolution.FINE.property()));
     }
 
     /** Windows of one resolution, of every execution, whose start lies in [fromStart, toStart). */
     public List<WindowCounts> windowsStartingIn(Resolution resolution, long fromStart, long toStart) {
-        return read("""
+        return readWindows("""
                 MATCH (w:Window)
                 WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to
                 """ + WINDOW_COLUMNS,
-                params("resolution", resolution.property(), "from", fromStart, "to", toStart),
-                GraphReader::toWindow);
+                params("resolution", resolution.property(), "from", fromStart, "to", toStart));
     }
 
     /**
@@ -169,22 +169,22 @@ public final class GraphReader {
     public List<WindowCounts> windows(Collection<WindowSpan> spans) {
         List<String> keys = spans.stream().map(s -> Keys.window(s.executionKey(), s.resolution(), s.startMillis()))
                 .toList();
-        return read("""
+        return readWindows("""
                 UNWIND $keys AS key
                 MATCH (w:Window {key: key})
-                """ + WINDOW_COLUMNS, params("keys", keys), GraphReader::toWindow);
+                """ + WINDOW_COLUMNS, params("keys", keys));
     }
 
     /** Fine windows overlapping each interval, per execution: {@code [instance, from, to]} rows. */
     public List<WindowCounts> fineWindowsIn(Collection<WindowSpan> intervals) {
         List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
                 "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
-        return read("""
+        return readWindows("""
                 UNWIND $rows AS g
                 MATCH (w:Window)
                 WHERE w.instance = g.instance AND w.resolution = $fine AND w.start < g.to AND w.end > g.from
                 WITH DISTINCT w
-                """ + WINDOW_COLUMNS, params("rows", rows, "fine", Resolution.FINE.property()), GraphReader::toWindow);
+                """ + WINDOW_COLUMNS, params("rows", rows, "fine", Resolution.FINE.property()));
     }
 
     /** Number of fine windows {@link #fineWindowsIn} would return (roughly: a window in two intervals counts twice). */
@@ -260,6 +260,14 @@ public final class GraphReader {
     }
 
     private static WindowCounts toWindow(Record r) {
+        try {
+            return toWindowCounts(r);
+        } catch (IllegalArgumentException e) {
+            throw new TornWindowException(r.get("instance").asString() + "@" + r.get("start").asLong(), e);
+        }
+    }
+
+    private static WindowCounts toWindowCounts(Record r) {
         return new WindowCounts(r.get("instance").asString(), r.get("start").asLong(), r.get("end").asLong(),
                 TreeCounts.of(longs(r.get("nodeIds")), longs(r.get("self")), longs(r.get("total")),
                         longs(r.get("threadNodeIds")), longs(r.get("threadIds")), longs(r.get("threadSelf")),
@@ -377,6 +385,34 @@ public final class GraphReader {
                 r -> new TaskDefinitionRecord(r.get("id").asString(), r.get("service").asString(null),
                         MatchType.valueOf(r.get("matchType").asString()), r.get("pattern").asString(),
                         r.get("nameTemplate").asString(), r.get("updatedMillis").asLong()));
+    }
+
+    /**
+     * Reads windows with {@code query} ({@link #WINDOW_COLUMNS}). Neo4j reads are read-committed:
+     * a read can see a window's properties half from before and half from after a concurrent
+     * rewrite (the samples job rewrites open windows every early-firing interval), which shows as
+     * columns that do not fit together; such a read is repeated, up to {@value #TORN_READ_ATTEMPTS}
+     * times.
+     */
+    private List<WindowCounts> readWindows(String query, Map<String, Object> params) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return read(query, params, GraphReader::toWindow);
+            } catch (TornWindowException e) {
+                if (attempt >= TORN_READ_ATTEMPTS) {
+                    throw new IllegalStateException(e.getMessage() + " in " + attempt + " reads in a row", e);
+                }
+            }
+        }
+    }
+
+    /** A window whose columns do not fit together: read while it was being rewritten, or damaged. */
+    private static final class TornWindowException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TornWindowException(String key, IllegalArgumentException cause) {
+            super("window " + key + " has inconsistent count columns (" + cause.getMessage() + ")", cause);
+        }
     }
 
     private <T> List<T> read(String query, Map<String, Object> params, java.util.function.Function<Record, T> map) {

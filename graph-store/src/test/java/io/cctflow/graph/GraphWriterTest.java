@@ -154,4 +154,46 @@ class GraphWriterTest {
                     RETURN count(*) AS c""").single().get("c").asLong()).isEqualTo(nodes.size());
         }
     }
+
+    /**
+     * The samples job rewrites open windows while queries read them: every read returns one of the
+     * versions written whole (a read that saw half of a rewrite is repeated), never a mix or an
+     * error.
+     */
+    @Test
+    void windowsReadWhileRewrittenComeBackWhole() throws Exception {
+        TreeCounts small = TreeCounts.of(wideTree(300, 1));
+        TreeCounts large = TreeCounts.of(wideTree(2_000, 2));
+        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
+        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, small, TruncationCounts.NONE)));
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread rewriter = new Thread(() -> {
+            for (int i = 0; !stop.get() && i < 2_000; i++) {
+                writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, i % 2 == 0 ? large : small,
+                        TruncationCounts.NONE)));
+            }
+        }, "rewriter");
+        rewriter.start();
+        try {
+            for (int i = 0; i < 300; i++) {
+                assertThat(reader.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
+                        .extracting(WindowCounts::counts).isIn(small, large);
+            }
+        } finally {
+            stop.set(true);
+            rewriter.join();
+        }
+    }
+
+    /** A root with {@code width} leaves under one method, on two threads, {@code weight} samples each. */
+    private static Cct wideTree(int width, int weight) {
+        long main = MethodId.of("A", "main", "()V");
+        long f = MethodId.of("A", "f", "()V");
+        Cct tree = new Cct();
+        for (int i = 0; i < width; i++) {
+            tree.addStack(new long[] {main, f}, new int[] {0, i + 1}, 2, tree.thread(i % 2 == 0 ? "main" : "worker"),
+                    weight);
+        }
+        return tree;
+    }
 }
