@@ -4,6 +4,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 
 import io.cctflow.agent.batch.MethodId;
+import io.cctflow.core.ClassNames;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedMethod;
 
@@ -11,6 +12,9 @@ import jdk.jfr.consumer.RecordedMethod;
  * Maps JFR's method objects to {@link MethodId}s without allocating per frame. JFR resolves each
  * method once per chunk from its constant pool and hands out the same {@link RecordedMethod}
  * object for every frame of it, so an identity map hits for all but the first frame.
+ *
+ * <p>Class names are normalised ({@link ClassNames#normalise}): hidden classes, lambdas, proxies and
+ * other classes named at run time get the same name in every run, so their method ids are stable.
  *
  * <p>The cache is cleared when it grows past a bound, because the objects of old chunks are
  * never seen again and would otherwise be kept alive by it.
@@ -40,7 +44,7 @@ final class MethodIds {
             return new MethodId(UNKNOWN, UNKNOWN, "()V");
         }
         RecordedClass type = method.getType();
-        return new MethodId(orUnknown(type == null ? null : type.getName()),
+        return new MethodId(ClassNames.normalise(orUnknown(type == null ? null : type.getName())),
                 orUnknown(method.getName()), orUnknown(method.getDescriptor()));
     }
 
