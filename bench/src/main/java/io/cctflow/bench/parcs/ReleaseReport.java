@@ -72,7 +72,13 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
                 100 * noise.path("commonTree").path("shareOfA").asDouble(),
                 100 * noise.path("commonTree").path("shareOfB").asDouble(),
                 c.path("noise").path("threshold").asDouble()));
-        md.append("\n## Top weight differences\n\n| method | weight old | weight new | Δ pweight | method time old → new | change |\n|---|---|---|---|---|---|\n");
+        md.append("\n## Top weight differences\n\n");
+        if (c.path("differences").isEmpty()) {
+            md.append(String.format(Locale.ROOT, "None beyond noise: the releases' self overlap (%.1f %%) is not below "
+                    + "the noise threshold (%.1f %%), so the weight matching stops before its first step.%n",
+                    100 * c.path("overlap").path("self").asDouble(), 100 * c.path("noise").path("threshold").asDouble()));
+        }
+        md.append("\n| method | weight old | weight new | Δ pweight | method time old → new | change |\n|---|---|---|---|---|---|\n");
         for (JsonNode d : c.path("differences")) {
             JsonNode mt = d.path("methodTime");
             md.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %+.4f | %.3f → %.3f | %s (%d°) |%n",
