@@ -78,6 +78,15 @@ class CollapsedStacksTest {
     }
 
     @Test
+    void normalisesJrubyCallSiteNumbersAsTheAgentDoes() throws Exception {
+        parser.parse("workload.RUBY$method$fib$0:4;workload.invokeOther2:fib:4;workload.invokeOtherOneFixnum17:+ 1");
+
+        assertThat(frames()).containsExactly("workload.RUBY$method$fib$0(?)", "workload.invokeOther#:fib(?)",
+                "workload.invokeOtherOneFixnum#:+(?)");
+        assertThat(lines()).containsExactly(0, 4, 4);
+    }
+
+    @Test
     void objectReturnTypesEndNoFrame() throws Exception {
         parser.parse("a.B.c(Ljava/lang/Object;)Ljava/lang/Object;:77;a.B.d()[Ljava/lang/String;:5;a.B.e()[I 2");
 
