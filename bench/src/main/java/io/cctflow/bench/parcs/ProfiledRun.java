@@ -32,12 +32,15 @@ record ProfiledRun(String version, String instance, Duration wallTime) {
         List<String> command = new ArrayList<>();
         command.add(PipelineProcess.javaBinary());
         command.add("-XX:FlightRecorderOptions:stackdepth=" + STACK_DEPTH);
-        command.add("-javaagent:" + agentJar + "=bootstrap.servers=" + kafka + ",service=" + app.name()
+        command.add("-javaagent:" + agentJar.toAbsolutePath() + "=bootstrap.servers=" + kafka + ",service=" + app.name()
                 + ",version=" + version + ",instance=" + instance + ",period=" + PERIOD + ",flush=" + FLUSH
                 + ",stackdepth=" + STACK_DEPTH);
-        command.addAll(app.workload(jar, script, seconds));
+        // run from the script's directory with its bare name: JRuby names the classes it compiles
+        // Ruby methods into after the script's path, which must not depend on where a harness ran
+        command.addAll(app.workload(jar.toAbsolutePath(), script.getFileName(), seconds));
         long start = System.nanoTime();
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(command).directory(script.toAbsolutePath().getParent().toFile())
+                .redirectErrorStream(true).redirectOutput(log.toAbsolutePath().toFile()).start();
         if (!p.waitFor(seconds + 300L, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IOException(app.name() + " " + version + " did not finish; see " + log);

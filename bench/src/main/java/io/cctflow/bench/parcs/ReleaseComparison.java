@@ -33,7 +33,7 @@ public final class ReleaseComparison {
 
               --app NAME           jython, jruby, or NAME=GROUP:ARTIFACT:OLD:NEW:SCRIPT; repeatable
                                    (default: jython and jruby)
-              --seconds N          workload length of each run (default 60)
+              --seconds N          workload length of each run (default 150)
               --out DIR            where the reports go (default bench/reports/parcs)
               --data-dir DIR       pipeline data, one fresh directory per application (default target/parcs)
               --standalone-jar F   default standalone/target/cctflow-standalone.jar
@@ -51,7 +51,7 @@ public final class ReleaseComparison {
 
         static Options parse(String... args) {
             List<Application> apps = new ArrayList<>();
-            int seconds = 60;
+            int seconds = 150;
             Path out = Path.of("bench/reports/parcs");
             Path data = Path.of("target/parcs");
             Path standalone = Path.of("standalone/target/cctflow-standalone.jar");
@@ -127,6 +127,7 @@ public final class ReleaseComparison {
     }
 
     static ReleaseReport compare(Application app, Options options) throws Exception {
+        long start = System.nanoTime();
         MavenArtifacts maven = MavenArtifacts.local();
         Path oldJar = maven.jar(app.groupId(), app.artifactId(), app.oldVersion());
         Path newJar = maven.jar(app.groupId(), app.artifactId(), app.newVersion());
@@ -169,7 +170,7 @@ public final class ReleaseComparison {
                         newBatches, options.tolerance());
                 return new ReleaseReport(app.name(), app.coordinates(app.oldVersion()),
                         app.coordinates(app.newVersion()), options.seconds(), runs, code.oldCode(), code.newCode(),
-                        noise, comparison, migration, options.tolerance());
+                        noise, comparison, migration, options.tolerance(), Duration.ofNanos(System.nanoTime() - start));
             }
         }
     }

@@ -1,7 +1,10 @@
 package io.cctflow.bench.parcs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 
 /**
@@ -12,10 +15,12 @@ import java.util.Locale;
  * @param noise the compare response of the two runs of the older release
  * @param comparison the compare response of the older release against the newer, with the noise
  *     threshold
+ * @param harnessWallTime from the start of the application's harness (jars fetched, pipeline
+ *     started) until its report was complete (the pipeline's shutdown after it is not included)
  */
 record ReleaseReport(String application, String oldCoordinates, String newCoordinates, int workloadSeconds,
         List<ProfiledRun> runs, Code oldCode, Code newCode, JsonNode noise, JsonNode comparison,
-        List<MigrationStudy.Result> migration, double tolerance) {
+        List<MigrationStudy.Result> migration, double tolerance, Duration harnessWallTime) {
 
     /** Classes and methods a release's CodeManifest holds (only the classes it loaded and we fingerprint). */
     record Code(int classes, int methods) {
@@ -31,6 +36,8 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
             md.append(String.format(Locale.ROOT, "%s (%s, %.1f s) ", r.instance(), r.version(),
                     r.wallTime().toMillis() / 1000.0));
         }
+        md.append(String.format(Locale.ROOT, "%n%nHarness wall time: %.1f min (pipeline start-up, the three runs, "
+                + "waiting until they are stored, both comparisons, migration).%n", harnessWallTime.toMillis() / 60e3));
         md.append("\n\n## Code (PARCS Table 3)\n\n| | old | new |\n|---|---|---|\n");
         md.append("| classes (loaded, fingerprinted) | ").append(oldCode.classes()).append(" | ")
                 .append(newCode.classes()).append(" |\n");
@@ -65,7 +72,13 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
                 100 * noise.path("commonTree").path("shareOfA").asDouble(),
                 100 * noise.path("commonTree").path("shareOfB").asDouble(),
                 c.path("noise").path("threshold").asDouble()));
-        md.append("\n## Top weight differences\n\n| method | weight old | weight new | Δ pweight | method time old → new | change |\n|---|---|---|---|---|---|\n");
+        md.append("\n## Top weight differences\n\n");
+        if (c.path("differences").isEmpty()) {
+            md.append(String.format(Locale.ROOT, "None beyond noise: the releases' self overlap (%.1f %%) is not below "
+                    + "the noise threshold (%.1f %%), so the weight matching stops before its first step.%n",
+                    100 * c.path("overlap").path("self").asDouble(), 100 * c.path("noise").path("threshold").asDouble()));
+        }
+        md.append("\n| method | weight old | weight new | Δ pweight | method time old → new | change |\n|---|---|---|---|---|---|\n");
         for (JsonNode d : c.path("differences")) {
             JsonNode mt = d.path("methodTime");
             md.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %+.4f | %.3f → %.3f | %s (%d°) |%n",
@@ -78,8 +91,11 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
             md.append("| ").append(a.path("stage").asText()).append(" | ").append(a.path("side").asText())
                     .append(" | `").append(a.path("method").asText()).append("` | ").append(a.path("nodes").asInt())
                     .append(" | ").append(a.path("samples").asLong()).append(" | ");
-            for (JsonNode s : a.path("suspects")) {
-                md.append('`').append(s.asText()).append("` ");
+            // the suspects are the modified methods on the path upwards: a recursive one repeats
+            Set<String> suspects = new LinkedHashSet<>();
+            a.path("suspects").forEach(x -> suspects.add(x.asText()));
+            for (String x : suspects) {
+                md.append('`').append(x).append("` ");
             }
             md.append("|\n");
         }

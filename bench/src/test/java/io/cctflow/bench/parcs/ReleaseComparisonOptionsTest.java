@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 class ReleaseComparisonOptionsTest {
 
     @Test
-    void defaultsRunJythonAndJRubyForSixtySeconds() {
+    void defaultsRunJythonAndJRubyFor150Seconds() {
         ReleaseComparison.Options o = ReleaseComparison.Options.parse();
         assertThat(o.apps()).extracting(Application::name).containsExactly("jython", "jruby");
-        assertThat(o.seconds()).isEqualTo(60);
+        assertThat(o.seconds()).isEqualTo(150);
         assertThat(o.out()).isEqualTo(Path.of("bench/reports/parcs"));
         assertThat(o.tolerance()).isEqualTo(0.01);
     }

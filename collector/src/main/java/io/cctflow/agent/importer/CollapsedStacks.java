@@ -4,6 +4,8 @@ import java.util.Arrays;
 
 import io.cctflow.agent.batch.MethodId;
 import io.cctflow.agent.sampling.CallSiteLines;
+import io.cctflow.core.ClassNames;
+import io.cctflow.core.MethodNames;
 import io.cctflow.core.ThreadNames;
 
 /**
@@ -20,7 +22,10 @@ import io.cctflow.core.ThreadNames;
  * frame without a dot (a native or kernel function) gets the class {@link #NATIVE_CLASS}. A
  * first frame in brackets, {@code [name]} or async-profiler's {@code [name tid=123]}
  * ({@code --threads}), is the thread, normalised like the agent's; without one the thread is
- * {@link ThreadNames#UNKNOWN}. Lines become call-site lines as in the agent.
+ * {@link ThreadNames#UNKNOWN}. Class and method names are normalised as the agent's are
+ * ({@link ClassNames#normalise}: hidden-class addresses, lambda and proxy counters;
+ * {@link MethodNames#normalise}: JRuby's call-site numbers). Lines become
+ * call-site lines as in the agent.
  *
  * <p>Not thread-safe: the result arrays are reused from one line to the next.
  */
@@ -184,8 +189,8 @@ public final class CollapsedStacks {
         String className;
         String method;
         if (dot > 0 && dot < f.length() - 1) {
-            className = f.substring(0, dot).replace('/', '.');
-            method = f.substring(dot + 1);
+            className = ClassNames.normalise(f.substring(0, dot).replace('/', '.'));
+            method = MethodNames.normalise(f.substring(dot + 1));
         } else {
             className = NATIVE_CLASS;
             method = f;

@@ -65,6 +65,28 @@ class CollapsedStacksTest {
     }
 
     @Test
+    void normalisesRunTimeClassNamesAsTheAgentDoes() throws Exception {
+        // async-profiler writes hidden classes with their address; two runs differ only there
+        parser.parse("a/B.run:3;com/acme/Foo$$Lambda$14/0x0000000800c0b440.apply:0;"
+                + "java/lang/invoke/LambdaForm$MH/0x00007f1ff06f8000.invokeExact_MT;a/B.lambda$run$0:9 1");
+        List<String> first = frames();
+        parser.parse("a/B.run:3;com/acme/Foo$$Lambda$15/0x0000000801d0a000.apply:0;"
+                + "java/lang/invoke/LambdaForm$MH/0x00007fb8e4704000.invokeExact_MT;a/B.lambda$run$0:9 1");
+
+        assertThat(frames()).isEqualTo(first).containsExactly("a.B.run(?)", "com.acme.Foo$$Lambda$#.apply(?)",
+                "java.lang.invoke.LambdaForm$MH.invokeExact_MT(?)", "a.B.lambda$run$0(?)");
+    }
+
+    @Test
+    void normalisesJrubyCallSiteNumbersAsTheAgentDoes() throws Exception {
+        parser.parse("workload.RUBY$method$fib$0:4;workload.invokeOther2:fib:4;workload.invokeOtherOneFixnum17:+ 1");
+
+        assertThat(frames()).containsExactly("workload.RUBY$method$fib$0(?)", "workload.invokeOther#:fib(?)",
+                "workload.invokeOtherOneFixnum#:+(?)");
+        assertThat(lines()).containsExactly(0, 4, 4);
+    }
+
+    @Test
     void objectReturnTypesEndNoFrame() throws Exception {
         parser.parse("a.B.c(Ljava/lang/Object;)Ljava/lang/Object;:77;a.B.d()[Ljava/lang/String;:5;a.B.e()[I 2");
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.cctflow.agent.batch.AgentCounters;
+import io.cctflow.core.ClassNames;
 import io.cctflow.core.ThreadNames;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.MethodRef;
@@ -69,6 +70,25 @@ class JfrFileReaderTest {
                 .anyMatch(s -> s.thread().equals("import-worker-#"));
         assertThat(expanded(sent)).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(batcher.samples()).isEqualTo(expected.size());
+    }
+
+    @Test
+    void namesTheWorkersLambdaFrameWithoutItsPerRunAddress() throws Exception {
+        // the worker runs a lambda: JFR names its hidden class with an address and a hash
+        String lambda = TestRecordings.class.getName() + "$$Lambda$";
+        assertThat(expectedEvents).as("JFR's raw name of the worker's lambda class")
+                .anyMatch(e -> e.getStackTrace().getFrames().stream()
+                        .map(f -> f.getMethod().getType().getName())
+                        .anyMatch(c -> c.startsWith(lambda) && c.contains("0x")));
+        EventTimeBatcher batcher = batcher();
+
+        new JfrFileReader(dir).read(recording, JfrChunks.scan(recording), batcher, () -> { });
+        batcher.finish();
+
+        List<Sample> imported = expanded(sent);
+        assertThat(imported).as("samples through the lambda, named without address")
+                .anyMatch(s -> s.frames().contains(lambda + "#.run()V"));
+        assertThat(imported).allMatch(s -> s.frames().stream().noneMatch(f -> f.contains("0x")));
     }
 
     @Test
@@ -211,7 +231,7 @@ class JfrFileReaderTest {
         List<String> frames = new ArrayList<>();
         List<Integer> executing = new ArrayList<>();
         for (RecordedFrame f : top) {
-            frames.add(f.getMethod().getType().getName() + "." + f.getMethod().getName()
+            frames.add(ClassNames.normalise(f.getMethod().getType().getName()) + "." + f.getMethod().getName()
                     + f.getMethod().getDescriptor());
             executing.add(Math.max(0, f.getLineNumber()));
         }

@@ -31,6 +31,7 @@ final class TestRecordings {
      */
     static Path record(Path file, int minSamples) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
+        // a lambda on purpose: its hidden class (named with an address) is on every worker stack
         Thread worker = new Thread(() -> spin(stop), WORKER);
         worker.setDaemon(true);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

@@ -20,9 +20,14 @@ class ClassFilterTest {
     }
 
     @Test
-    void neverIncludesUnnamedOrHiddenClasses() {
+    void neverIncludesUnnamedHiddenOrRunTimeNamedClasses() {
         assertThat(filter.includes(null)).isFalse();
         assertThat(filter.includes("com/acme/Checkout$$Lambda/0x0000000800c03000")).isFalse();
+        assertThat(filter.includes("com/acme/Checkout$$Lambda$14/0x0000000800c03000")).isFalse();
+        assertThat(filter.includes("jdk/internal/reflect/GeneratedMethodAccessor12")).isFalse();
+        assertThat(filter.includes("jdk/proxy2/$Proxy17")).isFalse();
+        assertThat(filter.includes("com/acme/Checkout$$EnhancerBySpringCGLIB$$1a2b3c4d")).isFalse();
+        assertThat(filter.includes("com/acme/Checkout$1")).as("an anonymous class is named by javac").isTrue();
     }
 
     @Test

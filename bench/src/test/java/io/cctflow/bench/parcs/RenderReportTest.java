@@ -1,0 +1,50 @@
+package io.cctflow.bench.parcs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.cctflow.core.migration.ImpactAnalysis;
+import io.cctflow.core.migration.MigrationQuality;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RenderReportTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void rendersTheSameMarkdownFromTheJsonAsTheHarnessWrote() throws Exception {
+        ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
+        JsonNode noise = json.readTree("""
+                {"overlap": {"self": 0.66, "total": 0.95}, "commonTree": {"size": 3, "shareOfA": 0.5, "shareOfB": 0.6}}""");
+        JsonNode comparison = json.readTree("""
+                {"a": {"samples": 10, "nodes": 6}, "b": {"samples": 12, "nodes": 5},
+                 "commonTree": {"size": 3, "shareOfA": 0.5, "shareOfB": 0.6},
+                 "overlap": {"self": 0.8, "total": 0.9}, "score": 31.1, "noise": {"threshold": 0.66},
+                 "changes": {"added": 1, "deleted": 0, "modified": 2, "manifests": true},
+                 "stages": [{"stage": "ADDED", "subtreesA": 0, "nodesA": 0, "subtreesB": 1, "nodesB": 2}],
+                 "differences": [], "attributions": [{"stage": "ADDED", "side": "b", "method": "a.B.c()V", "nodes": 2,
+                   "samples": 4, "suspects": ["a.B.d()V", "a.B.d()V"]}]}""");
+        ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150,
+                List.of(new ProfiledRun("1", "app-1-run1", Duration.ofMillis(151_500))),
+                new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), noise, comparison,
+                List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.8, 0.9, 0.95, 0.92, 5, 1, 1, 2, 8, 10),
+                        5, 6, 200, 3, 12, 1.5)), 0.01, Duration.ofSeconds(599));
+        Path file = dir.resolve("app.json");
+        json.writeValue(file.toFile(), report);
+
+        RenderReport.main(new String[] {file.toString()});
+
+        String md = Files.readString(dir.resolve("app.md"));
+        assertThat(md).isEqualTo(report.markdown())
+                .contains("Harness wall time: 10.0 min")
+                .contains("None beyond noise: the releases' self overlap (80.0 %) is not below the noise threshold (66.0 %)")
+                .contains("| ADDED | b | `a.B.c()V` | 2 | 4 | `a.B.d()V` |");
+    }
+}
