@@ -1,9 +1,9 @@
 package io.cctflow.bench.pipeline;
 
+import io.cctflow.bench.BenchArgs;
 import io.cctflow.flink.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -45,7 +45,7 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
 
     /** Parses {@code args}; a bad option throws naming it. */
     public static PipelineBenchOptions parse(String[] args) {
-        Map<String, String> v = new LinkedHashMap<>(Map.ofEntries(
+        Map<String, String> v = BenchArgs.overlay(Map.ofEntries(
                 Map.entry("phases", "rate,nodes,tasks"), Map.entry("start-instances", "20"),
                 Map.entry("max-instances", "1000"), Map.entry("max-steps", "3"), Map.entry("warmup", "20s"),
                 Map.entry("measure", "40s"), Map.entry("threads", "2"), Map.entry("period", "20ms"),
@@ -53,18 +53,7 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
                 Map.entry("node-instances", "10"), Map.entry("node-timeout", "180s"), Map.entry("partitions", "2"),
                 Map.entry("parallelism", "1"), Map.entry("state-backend", "hashmap"),
                 Map.entry("checkpoint-interval", "10s"), Map.entry("data-dir", ""), Map.entry("keep-data", "false"),
-                Map.entry("seed", "1")));
-        if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("options come in pairs --option value; '" + args[args.length - 1]
-                    + "' has no value (--help lists them)");
-        }
-        for (int i = 0; i < args.length; i += 2) {
-            String key = args[i].startsWith("--") ? args[i].substring(2) : args[i];
-            if (!v.containsKey(key)) {
-                throw new IllegalArgumentException("unknown option '" + args[i] + "' (--help lists them)");
-            }
-            v.put(key, args[i + 1]);
-        }
+                Map.entry("seed", "1")), args);
         Set<String> phases = Set.of(v.get("phases").split(","));
         for (String p : phases) {
             if (!p.equals("rate") && !p.equals("nodes") && !p.equals("tasks")) {

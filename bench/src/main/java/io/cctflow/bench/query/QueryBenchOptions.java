@@ -1,9 +1,9 @@
 package io.cctflow.bench.query;
 
+import io.cctflow.bench.BenchArgs;
 import io.cctflow.graph.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -38,23 +38,12 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
 
     /** Parses {@code args}; a bad option throws naming it. */
     public static QueryBenchOptions parse(String[] args) {
-        Map<String, String> v = new LinkedHashMap<>(Map.ofEntries(
+        Map<String, String> v = BenchArgs.overlay(Map.ofEntries(
                 Map.entry("phase", "all"), Map.entry("data-dir", ""), Map.entry("instances", "10"),
                 Map.entry("days", "7"), Map.entry("window", "1m"), Map.entry("samples-per-window", "100"),
                 Map.entry("repetitions", "20"), Map.entry("tree-nodes", "100000"),
                 Map.entry("diff-nodes", "200000"), Map.entry("calls", "7"), Map.entry("page-cache", "1g"),
-                Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1")));
-        if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("options come in pairs --option value; '" + args[args.length - 1]
-                    + "' has no value (--help lists them)");
-        }
-        for (int i = 0; i < args.length; i += 2) {
-            String key = args[i].startsWith("--") ? args[i].substring(2) : args[i];
-            if (!v.containsKey(key)) {
-                throw new IllegalArgumentException("unknown option '" + args[i] + "' (--help lists them)");
-            }
-            v.put(key, args[i + 1]);
-        }
+                Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1")), args);
         String phase = v.get("phase");
         if (!phase.equals("all") && !phase.equals("build") && !phase.equals("measure")) {
             throw new IllegalArgumentException("--phase must be all, build or measure, was '" + phase + "'");
