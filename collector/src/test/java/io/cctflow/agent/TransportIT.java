@@ -144,6 +144,19 @@ class TransportIT {
         return batches.stream().map(SampleBatch::getSequence).toList();
     }
 
+    /** The sequence numbers below the newest received one that were not received. */
+    private static List<Long> gaps(List<Long> received) {
+        Set<Long> got = new HashSet<>(received);
+        long max = received.get(received.size() - 1);
+        return Stream.iterate(0L, i -> i + 1).limit(max).filter(i -> !got.contains(i)).toList();
+    }
+
+    /** Whether the newest batch's drop count equals the number of gaps before it, and there are some. */
+    private static boolean countsEveryGap(List<SampleBatch> batches) {
+        int gaps = gaps(sequences(batches)).size();
+        return gaps > 0 && batches.get(batches.size() - 1).getStats().getBatchesDropped() == gaps;
+    }
+
     /** The compression codec (attributes bits 0-2) of every record batch in the partition's log files. */
     private static List<Integer> codecsOnDisk(String topic) throws IOException {
         List<Integer> codecs = new ArrayList<>();
@@ -254,17 +267,20 @@ class TransportIT {
         assertThat(host.process().isAlive()).as("host alive while Kafka is away").isTrue();
 
         broker = KafkaServer.start(brokerDir);
-        long restartedAt = System.currentTimeMillis();
-        await().atMost(Duration.ofSeconds(60)).until(() -> batches(topic).stream()
-                .anyMatch(b -> b.getWindowStartMillis() >= restartedAt));
+        // A batch's stats are taken when it is built, before offering it drops older ones: the
+        // drops its own arrival caused show in the next batch. Once the queue drains, drops stop,
+        // and a batch built after that counts every missing sequence; wait for it (a drop that is
+        // never counted, or counted twice, never gets there).
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            List<SampleBatch> sofar = batches(topic);
+            return !sofar.isEmpty() && countsEveryGap(sofar);
+        });
         assertThat(host.stop()).as("exit code; stderr: %s", host.err()).isZero();
 
         List<SampleBatch> batches = batches(topic);
         List<Long> received = sequences(batches);
         assertThat(received).as("in order, none twice").isSorted().doesNotHaveDuplicates();
-        long max = received.get(received.size() - 1);
-        Set<Long> got = new HashSet<>(received);
-        List<Long> missing = Stream.iterate(0L, i -> i + 1).limit(max).filter(i -> !got.contains(i)).toList();
+        List<Long> missing = gaps(received);
         System.err.println("overflow: received " + received + ", missing " + missing);
         assertThat(missing).as("dropped sequences").isNotEmpty();
         long newestMissing = missing.get(missing.size() - 1);
