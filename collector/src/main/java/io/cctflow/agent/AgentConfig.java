@@ -101,10 +101,10 @@ public final class AgentConfig {
             "memory bound on encoded batches waiting to be sent, 1k..1g (65536, 64k, 16m); when full the oldest is dropped and counted, or spilled if spill.dir is set");
     private static final ConfigKey<Optional<Path>> SPILL_DIR_KEY = new ConfigKey<>(SPILL_DIR,
             raw -> Optional.of(ConfigParsers.path().apply(raw)), Optional::empty, "(none)",
-            "directory for batches that do not fit the buffer (one subdirectory per execution); unsent batches are also spilled at exit and sent by the next run of the same service, version and instance");
+            "directory for batches and code manifests that do not fit their buffers (one subdirectory per execution and kind); unsent ones are also spilled at exit and sent first by the next run of the same service, version and instance");
     private static final ConfigKey<Long> SPILL_MAX_KEY = new ConfigKey<>(SPILL_MAX,
             ConfigParsers.bytes(1L << 10, 1L << 40), () -> 256L << 20, "256m",
-            "bound on the spilled bytes of one execution, 1k..1024g; when full the oldest spilled batch is dropped and counted");
+            "bound on the spilled bytes of one execution, for batches and for manifests each, 1k..1024g; when full the oldest spilled one is dropped and counted");
     private static final ConfigKey<Optional<Pattern>> THREADS_INCLUDE_KEY = new ConfigKey<>(THREADS_INCLUDE,
             raw -> Optional.of(ConfigParsers.regex().apply(raw)), Optional::empty, "(all)",
             "Java regex; only threads whose whole raw name (before normalisation, e.g. http-nio-8080-exec-3) matches are sampled");

@@ -1,6 +1,5 @@
 package io.cctflow.agent;
 
-import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -84,7 +83,8 @@ final class AgentRuntime {
             return null;
         }
         KafkaBatchSender sender = new KafkaBatchSender(producer, config.topic(), recordKey,
-                sendQueue(config, recordKey, counters), counters, new Random(), System::nanoTime,
+                SendQueue.open(config.bufferBytes(), config.spillDir(), recordKey, config.spillMaxBytes(),
+                        "batch(es)", counters), counters, new Random(), System::nanoTime,
                 RateLimitedLog.perMinute());
         BatchAggregator aggregator = new BatchAggregator(instanceInfo(config),
                 config.periodMillis(), System.currentTimeMillis(), counters,
@@ -95,27 +95,6 @@ final class AgentRuntime {
         BatchFlusher flusher = new BatchFlusher(aggregator, sender, config.flushMillis(),
                 new Random(), System::currentTimeMillis);
         return new AgentRuntime(config, sampler, flusher, sender, instrumentation);
-    }
-
-    /** The send queue; in memory only when no spill directory is set or it cannot be used. */
-    private static SendQueue sendQueue(AgentConfig config, String recordKey, AgentCounters counters) {
-        RateLimitedLog log = RateLimitedLog.perMinute();
-        if (config.spillDir().isPresent()) {
-            try {
-                SendQueue queue = SendQueue.withSpill(config.bufferBytes(), config.spillDir().get(),
-                        recordKey, config.spillMaxBytes(), System.currentTimeMillis(), counters, log,
-                        System::nanoTime);
-                if (!queue.isEmpty()) {
-                    AgentLog.info(queue.size() + " batch(es) spilled by an earlier run of this "
-                            + "execution will be sent first, from " + queue.spillDirectory());
-                }
-                return queue;
-            } catch (IOException | RuntimeException e) {
-                AgentLog.warn("cannot use spill directory " + config.spillDir().get()
-                        + "; buffering in memory only", e);
-            }
-        }
-        return SendQueue.inMemory(config.bufferBytes(), counters, log, System::nanoTime);
     }
 
     static InstanceInfo instanceInfo(AgentConfig config) {

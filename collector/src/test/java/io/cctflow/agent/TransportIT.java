@@ -27,12 +27,14 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.cctflow.core.ExecutionId;
 import io.cctflow.schema.AgentStats;
+import io.cctflow.schema.CodeManifest;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.servers.KafkaServer;
 
@@ -62,6 +64,14 @@ class TransportIT {
     static void startBroker() throws IOException {
         brokerDir = Files.createTempDirectory(TARGET, "transport-it-kafka-");
         broker = KafkaServer.start(brokerDir);
+    }
+
+    /** A test that failed while the broker was down must not fail the next ones with it. */
+    @AfterEach
+    void restartBrokerIfDown() {
+        if (!broker.isRunning()) {
+            broker = KafkaServer.start(brokerDir);
+        }
     }
 
     @AfterAll
@@ -293,32 +303,44 @@ class TransportIT {
     }
 
     @Test
-    void batchesSpilledWhileKafkaIsAwayAndAtExitAreSentFirstByTheNextRunOfTheSameInstance()
+    void batchesAndManifestsSpilledWhileKafkaIsAwayAndAtExitAreSentFirstByTheNextRunOfTheSameInstance()
             throws Exception {
         String topic = "transport-spill";
+        String manifestTopic = "transport-spill-manifests";
         broker.createTopic(topic, 1, Map.of());
+        broker.createTopic(manifestTopic, 1, Map.of());
         broker.close();
         Path spillDir = Files.createTempDirectory(TARGET, "transport-it-spill-");
-        String args = agentArgs(topic, "spill-1", "buffer=2k,spill.dir=" + spillDir);
+        // the workload's own classes (io.cctflow.agent) fingerprinted, the bundled libraries not
+        String args = agentArgs(topic, "spill-1", "buffer=2k,spill.dir=" + spillDir
+                + ",manifest.topic=" + manifestTopic
+                + ",manifest.exclude=java.,javax.,jdk.,sun.,com.sun.,io.cctflow.agent.shaded.");
         Host first = startHost("transport-spill-run1", args);
         // overflow of the small buffer goes to disk while the broker is away
-        await().atMost(Duration.ofSeconds(60)).until(() -> spillFiles(spillDir).size() >= 3);
+        await().atMost(Duration.ofSeconds(60)).until(() -> spillFiles(spillDir, false).size() >= 3);
         assertThat(first.stop()).as("exit code; stderr: %s", first.err()).isZero();
         long firstExitedAt = System.currentTimeMillis();
         assertThat(first.err()).containsPattern("(\\d+) unsent batch\\(es\\) at exit, \\1 of them in .* for the next run");
-        int spilled = spillFiles(spillDir).size();
+        int spilled = spillFiles(spillDir, false).size();
+        // the workload's classes were fingerprinted, but their manifests never left: spilled at exit
+        int spilledManifests = spillFiles(spillDir, true).size();
+        assertThat(spilledManifests).as("manifests spilled by run 1").isPositive();
 
         broker = KafkaServer.start(brokerDir);
         Host second = startHost("transport-spill-run2", args);
         long secondStartedAt = System.currentTimeMillis();
         await().atMost(Duration.ofSeconds(60)).until(() -> batches(topic).stream()
-                .anyMatch(b -> b.getWindowStartMillis() >= secondStartedAt));
+                .anyMatch(b -> b.getWindowStartMillis() >= secondStartedAt)
+                && readAll(manifestTopic).size() > spilledManifests);
         assertThat(second.stop()).as("exit code; stderr: %s", second.err()).isZero();
 
         assertThat(second.err()).contains(spilled + " batch(es) spilled by an earlier run of this execution"
                 + " will be sent first");
+        assertThat(second.err()).contains(spilledManifests + " manifest(s) spilled by an earlier run of this"
+                + " execution will be sent first");
         List<SampleBatch> batches = batches(topic);
-        System.err.println("spill: " + spilled + " batches spilled by run 1, " + batches.size() + " received");
+        System.err.println("spill: " + spilled + " batches and " + spilledManifests
+                + " manifests spilled by run 1, " + batches.size() + " batches received");
         List<SampleBatch> run1 = batches.subList(0, spilled);
         List<SampleBatch> run2 = batches.subList(spilled, batches.size());
         assertThat(run1).as("the first run's batches come first")
@@ -328,12 +350,25 @@ class TransportIT {
                 .isEqualTo(Stream.iterate(0L, i -> i + 1).limit(run1.size()).toList());
         assertThat(sequences(run2)).isEqualTo(Stream.iterate(0L, i -> i + 1).limit(run2.size()).toList());
         assertThat(run1.get(run1.size() - 1).getStats().getBatchesDropped()).isZero();
-        assertThat(spillFiles(spillDir)).as("sent batches leave no spill file").isEmpty();
+
+        // manifests: run 1's (sequences from 0) first, then run 2's own, from 0 again
+        List<Long> manifestSequences = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> r : readAll(manifestTopic)) {
+            manifestSequences.add(CodeManifest.fromByteBuffer(ByteBuffer.wrap(r.value())).getSequence());
+        }
+        assertThat(manifestSequences.subList(0, spilledManifests)).as("run 1's manifests, in order, once")
+                .isEqualTo(Stream.iterate(0L, i -> i + 1).limit(spilledManifests).toList());
+        assertThat(manifestSequences.get(spilledManifests)).as("run 2's first manifest").isZero();
+        assertThat(spillFiles(spillDir, false)).as("sent batches leave no spill file").isEmpty();
+        assertThat(spillFiles(spillDir, true)).as("sent manifests leave no spill file").isEmpty();
     }
 
-    private static List<Path> spillFiles(Path root) throws IOException {
+    /** The spill files under {@code root}: of code manifests, or else of sample batches. */
+    private static List<Path> spillFiles(Path root, boolean manifests) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(f -> f.toString().endsWith(".batch")).toList();
+            return files.filter(f -> f.toString().endsWith(".batch"))
+                    .filter(f -> f.getParent().getFileName().toString().contains("_manifests-") == manifests)
+                    .toList();
         }
     }
 }

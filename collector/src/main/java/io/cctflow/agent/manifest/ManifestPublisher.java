@@ -17,14 +17,18 @@ import io.cctflow.schema.InstanceInfo;
  * Code fingerprints from class loading to Kafka: a {@link ManifestCollector} whose manifests go,
  * encoded, to a sender that shares the sample batches' producer
  * ({@link KafkaBatchSender#sharingProducer}) and sends to {@code manifest.topic}, keyed by the
- * deployment ({@link ExecutionId#deploymentKey()}), from an in-memory queue bounded by
- * {@code manifest.buffer} (oldest dropped and counted as {@code manifestsDropped}; no spilling).
+ * deployment ({@link ExecutionId#deploymentKey()}), from a queue bounded by {@code manifest.buffer}
+ * in memory. With {@code spill.dir} set, what does not fit and what is unsent at exit goes to a
+ * spill directory of its own (bounded by {@code spill.max}) and the next run of the same execution
+ * sends it first; otherwise the oldest is dropped and counted as {@code manifestsDropped}.
  *
  * <p>Thread safety: {@link #start} and {@link #close} from one controlling thread.
  */
 public final class ManifestPublisher {
     /** Name of the thread that sends manifests. */
     public static final String SENDER_THREAD_NAME = "cctflow-manifest-sender";
+    /** Appended to the execution key for the manifests' spill directory, apart from the batches'. */
+    static final String SPILL_KEY_SUFFIX = "\u001Fmanifests";
 
     private final ManifestCollector collector;
     private final KafkaBatchSender sender;
@@ -43,11 +47,12 @@ public final class ManifestPublisher {
             InstanceInfo instance, KafkaBatchSender samples) {
         RateLimitedLog log = RateLimitedLog.perMinute();
         AgentCounters sendCounters = new AgentCounters();
-        String key = new ExecutionId(instance.getService(), instance.getVersion(), instance.getInstanceId())
-                .deploymentKey();
-        KafkaBatchSender sender = samples.sharingProducer(config.manifestTopic(), key,
-                SendQueue.inMemory(config.manifestBufferBytes(), sendCounters, log, System::nanoTime),
-                sendCounters, SENDER_THREAD_NAME);
+        ExecutionId execution = new ExecutionId(instance.getService(), instance.getVersion(),
+                instance.getInstanceId());
+        SendQueue queue = SendQueue.open(config.manifestBufferBytes(), config.spillDir(),
+                execution.key() + SPILL_KEY_SUFFIX, config.spillMaxBytes(), "manifest(s)", sendCounters);
+        KafkaBatchSender sender = samples.sharingProducer(config.manifestTopic(),
+                execution.deploymentKey(), queue, sendCounters, SENDER_THREAD_NAME);
         ManifestCollector collector = new ManifestCollector(instrumentation,
                 new ClassFilter(config.manifestExclude()), config.manifestBufferBytes(), instance,
                 manifest -> send(sender, sendCounters, log, manifest),

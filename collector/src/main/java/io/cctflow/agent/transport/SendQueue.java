@@ -5,12 +5,14 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 import io.cctflow.agent.batch.AgentCounters;
+import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
 
 /**
@@ -93,6 +95,33 @@ public final class SendQueue {
                 nanoClock);
         queue.load(dir.list());
         return queue;
+    }
+
+    /**
+     * The agent's queue for one kind of record: spilling to {@code spillRoot} (subdirectory of
+     * {@code executionKey}) when it is set and usable, else in memory only (with a warning naming
+     * the directory). Says at start-up how many {@code what} an earlier run left to send first.
+     *
+     * @param what the records in messages, plural ("batches", "manifests")
+     */
+    public static SendQueue open(long maxMemoryBytes, Optional<Path> spillRoot, String executionKey,
+            long maxSpillBytes, String what, AgentCounters counters) {
+        RateLimitedLog log = RateLimitedLog.perMinute();
+        if (spillRoot.isPresent()) {
+            try {
+                SendQueue queue = withSpill(maxMemoryBytes, spillRoot.get(), executionKey,
+                        maxSpillBytes, System.currentTimeMillis(), counters, log, System::nanoTime);
+                if (!queue.isEmpty()) {
+                    AgentLog.info(queue.size() + " " + what + " spilled by an earlier run of this "
+                            + "execution will be sent first, from " + queue.spillDirectory());
+                }
+                return queue;
+            } catch (IOException | RuntimeException e) {
+                AgentLog.warn("cannot use spill directory " + spillRoot.get() + " for " + what
+                        + "; buffering in memory only", e);
+            }
+        }
+        return inMemory(maxMemoryBytes, counters, log, System::nanoTime);
     }
 
     private void load(List<Path> files) {
