@@ -9,7 +9,10 @@ import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
+import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.schema.MethodRef;
+import io.cctflow.schema.SampleBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -67,6 +70,29 @@ class CctMergeFunctionTest {
         assertThat(topology.get(1).getValue().nodes).isEmpty();
         assertThat(topology.get(1).getValue().instance.firstSampleMillis()).isEqualTo(70_000);
         assertThat(harness.getSideOutput(Outputs.DEAD_LETTERS)).isNull();
+    }
+
+    @Test
+    void runTimeGeneratedNamesFromAnyProducerAreNormalisedIntoOneMethod() throws Exception {
+        // a producer that does not normalise: two lambdas of one call site, as JFR names them in two
+        // JVMs (address and identity hash differ), and a JRuby call-site method with its counter
+        SampleBatch batch = TestBatches.batch(EXEC, 0, 60_000, new int[][] {{0, 1}, {0, 2}, {0, 3}},
+                new long[] {2, 3, 5});
+        batch.getMethods().set(1, new MethodRef("a.Foo$$Lambda$12+0x0000000800c0b440.1234", "run", "()V"));
+        batch.getMethods().set(2, new MethodRef("a.Foo$$Lambda$14+0x00007f1ff06f8000.5678", "run", "()V"));
+        batch.getMethods().set(3, new MethodRef("Script", "invokeOther41:fib", "()V"));
+        harness.processElement(new StreamRecord<>(TestBatches.record(batch, 0)));
+
+        BatchCounts counts = harness.extractOutputValues().get(0);
+        long lambda = MethodId.of("a.Foo$$Lambda$#", "run", "()V");
+        long callSite = MethodId.of("Script", "invokeOther#:fib", "()V");
+        assertThat(counts.counts.methodSamples[indexOf(counts.counts.methodIds, lambda)]).isEqualTo(5);
+        assertThat(counts.counts.methodSamples[indexOf(counts.counts.methodIds, callSite)]).isEqualTo(5);
+        TopologyUpdate update = harness.getSideOutput(Outputs.TOPOLOGY).peek().getValue();
+        assertThat(update.nodes).extracting(NodeRecord::methodId)
+                .containsExactlyInAnyOrder(MethodId.of("T", "m0", "()V"), lambda, callSite);
+        assertThat(update.methods).extracting(MethodRecord::className)
+                .containsExactlyInAnyOrder("T", "a.Foo$$Lambda$#", "Script");
     }
 
     @Test

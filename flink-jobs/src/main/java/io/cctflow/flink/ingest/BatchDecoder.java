@@ -1,11 +1,19 @@
 package io.cctflow.flink.ingest;
 
+import io.cctflow.core.ClassNames;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.core.MethodNames;
+import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
 import java.nio.ByteBuffer;
 
-/** Decodes and validates a {@link SampleBatch}; every rejection says what was wrong. */
+/**
+ * Decodes and validates a {@link SampleBatch}; every rejection says what was wrong. Class and
+ * method names of the dictionary are normalised ({@link ClassNames#normalise},
+ * {@link MethodNames#normalise}) so that batches of any producer (an older agent, a third-party
+ * converter) get the same method ids as our agent's, which normalises them already (a no-op then).
+ */
 public final class BatchDecoder {
     private BatchDecoder() {
     }
@@ -32,7 +40,16 @@ public final class BatchDecoder {
             throw new InvalidRecordException("not an Avro single-object SampleBatch: " + e, e);
         }
         validate(batch);
+        normaliseNames(batch);
         return batch;
+    }
+
+    /** Normalises run-time generated names in place; dictionary entries may then share an id. */
+    static void normaliseNames(SampleBatch batch) {
+        for (MethodRef m : batch.getMethods()) {
+            m.setClassName(ClassNames.normalise(m.getClassName()));
+            m.setMethodName(MethodNames.normalise(m.getMethodName()));
+        }
     }
 
     private static void validate(SampleBatch batch) throws InvalidRecordException {
