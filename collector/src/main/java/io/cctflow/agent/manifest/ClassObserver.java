@@ -5,7 +5,8 @@ import java.security.ProtectionDomain;
 
 /**
  * Observes class definitions and never transforms them: {@link #transform} always returns null
- * (no change). On the class-loading thread it only checks the name against the filter and copies
+ * (no change). On the class-loading thread it only checks the name against the filter and that
+ * the class came from a class file ({@link ClassFilter#fromClassFile}), and copies
  * the class file into the bounded {@link ClassQueue}; parsing and hashing happen on the
  * fingerprinting thread. A full queue refuses the class, which is counted as dropped.
  * Redefinitions and retransformations (another agent at work) are ignored: the first definition
@@ -28,7 +29,8 @@ final class ClassObserver implements ClassFileTransformer {
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
         try {
-            if (classBeingRedefined == null && classfileBuffer != null && filter.includes(className)) {
+            if (classBeingRedefined == null && classfileBuffer != null && filter.includes(className)
+                    && ClassFilter.fromClassFile(loader, protectionDomain)) {
                 observe(className, classfileBuffer);
             }
         } catch (Throwable t) {

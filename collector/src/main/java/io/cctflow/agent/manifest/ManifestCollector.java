@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.ByteBuffer;
+import java.security.ProtectionDomain;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -176,7 +177,8 @@ public final class ManifestCollector {
                 continue;
             }
             String internalName = c.getName().replace('.', '/');
-            if (!filter.includes(internalName) || published.contains(c.getName())) {
+            if (!filter.includes(internalName) || published.contains(c.getName())
+                    || !ClassFilter.fromClassFile(c.getClassLoader(), protectionDomain(c))) {
                 continue;
             }
             counters.classSeen();
@@ -189,6 +191,14 @@ public final class ManifestCollector {
             if (pending.size() >= MAX_METHODS) {
                 publish();
             }
+        }
+    }
+
+    private static ProtectionDomain protectionDomain(Class<?> c) {
+        try {
+            return c.getProtectionDomain();
+        } catch (RuntimeException e) {
+            return null; // a security manager refused: treated as a class without a code source
         }
     }
 
