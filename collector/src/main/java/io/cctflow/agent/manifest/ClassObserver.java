@@ -31,7 +31,7 @@ final class ClassObserver implements ClassFileTransformer {
         try {
             if (classBeingRedefined == null && classfileBuffer != null && filter.includes(className)
                     && ClassFilter.fromClassFile(loader, protectionDomain)) {
-                observe(className, classfileBuffer);
+                observe(loader, className, classfileBuffer);
             }
         } catch (Throwable t) {
             // nothing may reach the class loader; a class lost here is simply not fingerprinted
@@ -40,9 +40,9 @@ final class ClassObserver implements ClassFileTransformer {
         return null;
     }
 
-    private void observe(String internalName, byte[] classFile) {
+    private void observe(ClassLoader loader, String internalName, byte[] classFile) {
         counters.classSeen();
-        if (!queue.offer(new ObservedClass(internalName, classFile.clone()))) {
+        if (!queue.offer(new ObservedClass(internalName, classFile.clone(), loader))) {
             counters.classDropped();
         }
     }
