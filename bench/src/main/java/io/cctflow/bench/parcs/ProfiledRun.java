@@ -17,10 +17,23 @@ import java.util.concurrent.TimeUnit;
  */
 record ProfiledRun(String version, String instance, Duration wallTime) {
 
-    /** Agent settings of every run: JFR's {@code profile} period and short flushes for short runs. */
-    static final String PERIOD = "10ms";
+    /** Agent settings of every run: short flushes for short runs, deep stacks. */
     static final String FLUSH = "2s";
     static final int STACK_DEPTH = 1024;
+    /**
+     * Options of the workload JVM: with {@code DebugNonSafepoints} HotSpot records debug scopes at
+     * every instruction of compiled code, not only at safepoints, so a sample is attributed to the
+     * (inlined) method it was in rather than to the nearest safepoint's, which depends on each run's
+     * inlining.
+     */
+    static final List<String> JVM_OPTIONS = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints",
+            "-XX:FlightRecorderOptions:stackdepth=" + STACK_DEPTH);
+
+    /** How every run is sampled, for the report. */
+    static String settings(int periodMillis) {
+        return "agent period=" + periodMillis + "ms, flush=" + FLUSH + ", stackdepth=" + STACK_DEPTH + "; JVM "
+                + String.join(" ", JVM_OPTIONS);
+    }
 
     /**
      * Runs the workload to its end.
@@ -28,12 +41,12 @@ record ProfiledRun(String version, String instance, Duration wallTime) {
      * @throws IOException when the JVM fails or exceeds {@code seconds} plus five minutes, naming its log
      */
     static ProfiledRun run(Application app, String version, String instance, Path jar, Path script, int seconds,
-            Path agentJar, String kafka, Path log) throws IOException, InterruptedException {
+            int periodMillis, Path agentJar, String kafka, Path log) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(PipelineProcess.javaBinary());
-        command.add("-XX:FlightRecorderOptions:stackdepth=" + STACK_DEPTH);
+        command.addAll(JVM_OPTIONS);
         command.add("-javaagent:" + agentJar.toAbsolutePath() + "=bootstrap.servers=" + kafka + ",service=" + app.name()
-                + ",version=" + version + ",instance=" + instance + ",period=" + PERIOD + ",flush=" + FLUSH
+                + ",version=" + version + ",instance=" + instance + ",period=" + periodMillis + "ms,flush=" + FLUSH
                 + ",stackdepth=" + STACK_DEPTH);
         // run from the script's directory with its bare name: JRuby names the classes it compiles
         // Ruby methods into after the script's path, which must not depend on where a harness ran

@@ -34,6 +34,7 @@ public final class ReleaseComparison {
               --app NAME           jython, jruby, or NAME=GROUP:ARTIFACT:OLD:NEW:SCRIPT; repeatable
                                    (default: jython and jruby)
               --seconds N          workload length of each run (default 150)
+              --period MS          the agent's sampling period in milliseconds, 1..1000 (default 1)
               --out DIR            where the reports go (default bench/reports/parcs)
               --data-dir DIR       pipeline data, one fresh directory per application (default target/parcs)
               --standalone-jar F   default standalone/target/cctflow-standalone.jar
@@ -46,12 +47,13 @@ public final class ReleaseComparison {
     private ReleaseComparison() {
     }
 
-    record Options(List<Application> apps, int seconds, Path out, Path dataDir, Path standaloneJar, Path agentJar,
+    record Options(List<Application> apps, int seconds, int periodMillis, Path out, Path dataDir, Path standaloneJar, Path agentJar,
             double tolerance, int top) {
 
         static Options parse(String... args) {
             List<Application> apps = new ArrayList<>();
             int seconds = 150;
+            int period = 1;
             Path out = Path.of("bench/reports/parcs");
             Path data = Path.of("target/parcs");
             Path standalone = Path.of("standalone/target/cctflow-standalone.jar");
@@ -67,6 +69,12 @@ public final class ReleaseComparison {
                 switch (option) {
                     case "--app" -> apps.add(Application.parse(v));
                     case "--seconds" -> seconds = positive(option, v);
+                    case "--period" -> {
+                        period = positive(option, v);
+                        if (period > 1000) {
+                            throw new IllegalArgumentException("--period must be 1..1000 milliseconds, got '" + v + "'");
+                        }
+                    }
                     case "--out" -> out = Path.of(v);
                     case "--data-dir" -> data = Path.of(v);
                     case "--standalone-jar" -> standalone = Path.of(v);
@@ -88,7 +96,7 @@ public final class ReleaseComparison {
             if (apps.isEmpty()) {
                 apps = List.of(Application.BUILT_IN.get("jython"), Application.BUILT_IN.get("jruby"));
             }
-            return new Options(apps, seconds, out, data, standalone, agent, tolerance, top);
+            return new Options(apps, seconds, period, out, data, standalone, agent, tolerance, top);
         }
 
         private static int positive(String option, String v) {
@@ -142,8 +150,8 @@ public final class ReleaseComparison {
                 Path jar = p[0].equals(app.oldVersion()) ? oldJar : newJar;
                 String instance = app.name() + "-" + p[0] + "-" + p[1];
                 step(app, "running " + app.coordinates(p[0]) + " as " + instance + " for " + options.seconds() + " s");
-                runs.add(ProfiledRun.run(app, p[0], instance, jar, script, options.seconds(), options.agentJar(),
-                        pipeline.kafkaBootstrap(), data.resolve(instance + ".log")));
+                runs.add(ProfiledRun.run(app, p[0], instance, jar, script, options.seconds(), options.periodMillis(),
+                        options.agentJar(), pipeline.kafkaBootstrap(), data.resolve(instance + ".log")));
             }
             GraphStoreConfig graph = GraphStoreConfig.unauthenticated(pipeline.boltUri());
             try (Driver driver = graph.openDriver()) {
@@ -169,8 +177,8 @@ public final class ReleaseComparison {
                 List<MigrationStudy.Result> migration = MigrationStudy.run(trees[0], trees[2], code.changes(),
                         newBatches, options.tolerance());
                 return new ReleaseReport(app.name(), app.coordinates(app.oldVersion()),
-                        app.coordinates(app.newVersion()), options.seconds(), runs, code.oldCode(), code.newCode(),
-                        noise, comparison, migration, options.tolerance(), Duration.ofNanos(System.nanoTime() - start));
+                        app.coordinates(app.newVersion()), options.seconds(), ProfiledRun.settings(options.periodMillis()),
+                        runs, code.oldCode(), code.newCode(), noise, comparison, migration, options.tolerance(), Duration.ofNanos(System.nanoTime() - start));
             }
         }
     }

@@ -15,11 +15,13 @@ import java.util.Locale;
  * @param noise the compare response of the two runs of the older release
  * @param comparison the compare response of the older release against the newer, with the noise
  *     threshold
+ * @param sampling the agent's and the workload JVM's settings of every run; null in reports written
+ *     before it was recorded (sampled every 10 ms, without {@code DebugNonSafepoints})
  * @param harnessWallTime from the start of the application's harness (jars fetched, pipeline
  *     started) until its report was complete (the pipeline's shutdown after it is not included)
  */
 record ReleaseReport(String application, String oldCoordinates, String newCoordinates, int workloadSeconds,
-        List<ProfiledRun> runs, Code oldCode, Code newCode, JsonNode noise, JsonNode comparison,
+        String sampling, List<ProfiledRun> runs, Code oldCode, Code newCode, JsonNode noise, JsonNode comparison,
         List<MigrationStudy.Result> migration, double tolerance, Duration harnessWallTime) {
 
     /** Classes and methods a release's CodeManifest holds (only the classes it loaded and we fingerprint). */
@@ -35,6 +37,9 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
         for (ProfiledRun r : runs) {
             md.append(String.format(Locale.ROOT, "%s (%s, %.1f s) ", r.instance(), r.version(),
                     r.wallTime().toMillis() / 1000.0));
+        }
+        if (sampling != null) {
+            md.append("\n\nSampling: ").append(sampling).append('.');
         }
         md.append(String.format(Locale.ROOT, "%n%nHarness wall time: %.1f min (pipeline start-up, the three runs, "
                 + "waiting until they are stored, both comparisons, migration).%n", harnessWallTime.toMillis() / 60e3));

@@ -13,6 +13,7 @@ class ReleaseComparisonOptionsTest {
         ReleaseComparison.Options o = ReleaseComparison.Options.parse();
         assertThat(o.apps()).extracting(Application::name).containsExactly("jython", "jruby");
         assertThat(o.seconds()).isEqualTo(150);
+        assertThat(o.periodMillis()).isEqualTo(1);
         assertThat(o.out()).isEqualTo(Path.of("bench/reports/parcs"));
         assertThat(o.tolerance()).isEqualTo(0.01);
     }
@@ -20,18 +21,21 @@ class ReleaseComparisonOptionsTest {
     @Test
     void parsesACustomApplication() {
         ReleaseComparison.Options o = ReleaseComparison.Options.parse("--app", "groovy=org.apache.groovy:groovy:4.0.1:4.0.2:w.groovy",
-                "--seconds", "30");
+                "--seconds", "30", "--period", "10");
         Application app = o.apps().get(0);
         assertThat(app.coordinates(app.oldVersion())).isEqualTo("org.apache.groovy:groovy:4.0.1");
         assertThat(app.coordinates(app.newVersion())).isEqualTo("org.apache.groovy:groovy:4.0.2");
         assertThat(app.script()).isEqualTo("w.groovy");
         assertThat(o.seconds()).isEqualTo(30);
+        assertThat(o.periodMillis()).isEqualTo(10);
     }
 
     @Test
     void rejectsBadValuesNamingTheOption() {
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--seconds", "0"))
                 .hasMessageContaining("--seconds must be a positive whole number, got '0'");
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--period", "1001"))
+                .hasMessageContaining("--period must be 1..1000 milliseconds, got '1001'");
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--tolerance", "1.5"))
                 .hasMessageContaining("--tolerance must be a number in [0, 1)");
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--app", "x=a:b"))

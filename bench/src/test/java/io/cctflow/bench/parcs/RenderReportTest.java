@@ -31,7 +31,7 @@ class RenderReportTest {
                  "stages": [{"stage": "ADDED", "subtreesA": 0, "nodesA": 0, "subtreesB": 1, "nodesB": 2}],
                  "differences": [], "attributions": [{"stage": "ADDED", "side": "b", "method": "a.B.c()V", "nodes": 2,
                    "samples": 4, "suspects": ["a.B.d()V", "a.B.d()V"]}]}""");
-        ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150,
+        ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, ProfiledRun.settings(1),
                 List.of(new ProfiledRun("1", "app-1-run1", Duration.ofMillis(151_500))),
                 new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), noise, comparison,
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.8, 0.9, 0.95, 0.92, 5, 1, 1, 2, 8, 10),
@@ -44,6 +44,8 @@ class RenderReportTest {
         String md = Files.readString(dir.resolve("app.md"));
         assertThat(md).isEqualTo(report.markdown())
                 .contains("Harness wall time: 10.0 min")
+                .contains("Sampling: agent period=1ms, flush=2s, stackdepth=1024; JVM -XX:+UnlockDiagnosticVMOptions"
+                        + " -XX:+DebugNonSafepoints")
                 .contains("None beyond noise: the releases' self overlap (80.0 %) is not below the noise threshold (66.0 %)")
                 .contains("| ADDED | b | `a.B.c()V` | 2 | 4 | `a.B.d()V` |");
     }

@@ -1,5 +1,7 @@
 package io.cctflow.agent.manifest;
 
+import java.security.CodeSource;
+import java.security.ProtectionDomain;
 import java.util.List;
 
 import io.cctflow.core.ClassNames;
@@ -36,5 +38,29 @@ public final class ClassFilter {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a class may have come from a class file of the deployment (a jar, a directory, the
+     * JDK's image): defined by the boot loader, or in a protection domain whose code source has a
+     * location. The cheap check on the class-loading thread; {@link ClassFiles#exists} decides on
+     * the fingerprinting thread (JRuby's and Jython's compilers define their output with the
+     * jar's code source). Run-time generators that define classes without one (jnr-ffi's native
+     * stubs {@code LinuxLibC$jnr$ffi$0}, a {@code defineClass} without a domain) may emit another
+     * class file in every run of the same release: jnr-ffi numbers its stubs' fields in the order
+     * reflection lists the interface's methods, which differs between runs, so their methods
+     * showed as modified between two runs of one jar. Such classes are not fingerprinted. The
+     * price: a class loaded from a real file by a loader that passes no protection domain is left
+     * out too.
+     *
+     * @param loader the defining loader; null for the boot loader
+     * @param domain the class's protection domain; may be null
+     */
+    public static boolean fromClassFile(ClassLoader loader, ProtectionDomain domain) {
+        if (loader == null) {
+            return true;
+        }
+        CodeSource source = domain == null ? null : domain.getCodeSource();
+        return source != null && source.getLocation() != null;
     }
 }

@@ -5,7 +5,8 @@ import java.security.ProtectionDomain;
 
 /**
  * Observes class definitions and never transforms them: {@link #transform} always returns null
- * (no change). On the class-loading thread it only checks the name against the filter and copies
+ * (no change). On the class-loading thread it only checks the name against the filter and that
+ * the class came from a class file ({@link ClassFilter#fromClassFile}), and copies
  * the class file into the bounded {@link ClassQueue}; parsing and hashing happen on the
  * fingerprinting thread. A full queue refuses the class, which is counted as dropped.
  * Redefinitions and retransformations (another agent at work) are ignored: the first definition
@@ -28,8 +29,9 @@ final class ClassObserver implements ClassFileTransformer {
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
         try {
-            if (classBeingRedefined == null && classfileBuffer != null && filter.includes(className)) {
-                observe(className, classfileBuffer);
+            if (classBeingRedefined == null && classfileBuffer != null && filter.includes(className)
+                    && ClassFilter.fromClassFile(loader, protectionDomain)) {
+                observe(loader, className, classfileBuffer);
             }
         } catch (Throwable t) {
             // nothing may reach the class loader; a class lost here is simply not fingerprinted
@@ -38,9 +40,9 @@ final class ClassObserver implements ClassFileTransformer {
         return null;
     }
 
-    private void observe(String internalName, byte[] classFile) {
+    private void observe(ClassLoader loader, String internalName, byte[] classFile) {
         counters.classSeen();
-        if (!queue.offer(new ObservedClass(internalName, classFile.clone()))) {
+        if (!queue.offer(new ObservedClass(internalName, classFile.clone(), loader))) {
             counters.classDropped();
         }
     }

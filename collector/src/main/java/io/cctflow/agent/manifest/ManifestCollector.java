@@ -1,9 +1,9 @@
 package io.cctflow.agent.manifest;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.ByteBuffer;
+import java.security.ProtectionDomain;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -111,7 +111,7 @@ public final class ManifestCollector {
      * not load classes from inside the class-loading hook.
      */
     private void warmUp() {
-        ObservedClass probe = new ObservedClass("warm/Up", new byte[0]);
+        ObservedClass probe = new ObservedClass("warm/Up", new byte[0], null);
         filter.includes(probe.internalName());
         queue.offer(probe);
         try {
@@ -130,7 +130,7 @@ public final class ManifestCollector {
                 long wait = Math.max(1, Math.min(POLL_NANOS, nextPublish - nanoClock.getAsLong()));
                 ObservedClass c = queue.poll(wait, TimeUnit.NANOSECONDS);
                 if (c != null) {
-                    fingerprint(c.internalName(), c.bytes());
+                    fingerprintObserved(c);
                 }
                 if (pending.size() >= MAX_METHODS) {
                     publish();
@@ -155,7 +155,7 @@ public final class ManifestCollector {
     private void drainUntil(long deadlineNanos) throws InterruptedException {
         ObservedClass c;
         while (nanoClock.getAsLong() - deadlineNanos < 0 && (c = queue.poll(0, TimeUnit.NANOSECONDS)) != null) {
-            fingerprint(c.internalName(), c.bytes());
+            fingerprintObserved(c);
             if (pending.size() >= MAX_METHODS) {
                 publish();
             }
@@ -170,17 +170,18 @@ public final class ManifestCollector {
             // keep the queue moving while the (possibly long) sweep runs, so it drops nothing
             ObservedClass observed = queue.poll(0, TimeUnit.NANOSECONDS);
             if (observed != null) {
-                fingerprint(observed.internalName(), observed.bytes());
+                fingerprintObserved(observed);
             }
             if (c.isArray() || c.isPrimitive() || c.isHidden()) {
                 continue;
             }
             String internalName = c.getName().replace('.', '/');
-            if (!filter.includes(internalName) || published.contains(c.getName())) {
+            if (!filter.includes(internalName) || published.contains(c.getName())
+                    || !ClassFilter.fromClassFile(c.getClassLoader(), protectionDomain(c))) {
                 continue;
             }
             counters.classSeen();
-            byte[] bytes = readClassFile(c, internalName);
+            byte[] bytes = ClassFiles.read(c.getClassLoader(), internalName);
             if (bytes == null) {
                 counters.classUnreadable();
             } else {
@@ -192,15 +193,27 @@ public final class ManifestCollector {
         }
     }
 
-    /** The class file of a loaded class, read through its loader; null if there is none. */
-    private static byte[] readClassFile(Class<?> c, String internalName) {
-        ClassLoader loader = c.getClassLoader();
-        String resource = internalName + ".class";
-        try (InputStream in = loader == null ? ClassLoader.getSystemResourceAsStream(resource)
-                : loader.getResourceAsStream(resource)) {
-            return in == null ? null : in.readAllBytes();
-        } catch (IOException | RuntimeException | LinkageError e) {
-            return null; // the loader's own code failed: this class stays unfingerprinted
+    private static ProtectionDomain protectionDomain(Class<?> c) {
+        try {
+            return c.getProtectionDomain();
+        } catch (RuntimeException e) {
+            return null; // a security manager refused: treated as a class without a code source
+        }
+    }
+
+    /**
+     * Fingerprints a class the observer queued if its loader has it as a class file; one without
+     * (generated at run time with a code source, e.g. by a language's compiler or JIT) is counted
+     * as unreadable, as the sweep of loaded classes counts it.
+     */
+    private void fingerprintObserved(ObservedClass c) {
+        if (published.contains(c.internalName().replace('/', '.'))) {
+            return;
+        }
+        if (ClassFiles.exists(c.loader(), c.internalName())) {
+            fingerprint(c.internalName(), c.bytes());
+        } else {
+            counters.classUnreadable();
         }
     }
 

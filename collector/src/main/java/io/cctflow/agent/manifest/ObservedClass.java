@@ -5,6 +5,7 @@ package io.cctflow.agent.manifest;
  *
  * @param internalName e.g. {@code com/acme/Checkout}
  * @param bytes a private copy of the class file; not modified by anyone
+ * @param loader the defining loader, held until the class is fingerprinted; null for the boot loader
  */
-record ObservedClass(String internalName, byte[] bytes) {
+record ObservedClass(String internalName, byte[] bytes, ClassLoader loader) {
 }
