@@ -35,13 +35,13 @@ public final class TreeLoader {
         return rebuild(sum(ranges.read(executionKeys, fromMillis, toMillis)));
     }
 
-    /** The summed counts of windows. */
+    /** The summed counts of windows ({@link TreeCounts#sum}: one pass). */
     public static TreeCounts sum(Collection<WindowCounts> windows) {
-        TreeCounts sum = TreeCounts.empty();
+        List<TreeCounts> counts = new ArrayList<>(windows.size());
         for (WindowCounts w : windows) {
-            sum = sum.plus(w.counts());
+            counts.add(w.counts());
         }
-        return sum;
+        return TreeCounts.sum(counts);
     }
 
     /** The tree of summed counts: topology read for the nodes that have counts, per-thread counts included. */
