@@ -95,10 +95,15 @@ public final class SortedColumns {
         }
 
         void add(long[][] table, int r) {
+            long k0 = table[0][r];
+            long k1 = keyColumns > 1 ? table[1][r] : 0;
+            long[] keys0 = rows[0];
+            long[] keys1 = keyColumns > 1 ? rows[1] : null;
             int i = slot(table, r);
-            while (slots[i] != 0) {
-                int row = slots[i] - 1;
-                if (compareKeys(rows, row, table, r, keyColumns) == 0) {
+            int row;
+            while ((row = slots[i] - 1) >= 0) {
+                if (keys0[row] == k0 && (keyColumns == 1 || (keys1[row] == k1
+                        && (keyColumns == 2 || compareKeys(rows, row, table, r, keyColumns) == 0)))) {
                     for (int col = keyColumns; col < rows.length; col++) {
                         rows[col][row] += table[col][r];
                     }
@@ -106,7 +111,7 @@ public final class SortedColumns {
                 }
                 i = (i + 1) & mask;
             }
-            if (size == rows[0].length) {
+            if (size == keys0.length) {
                 for (int col = 0; col < rows.length; col++) {
                     rows[col] = Arrays.copyOf(rows[col], size * 2);
                 }
