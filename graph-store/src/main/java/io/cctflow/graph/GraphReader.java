@@ -237,6 +237,33 @@ public final class GraphReader {
         return out;
     }
 
+    /**
+     * The sum of a group of window versions (the windows of one time slot of several executions)
+     * if the window cache keeps it ({@link #keepSum}); else null.
+     */
+    public TreeCounts cachedSum(List<WindowVersion> group) {
+        return windowCache.getSum(sumKey(group));
+    }
+
+    /** Keeps {@code sum}, the counts of {@code group} summed, once all of its versions were settled at {@code planNowMillis}. */
+    public void keepSum(List<WindowVersion> group, long planNowMillis, TreeCounts sum) {
+        long latest = Long.MIN_VALUE;
+        for (WindowVersion v : group) {
+            latest = Math.max(latest, v.writtenMillis());
+        }
+        windowCache.putSum(sumKey(group), latest, planNowMillis, sum);
+    }
+
+    /** A name of the group that lists every member's key and written, in key order. */
+    private static String sumKey(List<WindowVersion> group) {
+        List<String> members = new ArrayList<>(group.size());
+        for (WindowVersion v : group) {
+            members.add(key(v.span()) + '@' + v.writtenMillis());
+        }
+        java.util.Collections.sort(members);
+        return "sum\n" + String.join("\n", members);
+    }
+
     private static String key(WindowSpan s) {
         return Keys.window(s.executionKey(), s.resolution(), s.startMillis());
     }

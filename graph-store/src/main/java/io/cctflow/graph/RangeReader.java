@@ -1,5 +1,6 @@
 package io.cctflow.graph;
 
+import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.graph.model.WindowSpan;
 import io.cctflow.graph.model.WindowVersion;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -59,10 +61,54 @@ public final class RangeReader {
 
         /** The windows: roll-ups and fine windows, none counted twice. */
         public List<WindowCounts> read() {
+            return reader.windows(all(), nowMillis);
+        }
+
+        /**
+         * The summed counts of {@link #read()}, equal to {@code TreeLoader.sum(read())}. The windows
+         * of one time slot (one per execution) are summed as a group, and the reader's window cache
+         * keeps settled groups' sums, so a later read over the same executions and slots (another
+         * method over an overlapping range) sums one row set per slot instead of one per execution;
+         * only the windows of the groups it does not hold are fetched.
+         */
+        public TreeCounts sum() {
+            Map<List<Long>, List<WindowVersion>> slots = new LinkedHashMap<>();
+            for (WindowVersion v : all()) {
+                slots.computeIfAbsent(List.of(v.span().startMillis(), v.span().endMillis()), k -> new ArrayList<>())
+                        .add(v);
+            }
+            List<TreeCounts> parts = new ArrayList<>(slots.size());
+            List<WindowVersion> toRead = new ArrayList<>();
+            Map<List<Long>, List<WindowVersion>> missing = new LinkedHashMap<>();
+            for (Map.Entry<List<Long>, List<WindowVersion>> slot : slots.entrySet()) {
+                TreeCounts cached = slot.getValue().size() > 1 ? reader.cachedSum(slot.getValue()) : null;
+                if (cached != null) {
+                    parts.add(cached);
+                } else {
+                    missing.put(slot.getKey(), slot.getValue());
+                    toRead.addAll(slot.getValue());
+                }
+            }
+            Map<List<Long>, List<TreeCounts>> read = new HashMap<>();
+            for (WindowCounts w : reader.windows(toRead, nowMillis)) {
+                read.computeIfAbsent(List.of(w.windowStartMillis(), w.windowEndMillis()), k -> new ArrayList<>())
+                        .add(w.counts());
+            }
+            missing.forEach((slot, group) -> {
+                TreeCounts sum = TreeCounts.sum(read.getOrDefault(slot, List.of()));
+                parts.add(sum);
+                if (group.size() > 1 && read.getOrDefault(slot, List.of()).size() == group.size()) {
+                    reader.keepSum(group, nowMillis, sum); // only complete groups: none was deleted meanwhile
+                }
+            });
+            return TreeCounts.sum(parts);
+        }
+
+        private List<WindowVersion> all() {
             List<WindowVersion> all = new ArrayList<>(rollups.size() + fine.size());
             all.addAll(rollups);
             all.addAll(fine);
-            return reader.windows(all, nowMillis);
+            return all;
         }
     }
 

@@ -32,7 +32,7 @@ public final class TreeLoader {
      * empty when nothing matched. Reads roll-ups where they cover the range ({@link RangeReader}).
      */
     public Cct load(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        return rebuild(sum(ranges.read(executionKeys, fromMillis, toMillis)));
+        return rebuild(ranges.plan(executionKeys, fromMillis, toMillis).sum());
     }
 
     /** The summed counts of windows ({@link TreeCounts#sum}: one pass). */

@@ -1,5 +1,6 @@
 package io.cctflow.graph;
 
+import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.model.WindowCounts;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -15,6 +16,10 @@ import java.util.Map;
  * already running would have to run longer than {@code settleMillis} to carry the same value.
  * So open windows (written within the last minute) are never cached, and no entry can be stale.
  *
+ * <p>It also keeps sums of groups of window versions ({@link #putSum}): the windows of one time
+ * slot of several executions, summed once, so a later read of the same executions sums one row
+ * set per slot instead of one per execution.
+ *
  * <p>Bounded by rows (node, per-thread and per-method rows of the cached counts, about 30 bytes
  * each): an entry that would take it above {@code capacityRows} evicts the oldest. Thread-safe.
  */
@@ -27,7 +32,8 @@ final class WindowCache {
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(1024, 0.75f, true);
     private long rows;
 
-    private record Entry(long writtenMillis, WindowCounts counts, long rows) {
+    /** {@code counts} is a {@link WindowCounts} (one window) or a {@link TreeCounts} (a group's sum). */
+    private record Entry(long writtenMillis, Object counts, long rows) {
     }
 
     WindowCache(long capacityRows, long settleMillis) {
@@ -42,7 +48,13 @@ final class WindowCache {
     /** The cached counts of this version of window {@code key}, or null. */
     synchronized WindowCounts get(String key, long writtenMillis) {
         Entry e = entries.get(key);
-        return e != null && e.writtenMillis() == writtenMillis ? e.counts() : null;
+        return e != null && e.writtenMillis() == writtenMillis && e.counts() instanceof WindowCounts w ? w : null;
+    }
+
+    /** The cached sum named {@code key} ({@link #putSum}), or null. */
+    synchronized TreeCounts getSum(String key) {
+        Entry e = entries.get(key);
+        return e != null && e.counts() instanceof TreeCounts c ? c : null;
     }
 
     /**
@@ -50,7 +62,19 @@ final class WindowCache {
      * was settled at {@code planNowMillis} (database clock) and fits the bound.
      */
     synchronized void put(String key, long writtenMillis, long planNowMillis, WindowCounts counts) {
-        long weight = rows(counts);
+        keep(key, writtenMillis, planNowMillis, counts, rows(counts.counts()));
+    }
+
+    /**
+     * Keeps the sum of a group of window versions under {@code key}, a name that lists every member
+     * with its {@code written} (so a rewritten member makes it a different name), when the latest
+     * member, written at {@code latestWrittenMillis}, was settled at {@code planNowMillis}.
+     */
+    synchronized void putSum(String key, long latestWrittenMillis, long planNowMillis, TreeCounts sum) {
+        keep(key, latestWrittenMillis, planNowMillis, sum, rows(sum));
+    }
+
+    private void keep(String key, long writtenMillis, long planNowMillis, Object counts, long weight) {
         if (weight > capacityRows || writtenMillis >= planNowMillis - settleMillis) {
             return;
         }
@@ -74,7 +98,7 @@ final class WindowCache {
         return rows;
     }
 
-    private static long rows(WindowCounts w) {
-        return 1L + w.counts().nodeIds().length + w.counts().threadNodeIds().length + w.counts().methodIds().length;
+    private static long rows(TreeCounts c) {
+        return 1L + c.nodeIds().length + c.threadNodeIds().length + c.methodIds().length;
     }
 }

@@ -125,6 +125,9 @@ class RollupsTest {
                     assertThat(TreeLoader.sum(cached.read(keys, c[0], c[1])))
                             .as("round %d, [%d, %d) of %s", round, c[0] - T0, c[1] - T0, keys)
                             .isEqualTo(fineSum(keys, c[0], c[1]));
+                    assertThat(cached.plan(keys, c[0], c[1]).sum()) // summed per time slot, groups cached
+                            .as("round %d, sum of [%d, %d) of %s", round, c[0] - T0, c[1] - T0, keys)
+                            .isEqualTo(fineSum(keys, c[0], c[1]));
                 }
             }
             assertThat(cache.rows()).isPositive();
@@ -142,14 +145,18 @@ class RollupsTest {
         }
         writer.writeWindowCounts(rewritten);
         for (long[] c : ranges(11)) { // before the next pass, only the rewritten fine windows are new
-            assertThat(TreeLoader.sum(cached.read(KEYS, c[0], c[1])))
-                    .isEqualTo(TreeLoader.sum(new RangeReader(reader).read(KEYS, c[0], c[1])));
+            TreeCounts uncached = TreeLoader.sum(new RangeReader(reader).read(KEYS, c[0], c[1]));
+            assertThat(TreeLoader.sum(cached.read(KEYS, c[0], c[1]))).isEqualTo(uncached);
+            assertThat(cached.plan(KEYS, c[0], c[1]).sum()).isEqualTo(uncached);
         }
         assertThat(rollups.rollUp(T0 + 3 * DAY).hours()).isPositive();
         for (long[] c : ranges(12)) {
             for (List<String> keys : List.of(KEYS, List.of(KEYS.get(0)))) {
                 assertThat(TreeLoader.sum(cached.read(keys, c[0], c[1])))
                         .as("after rewrites, [%d, %d) of %s", c[0] - T0, c[1] - T0, keys)
+                        .isEqualTo(fineSum(keys, c[0], c[1]));
+                assertThat(cached.plan(keys, c[0], c[1]).sum())
+                        .as("after rewrites, sum of [%d, %d) of %s", c[0] - T0, c[1] - T0, keys)
                         .isEqualTo(fineSum(keys, c[0], c[1]));
             }
         }
