@@ -214,6 +214,14 @@ public final class GraphReader {
      * no longer stored is left out; one rewritten since it was listed is read as it is now.
      */
     public List<WindowCounts> windows(List<WindowVersion> versions, long planNowMillis) {
+        return windows(versions, planNowMillis, true);
+    }
+
+    /**
+     * {@link #windows(List, long)}; with {@code keep} false the windows read are not kept in the
+     * cache (their group's sum will be, {@link #keepSum}).
+     */
+    List<WindowCounts> windows(List<WindowVersion> versions, long planNowMillis, boolean keep) {
         List<WindowCounts> out = new ArrayList<>(versions.size());
         Map<String, WindowVersion> missing = new HashMap<>();
         for (WindowVersion v : versions) {
@@ -231,7 +239,9 @@ public final class GraphReader {
                     MATCH (w:Window {key: key})
                     """ + WINDOW_COLUMNS, params("keys", List.copyOf(missing.keySet())), GraphReader::toKeyedWindow)) {
                 out.add(e.getValue());
-                windowCache.put(e.getKey(), missing.get(e.getKey()).writtenMillis(), planNowMillis, e.getValue());
+                if (keep) {
+                    windowCache.put(e.getKey(), missing.get(e.getKey()).writtenMillis(), planNowMillis, e.getValue());
+                }
             }
         }
         return out;

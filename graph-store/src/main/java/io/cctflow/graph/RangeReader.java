@@ -67,9 +67,9 @@ public final class RangeReader {
         /**
          * The summed counts of {@link #read()}, equal to {@code TreeLoader.sum(read())}. The windows
          * of one time slot (one per execution) are summed as a group, and the reader's window cache
-         * keeps settled groups' sums, so a later read over the same executions and slots (another
-         * method over an overlapping range) sums one row set per slot instead of one per execution;
-         * only the windows of the groups it does not hold are fetched.
+         * keeps settled groups' sums (not their windows), so a later read over the same executions
+         * and slots (another method over an overlapping range) sums one row set per slot instead of
+         * one per execution; only the windows of the groups it does not hold are fetched.
          */
         public TreeCounts sum() {
             Map<List<Long>, List<WindowVersion>> slots = new LinkedHashMap<>();
@@ -81,7 +81,7 @@ public final class RangeReader {
             List<WindowVersion> toRead = new ArrayList<>();
             Map<List<Long>, List<WindowVersion>> missing = new LinkedHashMap<>();
             for (Map.Entry<List<Long>, List<WindowVersion>> slot : slots.entrySet()) {
-                TreeCounts cached = slot.getValue().size() > 1 ? reader.cachedSum(slot.getValue()) : null;
+                TreeCounts cached = reader.cachedSum(slot.getValue());
                 if (cached != null) {
                     parts.add(cached);
                 } else {
@@ -90,14 +90,15 @@ public final class RangeReader {
                 }
             }
             Map<List<Long>, List<TreeCounts>> read = new HashMap<>();
-            for (WindowCounts w : reader.windows(toRead, nowMillis)) {
+            // the groups' sums are kept, not their windows: a day of ten instances is ~1 M rows so, ~7 M as windows
+            for (WindowCounts w : reader.windows(toRead, nowMillis, false)) {
                 read.computeIfAbsent(List.of(w.windowStartMillis(), w.windowEndMillis()), k -> new ArrayList<>())
                         .add(w.counts());
             }
             missing.forEach((slot, group) -> {
                 TreeCounts sum = TreeCounts.sum(read.getOrDefault(slot, List.of()));
                 parts.add(sum);
-                if (group.size() > 1 && read.getOrDefault(slot, List.of()).size() == group.size()) {
+                if (read.getOrDefault(slot, List.of()).size() == group.size()) {
                     reader.keepSum(group, nowMillis, sum); // only complete groups: none was deleted meanwhile
                 }
             });

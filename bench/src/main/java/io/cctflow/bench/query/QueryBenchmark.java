@@ -167,7 +167,7 @@ public final class QueryBenchmark {
             System.out.println("  " + tree.summary());
             String loadAfter = loadAverage();
             String cpu = MachineLoad.now().since(machine);
-            System.out.println("reading phases (no HTTP, no topology cache) ...");
+            System.out.println("reading phases (no HTTP, no topology or window cache) ...");
             String phases;
             try (Driver driver = graph.openDriver()) {
                 phases = ReadPhases.measure(driver, dataset);
