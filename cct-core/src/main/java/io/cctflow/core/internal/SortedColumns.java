@@ -76,7 +76,51 @@ public final class SortedColumns {
                 acc.add(t, r);
             }
         }
-        return sortAndCombine(acc.table(), keyColumns);
+        long[][] rows = acc.table();
+        int[] order = new int[rows[0].length];
+        for (int r = 0; r < order.length; r++) {
+            order[r] = r;
+        }
+        sortRows(order, new int[order.length], 0, order.length, rows, keyColumns); // keys are unique now
+        long[][] out = new long[rows.length][order.length];
+        for (int col = 0; col < rows.length; col++) {
+            for (int r = 0; r < order.length; r++) {
+                out[col][r] = rows[col][order[r]];
+            }
+        }
+        return out;
+    }
+
+    /** Merge sort of row indexes {@code order[from, to)} by key, on primitives (no boxing, no comparator). */
+    private static void sortRows(int[] order, int[] buffer, int from, int to, long[][] rows, int keyColumns) {
+        if (to - from < 24) {
+            for (int i = from + 1; i < to; i++) {
+                int row = order[i];
+                int j = i - 1;
+                while (j >= from && compareKeys(rows, order[j], rows, row, keyColumns) > 0) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = row;
+            }
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        sortRows(order, buffer, from, mid, rows, keyColumns);
+        sortRows(order, buffer, mid, to, rows, keyColumns);
+        if (compareKeys(rows, order[mid - 1], rows, order[mid], keyColumns) <= 0) {
+            return;
+        }
+        System.arraycopy(order, from, buffer, from, to - from);
+        int i = from;
+        int j = mid;
+        for (int k = from; k < to; k++) {
+            if (j >= to || (i < mid && compareKeys(rows, buffer[i], rows, buffer[j], keyColumns) <= 0)) {
+                order[k] = buffer[i++];
+            } else {
+                order[k] = buffer[j++];
+            }
+        }
     }
 
     /** Rows summed by key: open addressing over row indexes, columns grown by doubling. Not thread-safe. */
