@@ -1,7 +1,10 @@
 package io.cctflow.core;
 
 import io.cctflow.core.internal.SortedColumns;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import java.util.TreeMap;
 
@@ -127,6 +130,38 @@ public final class TreeCounts {
         return new TreeCounts(SortedColumns.sum(nodes, other.nodes, 1), SortedColumns.sum(threads, other.threads, 2),
                 dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),
                 dictionary.values().toArray(String[]::new), SortedColumns.sum(methods, other.methods, 1));
+    }
+
+    /**
+     * The sum of all, equal to folding them with {@link #plus} in order (the first name of a thread
+     * id wins), in one pass over their rows instead of one merge per element: what reading a day
+     * of a fleet's windows needs.
+     */
+    public static TreeCounts sum(Collection<TreeCounts> all) {
+        List<TreeCounts> parts = new ArrayList<>(all.size());
+        for (TreeCounts c : all) {
+            if (!c.isEmpty()) {
+                parts.add(c);
+            }
+        }
+        if (parts.size() <= 1) {
+            return parts.isEmpty() ? EMPTY : parts.get(0);
+        }
+        TreeMap<Long, String> dictionary = new TreeMap<>();
+        List<long[][]> nodeTables = new ArrayList<>(parts.size());
+        List<long[][]> threadTables = new ArrayList<>(parts.size());
+        List<long[][]> methodTables = new ArrayList<>(parts.size());
+        for (TreeCounts c : parts) {
+            for (int i = 0; i < c.threadDictIds.length; i++) {
+                dictionary.putIfAbsent(c.threadDictIds[i], c.threadDictNames[i]);
+            }
+            nodeTables.add(c.nodes);
+            threadTables.add(c.threads);
+            methodTables.add(c.methods);
+        }
+        return new TreeCounts(SortedColumns.sumAll(nodeTables, 1), SortedColumns.sumAll(threadTables, 2),
+                dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),
+                dictionary.values().toArray(String[]::new), SortedColumns.sumAll(methodTables, 1));
     }
 
     public boolean isEmpty() {

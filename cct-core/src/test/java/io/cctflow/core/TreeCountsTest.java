@@ -3,7 +3,9 @@ package io.cctflow.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -33,6 +35,27 @@ class TreeCountsTest {
         TreeCounts sum = TreeCounts.of(tree(data, 0, split)).plus(TreeCounts.of(tree(data, split, stacks)));
         assertThat(sum).isEqualTo(whole);
         assertThat(whole.samples()).isEqualTo(data.totalSamples());
+    }
+
+    /** The one-pass sum of many parts (some empty) equals folding them with plus, and the counts of all samples. */
+    @Property(tries = 200)
+    void sumOfManyPartsEqualsTheFoldOfPlus(@ForAll long seed, @ForAll @IntRange(min = 0, max = 300) int stacks,
+            @ForAll @IntRange(min = 1, max = 40) int parts) {
+        RandomStacks data = RandomStacks.generate(seed, stacks, 12, 5);
+        java.util.Random random = new java.util.Random(seed);
+        List<TreeCounts> counts = new ArrayList<>();
+        int from = 0;
+        for (int p = 0; p < parts; p++) {
+            int to = p == parts - 1 ? stacks : from + random.nextInt(stacks - from + 1);
+            counts.add(TreeCounts.of(tree(data, from, to)));
+            from = to;
+        }
+        TreeCounts fold = TreeCounts.empty();
+        for (TreeCounts c : counts) {
+            fold = fold.plus(c);
+        }
+        assertThat(TreeCounts.sum(counts)).isEqualTo(fold);
+        assertThat(TreeCounts.sum(counts)).isEqualTo(TreeCounts.of(data.toTree()));
     }
 
     /** Method samples of m = samples whose stack contains m; self samples = samples whose leaf is m. */

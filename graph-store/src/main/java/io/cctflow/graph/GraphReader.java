@@ -11,6 +11,7 @@ import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.model.TruncationCounts;
 import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.graph.model.WindowSpan;
+import io.cctflow.graph.model.WindowVersion;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -40,17 +41,41 @@ public final class GraphReader {
 
     private final Driver driver;
     private final String database;
+    /** Rows of decoded windows the default reader keeps in memory ({@link WindowCache}). */
+    public static final long DEFAULT_WINDOW_CACHE_ROWS = WindowCache.DEFAULT_ROWS;
+
     private final TopologyCache topology;
+    private final WindowCache windowCache;
 
     public GraphReader(Driver driver, String database) {
         this(driver, database, DEFAULT_TOPOLOGY_CACHE_NODES);
     }
 
-    /** @param topologyCacheNodes most node records kept in memory; 0 turns the cache off */
+    /** @param topologyCacheNodes most node records kept in memory; 0 turns both caches off */
     public GraphReader(Driver driver, String database, int topologyCacheNodes) {
+        this(driver, database, topologyCacheNodes, topologyCacheNodes == 0 ? 0 : DEFAULT_WINDOW_CACHE_ROWS);
+    }
+
+    /**
+     * @param topologyCacheNodes most node records kept in memory; 0 turns the topology cache off
+     * @param windowCacheRows most rows of decoded windows kept in memory ({@link #windows(List, long)});
+     *     0 turns the window cache off
+     */
+    public GraphReader(Driver driver, String database, int topologyCacheNodes, long windowCacheRows) {
+        this(driver, database, new TopologyCache(topologyCacheNodes),
+                new WindowCache(windowCacheRows, Rollups.WRITE_MARGIN_MILLIS));
+    }
+
+    GraphReader(Driver driver, String database, TopologyCache topology, WindowCache windowCache) {
         this.driver = driver;
         this.database = database;
-        this.topology = new TopologyCache(topologyCacheNodes);
+        this.topology = topology;
+        this.windowCache = windowCache;
+    }
+
+    /** Empties the window cache (the next range reads decode every window again); for measurements. */
+    public void clearWindowCache() {
+        windowCache.clear();
     }
 
     /** Instances of one service, or of all services when {@code service} is null. */
@@ -117,7 +142,7 @@ public final class GraphReader {
 
     /** What a window query returns: the arrays of {@link WindowCounts}. */
     private static final String WINDOW_COLUMNS = """
-            RETURN w.instance AS instance, w.start AS start, w.end AS end,
+            RETURN w.key AS key, w.instance AS instance, w.start AS start, w.end AS end, w.written AS written,
                    w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
                    w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
                    w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
@@ -149,20 +174,108 @@ public final class GraphReader {
     }
 
     /**
-     * Start and end (no counts) of the windows of one resolution of the given executions that lie
-     * inside [fromMillis, toMillis): one cheap row each, to plan which windows to read.
+     * Span and write time (no counts) of the windows of one resolution of the given executions that
+     * lie inside [fromMillis, toMillis): one cheap row each, to plan which windows to read.
      */
-    public List<WindowSpan> windowSpans(Collection<String> executionKeys, Resolution resolution, long fromMillis,
-            long toMillis) {
+    public List<WindowVersion> windowVersions(Collection<String> executionKeys, Resolution resolution,
+            long fromMillis, long toMillis) {
         return read("""
                 MATCH (w:Window)
                 WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.end <= $to
-                RETURN w.instance AS instance, w.start AS start, w.end AS end
+                RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written
                 """,
                 params("keys", List.copyOf(executionKeys), "resolution", resolution.property(), "from", fromMillis,
                         "to", toMillis),
-                r -> new WindowSpan(r.get("instance").asString(), resolution, r.get("start").asLong(),
-                        r.get("end").asLong()));
+                r -> toVersion(r, resolution));
+    }
+
+    /** Span and write time of the fine windows overlapping any of the intervals (each window once). */
+    public List<WindowVersion> fineWindowVersionsIn(Collection<WindowSpan> intervals) {
+        List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
+                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
+        return read("""
+                UNWIND $rows AS g
+                MATCH (w:Window)
+                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start < g.to AND w.end > g.from
+                WITH DISTINCT w
+                RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written
+                """, params("rows", rows, "fine", Resolution.FINE.property()), r -> toVersion(r, Resolution.FINE));
+    }
+
+    private static WindowVersion toVersion(Record r, Resolution resolution) {
+        return new WindowVersion(new WindowSpan(r.get("instance").asString(), resolution, r.get("start").asLong(),
+                r.get("end").asLong()), r.get("written").asLong(Long.MAX_VALUE));
+    }
+
+    /**
+     * The counts of these versions of windows ({@link #windowVersions}), from the window cache
+     * where it holds them; the others are read and, once settled at {@code planNowMillis} (the
+     * database clock when the versions were listed), kept in it ({@link WindowCache}). A window
+     * no longer stored is left out; one rewritten since it was listed is read as it is now.
+     */
+    public List<WindowCounts> windows(List<WindowVersion> versions, long planNowMillis) {
+        return windows(versions, planNowMillis, true);
+    }
+
+    /**
+     * {@link #windows(List, long)}; with {@code keep} false the windows read are not kept in the
+     * cache (their group's sum will be, {@link #keepSum}).
+     */
+    List<WindowCounts> windows(List<WindowVersion> versions, long planNowMillis, boolean keep) {
+        List<WindowCounts> out = new ArrayList<>(versions.size());
+        Map<String, WindowVersion> missing = new HashMap<>();
+        for (WindowVersion v : versions) {
+            String key = key(v.span());
+            WindowCounts cached = windowCache.get(key, v.writtenMillis());
+            if (cached != null) {
+                out.add(cached);
+            } else {
+                missing.put(key, v);
+            }
+        }
+        if (!missing.isEmpty()) {
+            for (Map.Entry<String, WindowCounts> e : readWindows("""
+                    UNWIND $keys AS key
+                    MATCH (w:Window {key: key})
+                    """ + WINDOW_COLUMNS, params("keys", List.copyOf(missing.keySet())), GraphReader::toKeyedWindow)) {
+                out.add(e.getValue());
+                if (keep) {
+                    windowCache.put(e.getKey(), missing.get(e.getKey()).writtenMillis(), planNowMillis, e.getValue());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The sum of a group of window versions (the windows of one time slot of several executions)
+     * if the window cache keeps it ({@link #keepSum}); else null.
+     */
+    public TreeCounts cachedSum(List<WindowVersion> group) {
+        return windowCache.getSum(sumKey(group));
+    }
+
+    /** Keeps {@code sum}, the counts of {@code group} summed, once all of its versions were settled at {@code planNowMillis}. */
+    public void keepSum(List<WindowVersion> group, long planNowMillis, TreeCounts sum) {
+        long latest = Long.MIN_VALUE;
+        for (WindowVersion v : group) {
+            latest = Math.max(latest, v.writtenMillis());
+        }
+        windowCache.putSum(sumKey(group), latest, planNowMillis, sum);
+    }
+
+    /** A name of the group that lists every member's key and written, in key order. */
+    private static String sumKey(List<WindowVersion> group) {
+        List<String> members = new ArrayList<>(group.size());
+        for (WindowVersion v : group) {
+            members.add(key(v.span()) + '@' + v.writtenMillis());
+        }
+        java.util.Collections.sort(members);
+        return "sum\n" + String.join("\n", members);
+    }
+
+    private static String key(WindowSpan s) {
+        return Keys.window(s.executionKey(), s.resolution(), s.startMillis());
     }
 
     /** The counts of the given windows, by their spans; spans not stored are left out. */
@@ -173,30 +286,6 @@ public final class GraphReader {
                 UNWIND $keys AS key
                 MATCH (w:Window {key: key})
                 """ + WINDOW_COLUMNS, params("keys", keys));
-    }
-
-    /** Fine windows overlapping each interval, per execution: {@code [instance, from, to]} rows. */
-    public List<WindowCounts> fineWindowsIn(Collection<WindowSpan> intervals) {
-        List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
-                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
-        return readWindows("""
-                UNWIND $rows AS g
-                MATCH (w:Window)
-                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start < g.to AND w.end > g.from
-                WITH DISTINCT w
-                """ + WINDOW_COLUMNS, params("rows", rows, "fine", Resolution.FINE.property()));
-    }
-
-    /** Number of fine windows {@link #fineWindowsIn} would return (roughly: a window in two intervals counts twice). */
-    public long countFineWindowsIn(Collection<WindowSpan> intervals) {
-        List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
-                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
-        return read("""
-                UNWIND $rows AS g
-                MATCH (w:Window)
-                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start < g.to AND w.end > g.from
-                RETURN count(w) AS c
-                """, params("rows", rows, "fine", Resolution.FINE.property()), r -> r.get("c").asLong()).get(0);
     }
 
     /** Distinct starts of the windows of one resolution (every execution) with start in [from, to). */
@@ -257,6 +346,10 @@ public final class GraphReader {
             out.add(new NodeRecord(id[i], parent[i], method[i], (int) line[i], (int) depth[i], recursive[i]));
         }
         return out;
+    }
+
+    private static Map.Entry<String, WindowCounts> toKeyedWindow(Record r) {
+        return Map.entry(r.get("key").asString(), toWindow(r));
     }
 
     private static WindowCounts toWindow(Record r) {
@@ -395,9 +488,14 @@ public final class GraphReader {
      * times.
      */
     private List<WindowCounts> readWindows(String query, Map<String, Object> params) {
+        return readWindows(query, params, GraphReader::toWindow);
+    }
+
+    private <T> List<T> readWindows(String query, Map<String, Object> params,
+            java.util.function.Function<Record, T> map) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return read(query, params, GraphReader::toWindow);
+                return read(query, params, map);
             } catch (TornWindowException e) {
                 if (attempt >= TORN_READ_ATTEMPTS) {
                     throw new IllegalStateException(e.getMessage() + " in " + attempt + " reads in a row", e);

@@ -31,29 +31,36 @@ final class PackedLongs {
 
     /** @throws IllegalArgumentException if {@code bytes} ends inside a value or a value is too long */
     static long[] unpack(byte[] bytes) {
-        long[] out = new long[Math.max(16, bytes.length / 2)];
-        int n = 0;
+        int count = 0;
+        for (byte b : bytes) { // one value ends at each byte without the continuation bit
+            count += (b >>> 31) ^ 1;
+        }
+        long[] out = new long[count];
         int pos = 0;
-        while (pos < bytes.length) {
+        for (int n = 0; n < count; n++) {
             long z = 0;
             int shift = 0;
             while (true) {
-                if (pos >= bytes.length || shift > 63) {
-                    throw new IllegalArgumentException("damaged packed array: a value is cut off or longer than"
-                            + " 10 bytes at byte " + pos + " of " + bytes.length);
-                }
-                byte b = bytes[pos++];
+                byte b = bytes[pos++]; // in bounds: a value ends before the last terminator
                 z |= (long) (b & 0x7F) << shift;
                 if (b >= 0) {
                     break;
                 }
                 shift += 7;
+                if (shift > 63) {
+                    throw damaged(pos, bytes.length);
+                }
             }
-            if (n == out.length) {
-                out = Arrays.copyOf(out, n * 2);
-            }
-            out[n++] = (z >>> 1) ^ -(z & 1);
+            out[n] = (z >>> 1) ^ -(z & 1);
         }
-        return Arrays.copyOf(out, n);
+        if (pos != bytes.length) {
+            throw damaged(pos, bytes.length); // trailing bytes with the continuation bit: a value cut off
+        }
+        return out;
+    }
+
+    private static IllegalArgumentException damaged(int pos, int length) {
+        return new IllegalArgumentException("damaged packed array: a value is cut off or longer than 10 bytes at"
+                + " byte " + pos + " of " + length);
     }
 }

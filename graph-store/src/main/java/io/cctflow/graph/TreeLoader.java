@@ -32,16 +32,16 @@ public final class TreeLoader {
      * empty when nothing matched. Reads roll-ups where they cover the range ({@link RangeReader}).
      */
     public Cct load(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        return rebuild(sum(ranges.read(executionKeys, fromMillis, toMillis)));
+        return rebuild(ranges.plan(executionKeys, fromMillis, toMillis).sum());
     }
 
-    /** The summed counts of windows. */
+    /** The summed counts of windows ({@link TreeCounts#sum}: one pass). */
     public static TreeCounts sum(Collection<WindowCounts> windows) {
-        TreeCounts sum = TreeCounts.empty();
+        List<TreeCounts> counts = new ArrayList<>(windows.size());
         for (WindowCounts w : windows) {
-            sum = sum.plus(w.counts());
+            counts.add(w.counts());
         }
-        return sum;
+        return TreeCounts.sum(counts);
     }
 
     /** The tree of summed counts: topology read for the nodes that have counts, per-thread counts included. */

@@ -36,5 +36,8 @@ class PackedLongsProperties {
         byte[] tooLong = new byte[11];
         Arrays.fill(tooLong, (byte) 0x80);
         assertThatThrownBy(() -> PackedLongs.unpack(tooLong)).isInstanceOf(IllegalArgumentException.class);
+        byte[] elevenBytes = Arrays.copyOf(tooLong, 12); // ends with a terminator, but after 11 bytes
+        assertThatThrownBy(() -> PackedLongs.unpack(elevenBytes)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("longer than 10 bytes");
     }
 }

@@ -88,10 +88,94 @@ class RollupsTest {
         return tree;
     }
 
-    /** The fine windows' sum, brute force: every fine window of the keys overlapping [from, to). */
+    /** The fine windows' sum, brute force: every fine window of the keys overlapping [from, to), folded with plus. */
     private TreeCounts fineSum(List<String> keys, long from, long to) {
-        return TreeLoader.sum(fine.stream().filter(w -> keys.contains(w.executionKey())
-                && w.windowStartMillis() < to && w.windowEndMillis() > from).toList());
+        TreeCounts sum = TreeCounts.empty();
+        for (WindowCounts w : fine) {
+            if (keys.contains(w.executionKey()) && w.windowStartMillis() < to && w.windowEndMillis() > from) {
+                sum = sum.plus(w.counts());
+            }
+        }
+        return sum;
+    }
+
+    /** Random ranges over the written windows, the fixed awkward ones first. */
+    private static List<long[]> ranges(long seed) {
+        Random random = new Random(seed);
+        List<long[]> cases = new ArrayList<>(List.of(
+                new long[] {T0, T0 + 3 * DAY}, new long[] {T0 + DAY, T0 + 2 * DAY}, new long[] {T0 - DAY, T0 + DAY},
+                new long[] {T0 + 7 * 60_000, T0 + DAY + 3 * HOUR + 1}, new long[] {T0 + HOUR, T0 + 2 * HOUR}));
+        for (int i = 0; i < 12; i++) {
+            long from = T0 + random.nextLong(30 * HOUR);
+            cases.add(new long[] {from, from + 1 + random.nextLong(30 * HOUR)});
+        }
+        return cases;
+    }
+
+    @Test
+    void cachedRangeReadsEqualFineOnlyReadsAndReadRewrittenWindowsAgain() {
+        writeFineWindows(7);
+        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        rollups.rollUp(T0 + 3 * DAY);
+        WindowCache cache = new WindowCache(1_000_000, 0); // settled at once: tests write just before reading
+        RangeReader cached = new RangeReader(new GraphReader(driver, "", new TopologyCache(0), cache));
+        for (int round = 0; round < 2; round++) { // the second round is served from the cache
+            for (long[] c : ranges(11)) {
+                for (List<String> keys : List.of(KEYS, List.of(KEYS.get(1)))) {
+                    assertThat(TreeLoader.sum(cached.read(keys, c[0], c[1])))
+                            .as("round %d, [%d, %d) of %s", round, c[0] - T0, c[1] - T0, keys)
+                            .isEqualTo(fineSum(keys, c[0], c[1]));
+                    assertThat(cached.plan(keys, c[0], c[1]).sum()) // summed per time slot, groups cached
+                            .as("round %d, sum of [%d, %d) of %s", round, c[0] - T0, c[1] - T0, keys)
+                            .isEqualTo(fineSum(keys, c[0], c[1]));
+                }
+            }
+            assertThat(cache.rows()).isPositive();
+        }
+
+        // late windows rewrite fine windows in rolled-up hours and at the edges; their hours are rolled up again
+        Random random = new Random(8);
+        List<WindowCounts> rewritten = new ArrayList<>();
+        for (int i = 0; i < fine.size(); i += 1 + random.nextInt(6)) {
+            WindowCounts old = fine.get(i);
+            WindowCounts late = new WindowCounts(old.executionKey(), old.windowStartMillis(), old.windowEndMillis(),
+                    TreeCounts.of(randomTree(random)), old.truncation());
+            fine.set(i, late);
+            rewritten.add(late);
+        }
+        writer.writeWindowCounts(rewritten);
+        for (long[] c : ranges(11)) { // before the next pass, only the rewritten fine windows are new
+            TreeCounts uncached = TreeLoader.sum(new RangeReader(reader).read(KEYS, c[0], c[1]));
+            assertThat(TreeLoader.sum(cached.read(KEYS, c[0], c[1]))).isEqualTo(uncached);
+            assertThat(cached.plan(KEYS, c[0], c[1]).sum()).isEqualTo(uncached);
+        }
+        assertThat(rollups.rollUp(T0 + 3 * DAY).hours()).isPositive();
+        for (long[] c : ranges(12)) {
+            for (List<String> keys : List.of(KEYS, List.of(KEYS.get(0)))) {
+                assertThat(TreeLoader.sum(cached.read(keys, c[0], c[1])))
+                        .as("after rewrites, [%d, %d) of %s", c[0] - T0, c[1] - T0, keys)
+                        .isEqualTo(fineSum(keys, c[0], c[1]));
+                assertThat(cached.plan(keys, c[0], c[1]).sum())
+                        .as("after rewrites, sum of [%d, %d) of %s", c[0] - T0, c[1] - T0, keys)
+                        .isEqualTo(fineSum(keys, c[0], c[1]));
+            }
+        }
+    }
+
+    @Test
+    void windowCacheKeepsNoOpenWindowAndStaysWithinItsBound() {
+        writeFineWindows(9);
+        new Rollups(reader, writer, Duration.ofMinutes(10)).rollUp(T0 + 3 * DAY);
+        WindowCache unsettled = new WindowCache(1_000_000, Rollups.WRITE_MARGIN_MILLIS);
+        RangeReader open = new RangeReader(new GraphReader(driver, "", new TopologyCache(0), unsettled));
+        WindowCache small = new WindowCache(300, 0);
+        RangeReader bounded = new RangeReader(new GraphReader(driver, "", new TopologyCache(0), small));
+        for (long[] c : ranges(13)) {
+            assertThat(TreeLoader.sum(open.read(KEYS, c[0], c[1]))).isEqualTo(fineSum(KEYS, c[0], c[1]));
+            assertThat(TreeLoader.sum(bounded.read(KEYS, c[0], c[1]))).isEqualTo(fineSum(KEYS, c[0], c[1]));
+            assertThat(small.rows()).isBetween(1L, 300L);
+        }
+        assertThat(unsettled.rows()).isZero(); // every window was written within the last minute
     }
 
     @Test
@@ -150,15 +234,7 @@ class RollupsTest {
         writeFineWindows(4);
         new Rollups(reader, writer, Duration.ofMinutes(10)).rollUp(T0 + 3 * DAY);
         RangeReader ranges = new RangeReader(reader);
-        Random random = new Random(5);
-        List<long[]> cases = new ArrayList<>(List.of(
-                new long[] {T0, T0 + 3 * DAY}, new long[] {T0 + DAY, T0 + 2 * DAY}, new long[] {T0 - DAY, T0 + DAY},
-                new long[] {T0 + 7 * 60_000, T0 + DAY + 3 * HOUR + 1}, new long[] {T0 + HOUR, T0 + 2 * HOUR}));
-        for (int i = 0; i < 12; i++) {
-            long from = T0 + random.nextLong(30 * HOUR);
-            cases.add(new long[] {from, from + 1 + random.nextLong(30 * HOUR)});
-        }
-        for (long[] c : cases) {
+        for (long[] c : ranges(5)) {
             for (List<String> keys : List.of(KEYS, List.of(KEYS.get(1)))) {
                 RangeReader.Plan plan = ranges.plan(keys, c[0], c[1]);
                 List<WindowCounts> read = plan.read();

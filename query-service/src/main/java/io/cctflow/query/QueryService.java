@@ -55,10 +55,12 @@ public final class QueryService implements AutoCloseable {
     private final TaskPublisher publisher;
     private final List<String> routes;
     private final AlertingMetrics alerting; // null when disabled
+    private final GraphReader reader;
 
     private QueryService(Driver driver, HttpServer server, ExecutorService executor,
             ScheduledExecutorService maintenance, TaskPublisher publisher, List<String> routes,
-            AlertingMetrics alerting) {
+            AlertingMetrics alerting, GraphReader reader) {
+        this.reader = reader;
         this.driver = driver;
         this.server = server;
         this.executor = executor;
@@ -109,7 +111,8 @@ public final class QueryService implements AutoCloseable {
             driver.close();
             throw new IllegalStateException("cannot prepare Neo4j at " + config.graph().uri() + ": " + e.getMessage(), e);
         }
-        GraphReader reader = new GraphReader(driver, database);
+        GraphReader reader = new GraphReader(driver, database, GraphReader.DEFAULT_TOPOLOGY_CACHE_NODES,
+                config.windowCacheRows());
         Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults());
         TreeSource trees = new TreeSource(reader, limits);
         TaskPublisher publisher = new TaskPublisher(config.bootstrapServers(), config.tasksTopic());
@@ -144,7 +147,7 @@ public final class QueryService implements AutoCloseable {
             maintenance.scheduleWithFixedDelay(() -> maintain(rollups, retention, config.retentionBatch()),
                     every, every, TimeUnit.MILLISECONDS);
         }
-        return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics);
+        return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics, reader);
     }
 
     /** One roll-up and retention pass; failures are logged and the next pass tries again. */
@@ -175,6 +178,14 @@ public final class QueryService implements AutoCloseable {
     /** The port the API listens on. */
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /**
+     * Empties the cache of decoded windows ({@code cache.window-rows}), so the next requests read
+     * every window from Neo4j again: for measuring cold reads. Thread-safe.
+     */
+    public void clearWindowCache() {
+        reader.clearWindowCache();
     }
 
     /** The paths of every registered endpoint (what the OpenAPI document must describe). */

@@ -20,6 +20,7 @@ import java.util.function.Function;
  * @param bearerToken empty: no authentication (the default, right for localhost); otherwise every
  *     request must send {@code Authorization: Bearer <token>}
  * @param rollupInterval zero disables the roll-up and retention pass
+ * @param windowCacheRows rows of decoded windows kept across requests; zero turns the cache off
  */
 public record QueryServiceConfig(
         String bindAddress,
@@ -35,7 +36,8 @@ public record QueryServiceConfig(
         Duration rollupInterval,
         Duration rollupSettle,
         RetentionPolicy retention,
-        int retentionBatch) {
+        int retentionBatch,
+        long windowCacheRows) {
 
     public static final String BIND = "bind";
     public static final String PORT = "port";
@@ -56,6 +58,7 @@ public record QueryServiceConfig(
     public static final String RETENTION_HOUR = "retention.hour";
     public static final String RETENTION_DAY = "retention.day";
     public static final String RETENTION_BATCH = "retention.batch";
+    public static final String CACHE_WINDOW_ROWS = "cache.window-rows";
 
     /** Every key with its default and meaning, in the order the README lists them. */
     public static final Map<String, String[]> KEYS = keys();
@@ -81,6 +84,7 @@ public record QueryServiceConfig(
         k.put(RETENTION_HOUR, new String[] {"90d", "hourly roll-ups are kept this long"});
         k.put(RETENTION_DAY, new String[] {"730d", "daily roll-ups are kept this long"});
         k.put(RETENTION_BATCH, new String[] {"10000", "windows deleted per transaction by retention"});
+        k.put(CACHE_WINDOW_ROWS, new String[] {"8000000", "rows (node, per-thread and per-method entries) of decoded stored windows kept in memory across requests, about 30 bytes each; windows written in the last minute are never kept, rewritten ones are read again; 0 turns the cache off"});
         return Collections.unmodifiableMap(k);
     }
 
@@ -115,7 +119,8 @@ public record QueryServiceConfig(
                 new RetentionPolicy(duration(RETENTION_FINE, get.apply(RETENTION_FINE), false),
                         duration(RETENTION_HOUR, get.apply(RETENTION_HOUR), false),
                         duration(RETENTION_DAY, get.apply(RETENTION_DAY), false)),
-                intIn(RETENTION_BATCH, get.apply(RETENTION_BATCH), 1, 1_000_000));
+                intIn(RETENTION_BATCH, get.apply(RETENTION_BATCH), 1, 1_000_000),
+                intIn(CACHE_WINDOW_ROWS, get.apply(CACHE_WINDOW_ROWS), 0, Integer.MAX_VALUE));
     }
 
     /** A copy with other values for some keys. */
@@ -147,6 +152,7 @@ public record QueryServiceConfig(
         m.put(RETENTION_HOUR, retention.hour().toString());
         m.put(RETENTION_DAY, retention.day().toString());
         m.put(RETENTION_BATCH, Integer.toString(retentionBatch));
+        m.put(CACHE_WINDOW_ROWS, Long.toString(windowCacheRows));
         return m;
     }
 

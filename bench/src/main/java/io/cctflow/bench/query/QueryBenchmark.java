@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -149,12 +150,15 @@ public final class QueryBenchmark {
         try (QueryService service = QueryService.start(config, AlertingConfig.from(Map.of(AlertingConfig.ENABLED,
                 "false")))) {
             QueryTimings timings = new QueryTimings(new ApiClient(service.port()), dataset, options, stacks);
-            System.out.println("timing method metrics over 24 h ...");
-            Timing day = timings.methodMetrics(Duration.ofDays(1), 300);
-            System.out.println("  " + day.summary());
-            System.out.println("timing method metrics over 7 days ...");
-            Timing week = timings.methodMetrics(Duration.ofDays(7), 1000);
-            System.out.println("  " + week.summary());
+            List<Timing> metrics = new ArrayList<>();
+            for (Duration range : List.of(Duration.ofDays(1), Duration.ofDays(7))) {
+                for (boolean cold : new boolean[] {true, false}) {
+                    System.out.printf("timing method metrics over %s, %s ...%n", range, cold ? "cold" : "warm");
+                    metrics.add(timings.methodMetrics(range, range.toDays() == 1 ? 300 : 1000, cold,
+                            service::clearWindowCache));
+                    System.out.println("  " + metrics.get(metrics.size() - 1).summary());
+                }
+            }
             System.out.println("timing compare ...");
             Timing compare = timings.compare(2000); // first: the synthetic topology is not cached yet
             System.out.println("  " + compare.summary());
@@ -163,13 +167,15 @@ public final class QueryBenchmark {
             System.out.println("  " + tree.summary());
             String loadAfter = loadAverage();
             String cpu = MachineLoad.now().since(machine);
-            System.out.println("reading phases (no HTTP, no topology cache) ...");
+            System.out.println("reading phases (no HTTP, no topology or window cache) ...");
             String phases;
             try (Driver driver = graph.openDriver()) {
                 phases = ReadPhases.measure(driver, dataset);
             }
             System.out.print(phases);
-            return QueryReport.format(dataset, List.of(day, week, tree, compare), loadBefore, loadAfter, cpu, phases);
+            List<Timing> all = new ArrayList<>(metrics);
+            all.addAll(List.of(tree, compare));
+            return QueryReport.format(dataset, all, loadBefore, loadAfter, cpu, phases);
         }
     }
 

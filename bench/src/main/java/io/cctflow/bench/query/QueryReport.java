@@ -39,7 +39,7 @@ final class QueryReport {
                         + " | — | — |%n", d.storeBytes() / 1048576.0, d.instances(), d.days(),
                 d.transactionLogBytes() / 1048576.0, d.storeBytesPerInstanceDay() / 1048576.0));
         out.append("\nWhere loading a tree goes, in-process with the graph store's classes (`RangeReader`, `TreeLoader`),"
-                + " no topology cache, after the timed calls:\n\n").append(phases);
+                + " no topology or window cache, after the timed calls:\n\n").append(phases);
         return out.toString();
     }
 }

@@ -1,6 +1,7 @@
 package io.cctflow.core.internal;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Sparse count tables as columns of equal length: the first {@code keyColumns} columns are a key,
@@ -50,6 +51,151 @@ public final class SortedColumns {
             out[col] = Arrays.copyOf(out[col], k);
         }
         return out;
+    }
+
+    /**
+     * The row-wise sum of any number of tables with the same shape, as a fold of {@link #sum} would
+     * give it, in one pass: rows are accumulated in a hash table by key, then sorted once. Summing
+     * {@code k} tables of {@code n} rows costs O(k n) instead of a fold's O(k * union). None of the
+     * inputs is modified.
+     *
+     * @param tables at least one table; all with the same number of columns
+     */
+    public static long[][] sumAll(List<long[][]> tables, int keyColumns) {
+        int columns = tables.get(0).length;
+        if (keyColumns < 1 || keyColumns > columns) {
+            throw new IllegalArgumentException("tables of " + columns + " columns, " + keyColumns + " key columns");
+        }
+        RowSums acc = new RowSums(columns, keyColumns, 1024);
+        for (long[][] t : tables) {
+            if (t.length != columns) {
+                throw new IllegalArgumentException("tables of " + columns + " and " + t.length + " columns");
+            }
+            int n = rows(t);
+            for (int r = 0; r < n; r++) {
+                acc.add(t, r);
+            }
+        }
+        long[][] rows = acc.table();
+        int[] order = new int[rows[0].length];
+        for (int r = 0; r < order.length; r++) {
+            order[r] = r;
+        }
+        sortRows(order, new int[order.length], 0, order.length, rows, keyColumns); // keys are unique now
+        long[][] out = new long[rows.length][order.length];
+        for (int col = 0; col < rows.length; col++) {
+            for (int r = 0; r < order.length; r++) {
+                out[col][r] = rows[col][order[r]];
+            }
+        }
+        return out;
+    }
+
+    /** Merge sort of row indexes {@code order[from, to)} by key, on primitives (no boxing, no comparator). */
+    private static void sortRows(int[] order, int[] buffer, int from, int to, long[][] rows, int keyColumns) {
+        if (to - from < 24) {
+            for (int i = from + 1; i < to; i++) {
+                int row = order[i];
+                int j = i - 1;
+                while (j >= from && compareKeys(rows, order[j], rows, row, keyColumns) > 0) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = row;
+            }
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        sortRows(order, buffer, from, mid, rows, keyColumns);
+        sortRows(order, buffer, mid, to, rows, keyColumns);
+        if (compareKeys(rows, order[mid - 1], rows, order[mid], keyColumns) <= 0) {
+            return;
+        }
+        System.arraycopy(order, from, buffer, from, to - from);
+        int i = from;
+        int j = mid;
+        for (int k = from; k < to; k++) {
+            if (j >= to || (i < mid && compareKeys(rows, buffer[i], rows, buffer[j], keyColumns) <= 0)) {
+                order[k] = buffer[i++];
+            } else {
+                order[k] = buffer[j++];
+            }
+        }
+    }
+
+    /** Rows summed by key: open addressing over row indexes, columns grown by doubling. Not thread-safe. */
+    private static final class RowSums {
+        private final int keyColumns;
+        private long[][] rows;
+        private int size;
+        private int[] slots; // row index + 1; 0 = empty
+        private int mask;
+
+        RowSums(int columns, int keyColumns, int expected) {
+            this.keyColumns = keyColumns;
+            this.rows = new long[columns][expected];
+            this.slots = new int[Integer.highestOneBit(expected) * 4];
+            this.mask = slots.length - 1;
+        }
+
+        void add(long[][] table, int r) {
+            long k0 = table[0][r];
+            long k1 = keyColumns > 1 ? table[1][r] : 0;
+            long[] keys0 = rows[0];
+            long[] keys1 = keyColumns > 1 ? rows[1] : null;
+            int i = slot(table, r);
+            int row;
+            while ((row = slots[i] - 1) >= 0) {
+                if (keys0[row] == k0 && (keyColumns == 1 || (keys1[row] == k1
+                        && (keyColumns == 2 || compareKeys(rows, row, table, r, keyColumns) == 0)))) {
+                    for (int col = keyColumns; col < rows.length; col++) {
+                        rows[col][row] += table[col][r];
+                    }
+                    return;
+                }
+                i = (i + 1) & mask;
+            }
+            if (size == keys0.length) {
+                for (int col = 0; col < rows.length; col++) {
+                    rows[col] = Arrays.copyOf(rows[col], size * 2);
+                }
+            }
+            for (int col = 0; col < rows.length; col++) {
+                rows[col][size] = table[col][r];
+            }
+            slots[i] = ++size;
+            if (size * 2 > slots.length) {
+                rehash();
+            }
+        }
+
+        long[][] table() {
+            long[][] out = new long[rows.length][];
+            for (int col = 0; col < rows.length; col++) {
+                out[col] = Arrays.copyOf(rows[col], size);
+            }
+            return out;
+        }
+
+        private int slot(long[][] table, int r) {
+            long h = 0;
+            for (int col = 0; col < keyColumns; col++) {
+                h = (h ^ table[col][r]) * 0x9E37_79B9_7F4A_7C15L;
+            }
+            return (int) (h ^ (h >>> 32)) & mask;
+        }
+
+        private void rehash() {
+            slots = new int[slots.length * 2];
+            mask = slots.length - 1;
+            for (int row = 0; row < size; row++) {
+                int i = slot(rows, row);
+                while (slots[i] != 0) {
+                    i = (i + 1) & mask;
+                }
+                slots[i] = row + 1;
+            }
+        }
     }
 
     /** Sorts the rows of a table by key, in place, and merges rows with equal keys by adding counts. */

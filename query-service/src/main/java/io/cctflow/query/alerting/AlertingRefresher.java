@@ -7,7 +7,6 @@ import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.TreeLoader;
 import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.query.api.MethodSelector;
 import io.cctflow.query.api.TaskNodes;
 import java.time.Clock;
@@ -121,11 +120,7 @@ public final class AlertingRefresher {
 
     /** The summed counts of a deployment's windows that overlap [from, to). */
     private TreeCounts sum(Deployment d, long from, long to) {
-        TreeCounts sum = TreeCounts.empty();
-        for (WindowCounts w : reader.windows(d.executionKeys(), from, to)) {
-            sum = sum.plus(w.counts());
-        }
-        return sum;
+        return TreeLoader.sum(reader.windows(d.executionKeys(), from, to));
     }
 
     private Set<Long> methodIds(MethodSelector m) {

@@ -34,7 +34,7 @@ public final class TreeSource {
                     + " limits.max-windows = " + limits.maxWindows() + "; narrow 'from'/'to' or select fewer"
                     + " instances");
         }
-        return loader.rebuild(TreeLoader.sum(plan.read()));
+        return loader.rebuild(plan.sum());
     }
 
     public Limits limits() {
