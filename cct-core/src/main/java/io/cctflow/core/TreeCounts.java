@@ -70,17 +70,16 @@ public final class TreeCounts {
     public static TreeCounts of(Cct tree) {
         int n = tree.size();
         long[][] nodes = new long[3][n];
-        TreeMap<Long, long[]> methodSums = new TreeMap<>();
+        // one row per node (method, samples if recursion-free, self), summed per method by sorting
+        long[][] methodRows = new long[3][n - 1];
         for (int i = 0; i < n; i++) {
             nodes[0][i] = tree.id(i);
             nodes[1][i] = tree.self(i);
             nodes[2][i] = tree.total(i);
             if (i != Cct.ROOT) {
-                long[] m = methodSums.computeIfAbsent(tree.method(i), k -> new long[2]);
-                if (tree.recursiveParent(i) == Cct.NONE) {
-                    m[0] += tree.total(i);
-                }
-                m[1] += tree.self(i);
+                methodRows[0][i - 1] = tree.method(i);
+                methodRows[1][i - 1] = tree.recursiveParent(i) == Cct.NONE ? tree.total(i) : 0;
+                methodRows[2][i - 1] = tree.self(i);
             }
         }
         long[] threadIdOf = new long[tree.threads()];
@@ -97,16 +96,9 @@ public final class TreeCounts {
             threads[2][e] = tree.threadEntrySelf(e);
             dictionary.putIfAbsent(threadIdOf[thread], tree.threadName(thread));
         }
-        long[][] methods = new long[3][methodSums.size()];
-        int k = 0;
-        for (var m : methodSums.entrySet()) {
-            methods[0][k] = m.getKey();
-            methods[1][k] = m.getValue()[0];
-            methods[2][k++] = m.getValue()[1];
-        }
         return new TreeCounts(SortedColumns.sortAndCombine(nodes, 1), SortedColumns.sortAndCombine(threads, 2),
                 dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),
-                dictionary.values().toArray(String[]::new), methods);
+                dictionary.values().toArray(String[]::new), SortedColumns.sortAndCombine(methodRows, 1));
     }
 
     /** The sum of both: counts of equal keys added, everything else kept. */

@@ -55,11 +55,11 @@ public final class SortedColumns {
     /** Sorts the rows of a table by key, in place, and merges rows with equal keys by adding counts. */
     public static long[][] sortAndCombine(long[][] table, int keyColumns) {
         int n = rows(table);
-        Integer[] order = new Integer[n];
+        int[] order = new int[n];
         for (int r = 0; r < n; r++) {
             order[r] = r;
         }
-        Arrays.sort(order, (x, y) -> compareKeys(table, x, table, y, keyColumns));
+        sortRows(table, keyColumns, order);
         long[][] out = new long[table.length][n];
         int k = -1;
         for (int r = 0; r < n; r++) {
@@ -76,6 +76,58 @@ public final class SortedColumns {
             out[col] = Arrays.copyOf(out[col], k + 1);
         }
         return out;
+    }
+
+    private static final int INSERTION_RUN = 32;
+
+    /**
+     * Sorts row indexes by the rows' keys: a stable bottom-up merge sort on primitive indexes (runs
+     * once per batch and table in the samples job, where sorting boxed indexes cost more than the
+     * rest of the counting).
+     */
+    private static void sortRows(long[][] table, int keyColumns, int[] order) {
+        int n = order.length;
+        for (int lo = 0; lo < n; lo += INSERTION_RUN) {
+            int hi = Math.min(lo + INSERTION_RUN, n);
+            for (int i = lo + 1; i < hi; i++) {
+                int row = order[i];
+                int j = i - 1;
+                while (j >= lo && compareKeys(table, order[j], table, row, keyColumns) > 0) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = row;
+            }
+        }
+        if (n <= INSERTION_RUN) {
+            return;
+        }
+        int[] from = order;
+        int[] to = new int[n];
+        for (int width = INSERTION_RUN; width < n; width *= 2) {
+            for (int lo = 0; lo < n; lo += 2 * width) {
+                int mid = Math.min(lo + width, n);
+                int hi = Math.min(lo + 2 * width, n);
+                int i = lo;
+                int j = mid;
+                int k = lo;
+                while (i < mid && j < hi) {
+                    to[k++] = compareKeys(table, from[j], table, from[i], keyColumns) < 0 ? from[j++] : from[i++];
+                }
+                while (i < mid) {
+                    to[k++] = from[i++];
+                }
+                while (j < hi) {
+                    to[k++] = from[j++];
+                }
+            }
+            int[] t = from;
+            from = to;
+            to = t;
+        }
+        if (from != order) {
+            System.arraycopy(from, 0, order, 0, n);
+        }
     }
 
     private static int rows(long[][] table) {
