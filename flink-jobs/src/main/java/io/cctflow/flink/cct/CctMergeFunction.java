@@ -74,7 +74,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private final long maxPendingAgeMillis;
     private final int treeCacheSize;
 
-    private transient MapState<Long, NodeRecord> nodes;
+    private transient MapState<Long, byte[]> nodes;
     private transient ValueState<Long> lastSequence;
     private transient ListState<TruncatedStack> pending;
     private transient ValueState<Long> pendingTimer;
@@ -156,7 +156,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         BatchTrees.merge(batch, methodIds, batchTree, truncated::add);
         hashCollisions.inc(batchTree.collisions());
 
-        InstanceTrees.Entry instance = trees.get(execution.key(), nodes.values());
+        InstanceTrees.Entry instance = trees.get(execution.key(), nodes.entries());
         int sizeBefore = instance.tree().size();
         InstanceTrees.graft(batchTree, instance.tree());
         BatchCounts counts = new BatchCounts();
@@ -354,7 +354,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             int rp = tree.recursiveParent(n);
             NodeRecord node = new NodeRecord(tree.id(n), tree.id(tree.parent(n)), tree.method(n), tree.callSiteLine(n),
                     tree.depth(n), rp == Cct.NONE ? NodeRecord.NO_RECURSIVE_PARENT : tree.id(rp));
-            nodes.put(node.id(), node);
+            nodes.put(node.id(), StoredNodes.encode(node.parentId(), node.methodId(), node.line(), node.depth()));
             created.add(node);
             MethodRecord method = methods.get(node.methodId());
             if (method == null) {

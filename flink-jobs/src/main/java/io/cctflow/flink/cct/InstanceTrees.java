@@ -3,7 +3,6 @@ package io.cctflow.flink.cct;
 import io.cctflow.core.Cct;
 import io.cctflow.core.task.TaskLabels;
 import io.cctflow.core.truncated.MethodNodeIndex;
-import io.cctflow.graph.model.NodeRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -56,7 +55,7 @@ final class InstanceTrees {
     }
 
     /** The tree of {@code key}, rebuilt from {@code stored} (the key's node state) if not cached. */
-    Entry get(String key, Iterable<NodeRecord> stored) {
+    Entry get(String key, Iterable<Map.Entry<Long, byte[]>> stored) {
         Entry entry = trees.get(key);
         if (entry == null) {
             entry = rebuild(stored);
@@ -70,12 +69,14 @@ final class InstanceTrees {
         trees.clear();
     }
 
-    private static Entry rebuild(Iterable<NodeRecord> stored) {
-        List<NodeRecord> nodes = new ArrayList<>();
-        stored.forEach(nodes::add);
-        nodes.sort(Comparator.comparingInt(NodeRecord::depth));
+    private static Entry rebuild(Iterable<Map.Entry<Long, byte[]>> stored) {
+        List<StoredNodes.Node> nodes = new ArrayList<>();
+        for (Map.Entry<Long, byte[]> e : stored) {
+            nodes.add(StoredNodes.Node.decode(e.getKey(), e.getValue()));
+        }
+        nodes.sort(Comparator.comparingInt(StoredNodes.Node::depth));
         Cct tree = new Cct(nodes.size() + 16);
-        for (NodeRecord n : nodes) {
+        for (StoredNodes.Node n : nodes) {
             int parent = tree.indexOf(n.parentId());
             if (parent < 0) {
                 throw new IllegalStateException("node " + n.id() + " in state has no parent " + n.parentId());
