@@ -4,6 +4,8 @@ import io.cctflow.core.internal.SortedColumns;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.IntToLongFunction;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The sample counts of a tree (or a window of one), detached from its topology and keyed by stable
@@ -68,32 +70,52 @@ public final class TreeCounts {
 
     /** The counts of a tree: one pass over its nodes and per-thread entries. */
     public static TreeCounts of(Cct tree) {
-        int n = tree.size();
+        return of(tree, tree.size(), n -> n, tree::self, tree::total, tree.threadEntries(), tree::threadEntryNode,
+                tree::threadEntryThread, tree::threadEntrySelf);
+    }
+
+    /**
+     * The counts of some stacks over a tree ({@link StackCounts}): the same as of a fresh tree with
+     * only those stacks merged; one pass over the nodes they passed.
+     */
+    public static TreeCounts of(StackCounts counts) {
+        return of(counts.tree(), counts.nodes(), counts::node, counts::self, counts::total, counts.threadEntries(),
+                counts::threadEntryNode, counts::threadEntryThread, counts::threadEntrySelf);
+    }
+
+    /** Counts of {@code n} nodes of {@code tree} (the {@code k}-th is {@code nodeAt(k)}) and of thread entries. */
+    private static TreeCounts of(Cct tree, int n, IntUnaryOperator nodeAt, IntToLongFunction selfOf,
+            IntToLongFunction totalOf, int entries, IntUnaryOperator entryNode, IntUnaryOperator entryThread,
+            IntToLongFunction entrySelf) {
         long[][] nodes = new long[3][n];
         // one row per node (method, samples if recursion-free, self), summed per method by sorting
-        long[][] methodRows = new long[3][n - 1];
-        for (int i = 0; i < n; i++) {
-            nodes[0][i] = tree.id(i);
-            nodes[1][i] = tree.self(i);
-            nodes[2][i] = tree.total(i);
+        long[][] methodRows = new long[3][n];
+        int rows = 0;
+        for (int k = 0; k < n; k++) {
+            int i = nodeAt.applyAsInt(k);
+            nodes[0][k] = tree.id(i);
+            nodes[1][k] = selfOf.applyAsLong(i);
+            nodes[2][k] = totalOf.applyAsLong(i);
             if (i != Cct.ROOT) {
-                methodRows[0][i - 1] = tree.method(i);
-                methodRows[1][i - 1] = tree.recursiveParent(i) == Cct.NONE ? tree.total(i) : 0;
-                methodRows[2][i - 1] = tree.self(i);
+                methodRows[0][rows] = tree.method(i);
+                methodRows[1][rows] = tree.recursiveParent(i) == Cct.NONE ? nodes[2][k] : 0;
+                methodRows[2][rows++] = nodes[1][k];
             }
+        }
+        for (int c = 0; c < 3; c++) {
+            methodRows[c] = Arrays.copyOf(methodRows[c], rows);
         }
         long[] threadIdOf = new long[tree.threads()];
         for (int t = 0; t < threadIdOf.length; t++) {
             threadIdOf[t] = ThreadNames.id(tree.threadName(t));
         }
-        int entries = tree.threadEntries();
         long[][] threads = new long[3][entries];
         TreeMap<Long, String> dictionary = new TreeMap<>();
         for (int e = 0; e < entries; e++) {
-            int thread = tree.threadEntryThread(e);
-            threads[0][e] = tree.id(tree.threadEntryNode(e));
+            int thread = entryThread.applyAsInt(e);
+            threads[0][e] = tree.id(entryNode.applyAsInt(e));
             threads[1][e] = threadIdOf[thread];
-            threads[2][e] = tree.threadEntrySelf(e);
+            threads[2][e] = entrySelf.applyAsLong(e);
             dictionary.putIfAbsent(threadIdOf[thread], tree.threadName(thread));
         }
         return new TreeCounts(SortedColumns.sortAndCombine(nodes, 1), SortedColumns.sortAndCombine(threads, 2),

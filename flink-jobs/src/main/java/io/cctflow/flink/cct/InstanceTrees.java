@@ -88,33 +88,4 @@ final class InstanceTrees {
         }
         return new Entry(tree, new MethodNodeIndex(tree));
     }
-
-    /**
-     * Adds the nodes of {@code from} (e.g. a batch's tree) to {@code to}, parents first, so that
-     * {@code to} contains every path of {@code from}.
-     */
-    static void graft(Cct from, Cct to) {
-        int[] at = new int[from.size()];
-        at[Cct.ROOT] = Cct.ROOT;
-        for (int n = 1; n < from.size(); n++) {
-            at[n] = to.child(at[from.parent(n)], from.method(n), from.callSiteLine(n));
-        }
-    }
-
-    /** The path from the root to {@code leaf} as (method, line) arrays of length depth(leaf). */
-    static long[] pathMethods(Cct tree, int leaf) {
-        long[] methods = new long[tree.depth(leaf)];
-        for (int n = leaf; n != Cct.ROOT; n = tree.parent(n)) {
-            methods[tree.depth(n) - 1] = tree.method(n);
-        }
-        return methods;
-    }
-
-    static int[] pathLines(Cct tree, int leaf) {
-        int[] lines = new int[tree.depth(leaf)];
-        for (int n = leaf; n != Cct.ROOT; n = tree.parent(n)) {
-            lines[tree.depth(n) - 1] = tree.callSiteLine(n);
-        }
-        return lines;
-    }
 }
