@@ -86,13 +86,16 @@ public final class SortedColumns {
      * rest of the counting).
      */
     private static void sortRows(long[][] table, int keyColumns, int[] order) {
+        // keys of at most two columns (all tables here) compared inline: the sort is the hot loop
+        long[] k0 = table[0];
+        long[] k1 = keyColumns > 1 ? table[1] : null;
         int n = order.length;
         for (int lo = 0; lo < n; lo += INSERTION_RUN) {
             int hi = Math.min(lo + INSERTION_RUN, n);
             for (int i = lo + 1; i < hi; i++) {
                 int row = order[i];
                 int j = i - 1;
-                while (j >= lo && compareKeys(table, order[j], table, row, keyColumns) > 0) {
+                while (j >= lo && before(table, keyColumns, k0, k1, row, order[j])) {
                     order[j + 1] = order[j];
                     j--;
                 }
@@ -112,7 +115,7 @@ public final class SortedColumns {
                 int j = mid;
                 int k = lo;
                 while (i < mid && j < hi) {
-                    to[k++] = compareKeys(table, from[j], table, from[i], keyColumns) < 0 ? from[j++] : from[i++];
+                    to[k++] = before(table, keyColumns, k0, k1, from[j], from[i]) ? from[j++] : from[i++];
                 }
                 while (i < mid) {
                     to[k++] = from[i++];
@@ -128,6 +131,19 @@ public final class SortedColumns {
         if (from != order) {
             System.arraycopy(from, 0, order, 0, n);
         }
+    }
+
+    /** Whether row {@code x}'s key sorts strictly before row {@code y}'s. */
+    private static boolean before(long[][] table, int keyColumns, long[] k0, long[] k1, int x, int y) {
+        long a = k0[x];
+        long b = k0[y];
+        if (a != b || keyColumns == 1) {
+            return a < b;
+        }
+        if (keyColumns == 2) {
+            return k1[x] < k1[y];
+        }
+        return compareKeys(table, x, table, y, keyColumns) < 0;
     }
 
     private static int rows(long[][] table) {

@@ -18,7 +18,7 @@ class SortedColumnsTest {
      */
     @Property(tries = 300)
     void sortAndCombineEqualsSummingPerKeyInKeyOrder(@ForAll long seed, @ForAll @IntRange(min = 0, max = 300) int rows,
-            @ForAll @IntRange(min = 1, max = 2) int keyColumns, @ForAll @IntRange(min = 1, max = 50) int keyRange) {
+            @ForAll @IntRange(min = 1, max = 3) int keyColumns, @ForAll @IntRange(min = 1, max = 50) int keyRange) {
         Random random = new Random(seed);
         int columns = keyColumns + 2;
         long[][] table = new long[columns][rows];
