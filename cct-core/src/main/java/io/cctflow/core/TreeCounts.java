@@ -1,5 +1,6 @@
 package io.cctflow.core;
 
+import io.cctflow.core.internal.LongIntMap;
 import io.cctflow.core.internal.SortedColumns;
 import java.util.Arrays;
 import java.util.Objects;
@@ -87,23 +88,52 @@ public final class TreeCounts {
     private static TreeCounts of(Cct tree, int n, IntUnaryOperator nodeAt, IntToLongFunction selfOf,
             IntToLongFunction totalOf, int entries, IntUnaryOperator entryNode, IntUnaryOperator entryThread,
             IntToLongFunction entrySelf) {
+        // node ids are unique in a tree: sort the ids alone (a primitive sort), then look each up
         long[][] nodes = new long[3][n];
-        // one row per node (method, samples if recursion-free, self), summed per method by sorting
-        long[][] methodRows = new long[3][n];
-        int rows = 0;
+        long[] ids = nodes[0];
         for (int k = 0; k < n; k++) {
-            int i = nodeAt.applyAsInt(k);
-            nodes[0][k] = tree.id(i);
-            nodes[1][k] = selfOf.applyAsLong(i);
-            nodes[2][k] = totalOf.applyAsLong(i);
-            if (i != Cct.ROOT) {
-                methodRows[0][rows] = tree.method(i);
-                methodRows[1][rows] = tree.recursiveParent(i) == Cct.NONE ? nodes[2][k] : 0;
-                methodRows[2][rows++] = nodes[1][k];
-            }
+            ids[k] = tree.id(nodeAt.applyAsInt(k));
         }
-        for (int c = 0; c < 3; c++) {
-            methodRows[c] = Arrays.copyOf(methodRows[c], rows);
+        Arrays.sort(ids);
+        // per method: summed in slots of a hash map, then the (few) distinct methods sorted
+        LongIntMap methodSlots = new LongIntMap(256);
+        long[] methodIds = new long[256];
+        long[] methodSamples = new long[256];
+        long[] methodSelf = new long[256];
+        int distinctMethods = 0;
+        for (int k = 0; k < n; k++) {
+            int i = tree.indexOf(ids[k]);
+            long self = selfOf.applyAsLong(i);
+            long total = totalOf.applyAsLong(i);
+            nodes[1][k] = self;
+            nodes[2][k] = total;
+            if (i == Cct.ROOT) {
+                continue;
+            }
+            long method = tree.method(i);
+            int slot = methodSlots.get(method);
+            if (slot < 0) {
+                if (distinctMethods == methodIds.length) {
+                    methodIds = Arrays.copyOf(methodIds, distinctMethods * 2);
+                    methodSamples = Arrays.copyOf(methodSamples, distinctMethods * 2);
+                    methodSelf = Arrays.copyOf(methodSelf, distinctMethods * 2);
+                }
+                slot = distinctMethods++;
+                methodIds[slot] = method;
+                methodSlots.put(method, slot);
+            }
+            if (tree.recursiveParent(i) == Cct.NONE) {
+                methodSamples[slot] += total;
+            }
+            methodSelf[slot] += self;
+        }
+        long[][] methods = new long[3][distinctMethods];
+        System.arraycopy(methodIds, 0, methods[0], 0, distinctMethods);
+        Arrays.sort(methods[0]);
+        for (int k = 0; k < distinctMethods; k++) {
+            int slot = methodSlots.get(methods[0][k]);
+            methods[1][k] = methodSamples[slot];
+            methods[2][k] = methodSelf[slot];
         }
         long[] threadIdOf = new long[tree.threads()];
         for (int t = 0; t < threadIdOf.length; t++) {
@@ -118,9 +148,9 @@ public final class TreeCounts {
             threads[2][e] = entrySelf.applyAsLong(e);
             dictionary.putIfAbsent(threadIdOf[thread], tree.threadName(thread));
         }
-        return new TreeCounts(SortedColumns.sortAndCombine(nodes, 1), SortedColumns.sortAndCombine(threads, 2),
+        return new TreeCounts(nodes, SortedColumns.sortAndCombine(threads, 2),
                 dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),
-                dictionary.values().toArray(String[]::new), SortedColumns.sortAndCombine(methodRows, 1));
+                dictionary.values().toArray(String[]::new), methods);
     }
 
     /** The sum of both: counts of equal keys added, everything else kept. */
