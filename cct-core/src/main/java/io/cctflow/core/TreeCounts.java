@@ -1,5 +1,6 @@
 package io.cctflow.core;
 
+import io.cctflow.core.internal.LongIntMap;
 import io.cctflow.core.internal.SortedColumns;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -7,6 +8,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.IntToLongFunction;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The sample counts of a tree (or a window of one), detached from its topology and keyed by stable
@@ -71,43 +74,84 @@ public final class TreeCounts {
 
     /** The counts of a tree: one pass over its nodes and per-thread entries. */
     public static TreeCounts of(Cct tree) {
-        int n = tree.size();
+        return of(tree, tree.size(), n -> n, tree::self, tree::total, tree.threadEntries(), tree::threadEntryNode,
+                tree::threadEntryThread, tree::threadEntrySelf);
+    }
+
+    /**
+     * The counts of some stacks over a tree ({@link StackCounts}): the same as of a fresh tree with
+     * only those stacks merged; one pass over the nodes they passed.
+     */
+    public static TreeCounts of(StackCounts counts) {
+        return of(counts.tree(), counts.nodes(), counts::node, counts::self, counts::total, counts.threadEntries(),
+                counts::threadEntryNode, counts::threadEntryThread, counts::threadEntrySelf);
+    }
+
+    /** Counts of {@code n} nodes of {@code tree} (the {@code k}-th is {@code nodeAt(k)}) and of thread entries. */
+    private static TreeCounts of(Cct tree, int n, IntUnaryOperator nodeAt, IntToLongFunction selfOf,
+            IntToLongFunction totalOf, int entries, IntUnaryOperator entryNode, IntUnaryOperator entryThread,
+            IntToLongFunction entrySelf) {
+        // node ids are unique in a tree: sort the ids alone (a primitive sort), then look each up
         long[][] nodes = new long[3][n];
-        TreeMap<Long, long[]> methodSums = new TreeMap<>();
-        for (int i = 0; i < n; i++) {
-            nodes[0][i] = tree.id(i);
-            nodes[1][i] = tree.self(i);
-            nodes[2][i] = tree.total(i);
-            if (i != Cct.ROOT) {
-                long[] m = methodSums.computeIfAbsent(tree.method(i), k -> new long[2]);
-                if (tree.recursiveParent(i) == Cct.NONE) {
-                    m[0] += tree.total(i);
-                }
-                m[1] += tree.self(i);
+        long[] ids = nodes[0];
+        for (int k = 0; k < n; k++) {
+            ids[k] = tree.id(nodeAt.applyAsInt(k));
+        }
+        Arrays.sort(ids);
+        // per method: summed in slots of a hash map, then the (few) distinct methods sorted
+        LongIntMap methodSlots = new LongIntMap(256);
+        long[] methodIds = new long[256];
+        long[] methodSamples = new long[256];
+        long[] methodSelf = new long[256];
+        int distinctMethods = 0;
+        for (int k = 0; k < n; k++) {
+            int i = tree.indexOf(ids[k]);
+            long self = selfOf.applyAsLong(i);
+            long total = totalOf.applyAsLong(i);
+            nodes[1][k] = self;
+            nodes[2][k] = total;
+            if (i == Cct.ROOT) {
+                continue;
             }
+            long method = tree.method(i);
+            int slot = methodSlots.get(method);
+            if (slot < 0) {
+                if (distinctMethods == methodIds.length) {
+                    methodIds = Arrays.copyOf(methodIds, distinctMethods * 2);
+                    methodSamples = Arrays.copyOf(methodSamples, distinctMethods * 2);
+                    methodSelf = Arrays.copyOf(methodSelf, distinctMethods * 2);
+                }
+                slot = distinctMethods++;
+                methodIds[slot] = method;
+                methodSlots.put(method, slot);
+            }
+            if (tree.recursiveParent(i) == Cct.NONE) {
+                methodSamples[slot] += total;
+            }
+            methodSelf[slot] += self;
+        }
+        long[][] methods = new long[3][distinctMethods];
+        System.arraycopy(methodIds, 0, methods[0], 0, distinctMethods);
+        Arrays.sort(methods[0]);
+        for (int k = 0; k < distinctMethods; k++) {
+            int slot = methodSlots.get(methods[0][k]);
+            methods[1][k] = methodSamples[slot];
+            methods[2][k] = methodSelf[slot];
         }
         long[] threadIdOf = new long[tree.threads()];
         for (int t = 0; t < threadIdOf.length; t++) {
             threadIdOf[t] = ThreadNames.id(tree.threadName(t));
         }
-        int entries = tree.threadEntries();
         long[][] threads = new long[3][entries];
         TreeMap<Long, String> dictionary = new TreeMap<>();
         for (int e = 0; e < entries; e++) {
-            int thread = tree.threadEntryThread(e);
-            threads[0][e] = tree.id(tree.threadEntryNode(e));
+            int thread = entryThread.applyAsInt(e);
+            threads[0][e] = tree.id(entryNode.applyAsInt(e));
             threads[1][e] = threadIdOf[thread];
-            threads[2][e] = tree.threadEntrySelf(e);
+            threads[2][e] = entrySelf.applyAsLong(e);
             dictionary.putIfAbsent(threadIdOf[thread], tree.threadName(thread));
         }
-        long[][] methods = new long[3][methodSums.size()];
-        int k = 0;
-        for (var m : methodSums.entrySet()) {
-            methods[0][k] = m.getKey();
-            methods[1][k] = m.getValue()[0];
-            methods[2][k++] = m.getValue()[1];
-        }
-        return new TreeCounts(SortedColumns.sortAndCombine(nodes, 1), SortedColumns.sortAndCombine(threads, 2),
+        return new TreeCounts(nodes, SortedColumns.sortAndCombine(threads, 2),
                 dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),
                 dictionary.values().toArray(String[]::new), methods);
     }

@@ -58,6 +58,45 @@ class TreeCountsTest {
         assertThat(TreeCounts.sum(counts)).isEqualTo(TreeCounts.of(data.toTree()));
     }
 
+    /**
+     * Counts of a part of the samples taken over a tree that already holds other stacks (and gains
+     * nodes meanwhile) = counts of a fresh tree with only that part: {@link StackCounts} against the
+     * tree-per-batch reference.
+     */
+    @Property(tries = 200)
+    void stackCountsOverAnExistingTreeEqualTheCountsOfAFreshTree(
+            @ForAll long seed, @ForAll @IntRange(min = 0, max = 200) int stacks, @ForAll @IntRange(min = 0, max = 200) int cut) {
+        RandomStacks data = RandomStacks.generate(seed, stacks, 10, 4);
+        int split = Math.min(cut, stacks);
+        Cct existing = tree(data, 0, split);
+        StackCounts counts = new StackCounts(existing);
+        for (int s = split; s < stacks; s++) {
+            counts.addStack(data.methods().get(s), data.lines().get(s), data.methods().get(s).length,
+                    counts.thread(data.threads().get(s)), data.counts().get(s));
+        }
+
+        assertThat(TreeCounts.of(counts)).isEqualTo(TreeCounts.of(tree(data, split, stacks)));
+        assertThat(counts.samples()).isEqualTo(TreeCounts.of(tree(data, split, stacks)).samples());
+    }
+
+    /** Charging a leaf already in the tree by its path = merging the stack that ends there. */
+    @Property(tries = 100)
+    void addPathChargesTheLeafAndItsAncestors(@ForAll long seed, @ForAll @IntRange(min = 1, max = 100) int stacks) {
+        RandomStacks data = RandomStacks.generate(seed, stacks, 10, 4);
+        Cct existing = data.toTree();
+        StackCounts byPath = new StackCounts(existing);
+        for (int s = 0; s < stacks; s++) {
+            long[] methods = data.methods().get(s);
+            int leaf = Cct.ROOT;
+            for (int i = 0; i < methods.length; i++) {
+                leaf = existing.child(leaf, methods[i], data.lines().get(s)[i]);
+            }
+            byPath.addPath(leaf, byPath.thread(data.threads().get(s)), data.counts().get(s));
+        }
+
+        assertThat(TreeCounts.of(byPath)).isEqualTo(TreeCounts.of(data.toTree()));
+    }
+
     /** Method samples of m = samples whose stack contains m; self samples = samples whose leaf is m. */
     @Property(tries = 200)
     void methodAggregatesEqualPerSampleCounts(@ForAll long seed) {

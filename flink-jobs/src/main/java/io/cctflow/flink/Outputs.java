@@ -5,12 +5,12 @@ import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.cct.TruncatedStack;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.task.TaskDefinitionChange;
-import io.cctflow.graph.model.NodeRecord;
 import io.cctflow.graph.model.NodeTasks;
 import io.cctflow.graph.model.TaskDefinitionRecord;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.util.OutputTag;
@@ -33,12 +33,19 @@ public final class Outputs {
     public static final OutputTag<BatchCounts> LATE_BATCHES =
             new OutputTag<>("late-batches", TypeInformation.of(BatchCounts.class));
 
-    /** Per execution: its CCT as node id -> topology. */
-    public static final MapStateDescriptor<Long, NodeRecord> CCT_NODES =
-            new MapStateDescriptor<>("cct-nodes", Types.LONG, TypeInformation.of(NodeRecord.class));
-    /** Per execution: {@code className.methodName} of each method of its CCT, for task matching. */
-    public static final MapStateDescriptor<Long, String> CCT_METHOD_NAMES =
-            new MapStateDescriptor<>("cct-method-names", Types.LONG, Types.STRING);
+    /**
+     * Per execution: its CCT as node id -> topology (parent, method, line, depth: {@code
+     * StoredNodes}). Bytes, not a POJO, because every checkpoint of the heap state backend writes
+     * every node of every execution.
+     */
+    public static final MapStateDescriptor<Long, byte[]> CCT_NODES = new MapStateDescriptor<>("cct-node-bytes",
+            Types.LONG, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+    /**
+     * Per execution: {@code className.methodName} of each method of its CCT, for task matching,
+     * UTF-8 (one bulk write per name in a snapshot, where a string is written char by char).
+     */
+    public static final MapStateDescriptor<Long, byte[]> CCT_METHOD_NAMES = new MapStateDescriptor<>(
+            "cct-method-names-utf8", Types.LONG, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     /** Per execution: highest batch sequence number seen, to count lost batches. */
     public static final ValueStateDescriptor<Long> LAST_SEQUENCE =
             new ValueStateDescriptor<>("last-sequence", Types.LONG);

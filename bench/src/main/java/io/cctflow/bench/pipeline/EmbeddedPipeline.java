@@ -81,6 +81,11 @@ public final class EmbeddedPipeline implements AutoCloseable {
         return send(config.samplesTopic(), executionKey(batch), batch.toByteBuffer());
     }
 
+    /** Publishes one encoded batch under its execution key, as the agent does; completes on the broker's ack. */
+    public CompletableFuture<Void> sendSamples(String executionKey, byte[] encodedBatch) {
+        return send(config.samplesTopic(), executionKey, encodedBatch);
+    }
+
     /** Publishes a task definition keyed by its id, as the query service does; completes on the broker's ack. */
     public CompletableFuture<Void> publish(io.cctflow.schema.TaskDefinition definition) throws IOException {
         return send(config.tasksTopic(), definition.getId(), definition.toByteBuffer());
@@ -89,6 +94,10 @@ public final class EmbeddedPipeline implements AutoCloseable {
     private CompletableFuture<Void> send(String topic, String key, ByteBuffer buffer) {
         byte[] value = new byte[buffer.remaining()];
         buffer.get(value);
+        return send(topic, key, value);
+    }
+
+    private CompletableFuture<Void> send(String topic, String key, byte[] value) {
         CompletableFuture<Void> acked = new CompletableFuture<>();
         producer.send(new ProducerRecord<>(topic, key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value),
                 (metadata, e) -> {

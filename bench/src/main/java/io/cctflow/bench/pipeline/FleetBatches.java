@@ -49,6 +49,11 @@ public final class FleetBatches {
         return samplesPerBatch;
     }
 
+    /** Sampling period of every batch, milliseconds. */
+    public int periodMillis() {
+        return periodMillis;
+    }
+
     /** The instance info of simulated instance {@code index}. */
     public static InstanceInfo instance(String prefix, int index, long startTimeMillis) {
         return InstanceInfo.newBuilder().setService(SERVICE).setVersion(VERSION)

@@ -1,8 +1,7 @@
 package io.cctflow.bench.pipeline;
 
+import io.cctflow.core.ExecutionId;
 import io.cctflow.schema.InstanceInfo;
-import io.cctflow.schema.SampleBatch;
-import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,13 +21,17 @@ public final class FleetLoad {
     /** Per-instance state that lives across load steps: the same instances keep their sequences. */
     public static final class Fleet {
         private final InstanceInfo[] instances;
+        private final String[] keys;
         private final long[] sequences;
 
         public Fleet(int maxInstances, long startTimeMillis) {
             instances = new InstanceInfo[maxInstances];
+            keys = new String[maxInstances];
             sequences = new long[maxInstances];
             for (int i = 0; i < maxInstances; i++) {
                 instances[i] = FleetBatches.instance("fleet", i, startTimeMillis);
+                keys[i] = new ExecutionId(instances[i].getService(), instances[i].getVersion(),
+                        instances[i].getInstanceId()).key();
             }
         }
 
@@ -39,7 +42,7 @@ public final class FleetLoad {
 
     private final EmbeddedPipeline pipeline;
     private final Fleet fleet;
-    private final FleetBatches batches;
+    private final EncodedFleetBatches batches;
     private final int instances;
     private final long flushMillis;
     private final LatencyProbes probes;
@@ -51,7 +54,7 @@ public final class FleetLoad {
     private volatile boolean stopped;
     private final Thread thread;
 
-    public FleetLoad(EmbeddedPipeline pipeline, Fleet fleet, FleetBatches batches, int instances, long flushMillis,
+    public FleetLoad(EmbeddedPipeline pipeline, Fleet fleet, EncodedFleetBatches batches, int instances, long flushMillis,
             LatencyProbes probes, int probeEveryBatches) {
         if (instances < 1 || instances > fleet.size()) {
             throw new IllegalArgumentException("instances must be 1.." + fleet.size() + ", was " + instances);
@@ -122,14 +125,18 @@ public final class FleetLoad {
         }
     }
 
-    private void send(int i) throws IOException {
+    private void send(int i) {
         long end = System.currentTimeMillis();
-        SampleBatch batch = batches.next(fleet.instances[i], fleet.sequences[i]++, end - flushMillis, end);
-        LatencyProbes.Probe probe = sentBatches.incrementAndGet() % probeEveryBatches == 0 ? probes.expect(batch) : null;
+        InstanceInfo instance = fleet.instances[i];
+        byte[] batch = batches.encode(instance, fleet.sequences[i]++, end - flushMillis, end);
+        String key = fleet.keys[i];
+        long start = end - flushMillis;
+        LatencyProbes.Probe probe = sentBatches.incrementAndGet() % probeEveryBatches == 0
+                ? probes.expect(key, start, batches.samplesPerBatch()) : null;
         if (probe == null) {
-            probes.count(batch);
+            probes.count(key, start, batches.samplesPerBatch());
         }
-        pipeline.send(batch).whenComplete((ok, e) -> {
+        pipeline.sendSamples(key, batch).whenComplete((ok, e) -> {
             if (e != null) {
                 failure.compareAndSet(null, e);
                 return;

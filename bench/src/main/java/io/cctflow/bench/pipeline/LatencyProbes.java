@@ -2,8 +2,6 @@ package io.cctflow.bench.pipeline;
 
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.model.WindowCounts;
-import io.cctflow.schema.SampleBatch;
-import io.cctflow.schema.Stack;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -54,29 +52,27 @@ public final class LatencyProbes {
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     }
 
-    /** Adds {@code batch} to its execution's window total without probing it. */
-    public void count(SampleBatch batch) {
-        add(batch);
+    /** Adds a batch of {@code samples} of execution {@code key} to its window total without probing it. */
+    public void count(String key, long windowStartMillis, long samples) {
+        add(key, windowStartMillis, samples);
     }
 
-    /** Adds {@code batch} to its execution's window total and probes it. */
-    public Probe expect(SampleBatch batch) {
-        long[] window = add(batch);
-        Probe p = new Probe(EmbeddedPipeline.executionKey(batch), window[0], window[1]);
+    /** Adds a batch of {@code samples} of execution {@code key} to its window total and probes it. */
+    public Probe expect(String key, long windowStartMillis, long samples) {
+        long[] window = add(key, windowStartMillis, samples);
+        Probe p = new Probe(key, window[0], window[1]);
         submitted.add(p);
         return p;
     }
 
-    private long[] add(SampleBatch batch) {
-        long start = batch.getWindowStartMillis() - Math.floorMod(batch.getWindowStartMillis(), jobWindowMillis);
-        long[] w = windowSamples.computeIfAbsent(EmbeddedPipeline.executionKey(batch), k -> new long[2]);
+    private long[] add(String key, long windowStartMillis, long samples) {
+        long start = windowStartMillis - Math.floorMod(windowStartMillis, jobWindowMillis);
+        long[] w = windowSamples.computeIfAbsent(key, k -> new long[2]);
         if (w[0] != start) {
             w[0] = start;
             w[1] = 0;
         }
-        for (Stack s : batch.getStacks()) {
-            w[1] += s.getCount();
-        }
+        w[1] += samples;
         return w.clone();
     }
 

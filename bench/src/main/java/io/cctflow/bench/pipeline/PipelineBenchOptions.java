@@ -13,7 +13,7 @@ import java.util.Set;
  */
 public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> phases, int startInstances,
         int maxInstances, int maxSteps, Duration warmup, Duration measure, int busyThreads, int periodMillis,
-        long flushMillis, long newNodes, int nodeDepth, int nodeInstances, Duration nodeTimeout, int partitions,
+        long flushMillis, int batchPool, long newNodes, int nodeDepth, int nodeInstances, Duration nodeTimeout, int partitions,
         long seed, Map<String, String> jobSettings) {
 
     public static final String USAGE = """
@@ -29,6 +29,8 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
               --threads 2               busy threads per simulated instance
               --period 20ms             sampling period per thread
               --flush 10s               batch interval per instance
+              --batch-pool 256          distinct batch bodies the generator encodes up front and draws
+                                        from (each batch: its own instance, window and sequence)
               --new-nodes 1000000       new CCT nodes the nodes phase creates
               --node-depth 100          frames per synthetic stack
               --node-instances 10       executions the new nodes are spread over
@@ -49,7 +51,7 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
                 Map.entry("phases", "rate,nodes,tasks"), Map.entry("start-instances", "20"),
                 Map.entry("max-instances", "1000"), Map.entry("max-steps", "3"), Map.entry("warmup", "20s"),
                 Map.entry("measure", "40s"), Map.entry("threads", "2"), Map.entry("period", "20ms"),
-                Map.entry("flush", "10s"), Map.entry("new-nodes", "1000000"), Map.entry("node-depth", "100"),
+                Map.entry("flush", "10s"), Map.entry("batch-pool", "256"), Map.entry("new-nodes", "1000000"), Map.entry("node-depth", "100"),
                 Map.entry("node-instances", "10"), Map.entry("node-timeout", "180s"), Map.entry("partitions", "2"),
                 Map.entry("parallelism", "1"), Map.entry("state-backend", "hashmap"),
                 Map.entry("checkpoint-interval", "10s"), Map.entry("data-dir", ""), Map.entry("keep-data", "false"),
@@ -74,7 +76,7 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
         }
         return new PipelineBenchOptions(dir.isEmpty() ? null : Path.of(dir), Boolean.parseBoolean(v.get("keep-data")),
                 phases, start, max, positive(v, "max-steps"), duration(v, "warmup"), duration(v, "measure"),
-                positive(v, "threads"), (int) periodMillis, flushMillis, positive(v, "new-nodes"),
+                positive(v, "threads"), (int) periodMillis, flushMillis, positive(v, "batch-pool"), positive(v, "new-nodes"),
                 positive(v, "node-depth"), positive(v, "node-instances"), duration(v, "node-timeout"),
                 positive(v, "partitions"), Long.parseLong(v.get("seed")),
                 Map.of("parallelism", String.valueOf(positive(v, "parallelism")),

@@ -36,8 +36,9 @@ public final class SustainedRatePhase implements Phase {
     @Override
     public void run(EmbeddedPipeline pipeline, PrintStream out) throws Exception {
         FleetLoad.Fleet fleet = new FleetLoad.Fleet(options.maxInstances(), System.currentTimeMillis());
-        FleetBatches batches = new FleetBatches(corpus, options.busyThreads(), options.periodMillis(),
-                options.flushMillis(), new Random(options.seed()));
+        Random random = new Random(options.seed());
+        EncodedFleetBatches batches = new EncodedFleetBatches(new FleetBatches(corpus, options.busyThreads(),
+                options.periodMillis(), options.flushMillis(), random), options.batchPool(), random);
         int lastGood = 0;
         int firstBad = Integer.MAX_VALUE;
         int n = options.startInstances();
@@ -74,7 +75,7 @@ public final class SustainedRatePhase implements Phase {
         return firstBad - lastGood <= Math.max(1, lastGood / 8) ? lastGood : mid;
     }
 
-    private boolean step(EmbeddedPipeline pipeline, FleetLoad.Fleet fleet, FleetBatches batches, int n, PrintStream out)
+    private boolean step(EmbeddedPipeline pipeline, FleetLoad.Fleet fleet, EncodedFleetBatches batches, int n, PrintStream out)
             throws Exception {
         LatencyProbes probes = new LatencyProbes(pipeline.config().window().toMillis(), TimeUnit.MINUTES.toMillis(2));
         // about one probed batch per second whatever the fleet size

@@ -81,7 +81,7 @@ public final class SortedColumns {
         for (int r = 0; r < order.length; r++) {
             order[r] = r;
         }
-        sortRows(order, new int[order.length], 0, order.length, rows, keyColumns); // keys are unique now
+        sortRows(rows, keyColumns, order); // keys are unique now
         long[][] out = new long[rows.length][order.length];
         for (int col = 0; col < rows.length; col++) {
             for (int r = 0; r < order.length; r++) {
@@ -89,38 +89,6 @@ public final class SortedColumns {
             }
         }
         return out;
-    }
-
-    /** Merge sort of row indexes {@code order[from, to)} by key, on primitives (no boxing, no comparator). */
-    private static void sortRows(int[] order, int[] buffer, int from, int to, long[][] rows, int keyColumns) {
-        if (to - from < 24) {
-            for (int i = from + 1; i < to; i++) {
-                int row = order[i];
-                int j = i - 1;
-                while (j >= from && compareKeys(rows, order[j], rows, row, keyColumns) > 0) {
-                    order[j + 1] = order[j];
-                    j--;
-                }
-                order[j + 1] = row;
-            }
-            return;
-        }
-        int mid = (from + to) >>> 1;
-        sortRows(order, buffer, from, mid, rows, keyColumns);
-        sortRows(order, buffer, mid, to, rows, keyColumns);
-        if (compareKeys(rows, order[mid - 1], rows, order[mid], keyColumns) <= 0) {
-            return;
-        }
-        System.arraycopy(order, from, buffer, from, to - from);
-        int i = from;
-        int j = mid;
-        for (int k = from; k < to; k++) {
-            if (j >= to || (i < mid && compareKeys(rows, buffer[i], rows, buffer[j], keyColumns) <= 0)) {
-                order[k] = buffer[i++];
-            } else {
-                order[k] = buffer[j++];
-            }
-        }
     }
 
     /** Rows summed by key: open addressing over row indexes, columns grown by doubling. Not thread-safe. */
@@ -201,11 +169,11 @@ public final class SortedColumns {
     /** Sorts the rows of a table by key, in place, and merges rows with equal keys by adding counts. */
     public static long[][] sortAndCombine(long[][] table, int keyColumns) {
         int n = rows(table);
-        Integer[] order = new Integer[n];
+        int[] order = new int[n];
         for (int r = 0; r < n; r++) {
             order[r] = r;
         }
-        Arrays.sort(order, (x, y) -> compareKeys(table, x, table, y, keyColumns));
+        sortRows(table, keyColumns, order);
         long[][] out = new long[table.length][n];
         int k = -1;
         for (int r = 0; r < n; r++) {
@@ -222,6 +190,74 @@ public final class SortedColumns {
             out[col] = Arrays.copyOf(out[col], k + 1);
         }
         return out;
+    }
+
+    private static final int INSERTION_RUN = 32;
+
+    /**
+     * Sorts row indexes by the rows' keys: a stable bottom-up merge sort on primitive indexes (runs
+     * once per batch and table in the samples job, where sorting boxed indexes cost more than the
+     * rest of the counting, and once per range read in {@link #sumAll}).
+     */
+    private static void sortRows(long[][] table, int keyColumns, int[] order) {
+        // keys of at most two columns (all tables here) compared inline: the sort is the hot loop
+        long[] k0 = table[0];
+        long[] k1 = keyColumns > 1 ? table[1] : null;
+        int n = order.length;
+        for (int lo = 0; lo < n; lo += INSERTION_RUN) {
+            int hi = Math.min(lo + INSERTION_RUN, n);
+            for (int i = lo + 1; i < hi; i++) {
+                int row = order[i];
+                int j = i - 1;
+                while (j >= lo && before(table, keyColumns, k0, k1, row, order[j])) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = row;
+            }
+        }
+        if (n <= INSERTION_RUN) {
+            return;
+        }
+        int[] from = order;
+        int[] to = new int[n];
+        for (int width = INSERTION_RUN; width < n; width *= 2) {
+            for (int lo = 0; lo < n; lo += 2 * width) {
+                int mid = Math.min(lo + width, n);
+                int hi = Math.min(lo + 2 * width, n);
+                int i = lo;
+                int j = mid;
+                int k = lo;
+                while (i < mid && j < hi) {
+                    to[k++] = before(table, keyColumns, k0, k1, from[j], from[i]) ? from[j++] : from[i++];
+                }
+                while (i < mid) {
+                    to[k++] = from[i++];
+                }
+                while (j < hi) {
+                    to[k++] = from[j++];
+                }
+            }
+            int[] t = from;
+            from = to;
+            to = t;
+        }
+        if (from != order) {
+            System.arraycopy(from, 0, order, 0, n);
+        }
+    }
+
+    /** Whether row {@code x}'s key sorts strictly before row {@code y}'s. */
+    private static boolean before(long[][] table, int keyColumns, long[] k0, long[] k1, int x, int y) {
+        long a = k0[x];
+        long b = k0[y];
+        if (a != b || keyColumns == 1) {
+            return a < b;
+        }
+        if (keyColumns == 2) {
+            return k1[x] < k1[y];
+        }
+        return compareKeys(table, x, table, y, keyColumns) < 0;
     }
 
     private static int rows(long[][] table) {

@@ -2,6 +2,7 @@ package io.cctflow.flink.cct;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.MethodId;
+import io.cctflow.core.StackCounts;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
@@ -33,14 +34,28 @@ public final class BatchTrees {
      * @return samples of the truncated stacks left out
      */
     public static long mergeComplete(SampleBatch batch, long[] methodIds, Cct tree) {
-        return merge(batch, methodIds, tree, null);
+        return merge(batch, methodIds, (path, lines, depth, thread, count) ->
+                tree.addStack(path, lines, depth, tree.thread(thread), count), null);
     }
 
     /**
-     * As {@link #mergeComplete}, and hands each truncated stack, with its frames' names, to {@code
-     * truncated} (when not null) for maximal common merging.
+     * As {@link #mergeComplete}, but into the counts of an execution's tree (its topology grows,
+     * the counts are the batch's), and hands each truncated stack, with its frames' names, to
+     * {@code truncated} (when not null) for maximal common merging.
      */
-    public static long merge(SampleBatch batch, long[] methodIds, Cct tree, Consumer<TruncatedStack> truncated) {
+    public static long merge(SampleBatch batch, long[] methodIds, StackCounts counts,
+            Consumer<TruncatedStack> truncated) {
+        return merge(batch, methodIds, (path, lines, depth, thread, count) ->
+                counts.addStack(path, lines, depth, counts.thread(thread), count), truncated);
+    }
+
+    /** Where {@link #merge} puts each complete stack. */
+    @FunctionalInterface
+    private interface StackSink {
+        void add(long[] path, int[] lines, int depth, String thread, long count);
+    }
+
+    private static long merge(SampleBatch batch, long[] methodIds, StackSink sink, Consumer<TruncatedStack> truncated) {
         long truncatedSamples = 0;
         long[] path = new long[64];
         int[] lines = new int[64];
@@ -61,7 +76,7 @@ public final class BatchTrees {
                 path[i] = methodIds[stack.getFrames().get(i)];
                 lines[i] = stack.getLines().get(i);
             }
-            tree.addStack(path, lines, depth, tree.thread(stack.getThread().toString()), stack.getCount());
+            sink.add(path, lines, depth, stack.getThread().toString(), stack.getCount());
         }
         return truncatedSamples;
     }

@@ -2,6 +2,7 @@ package io.cctflow.flink.cct;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.core.StackCounts;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.truncated.MergeResult;
 import io.cctflow.core.truncated.TruncatedStackMerger;
@@ -33,9 +34,10 @@ import org.apache.flink.util.Collector;
  * Merges the sample batches of one execution (the key) into that execution's CCT.
  *
  * <p>Keyed state holds the execution's tree as a map from node id to its topology; a node is
- * written to the graph only the first time the execution sees it. Each batch is merged into a
- * batch-local {@link Cct} first (seed 003: a sample is charged to its leaf, totals along the path),
- * so the batch's counts are computed once per distinct node. Depth and recursive parent come from
+ * written to the graph only the first time the execution sees it. Each batch is merged into the
+ * execution's in-memory tree with its counts kept apart ({@link StackCounts}; seed 003: a sample is
+ * charged to its leaf, totals along the path), so the batch's counts are computed once per distinct
+ * node, and a node already in the tree costs one hash lookup per frame. Depth and recursive parent come from
  * the path in hand at node creation; no scan of the tree is ever needed.
  *
  * <p><b>Truncated stacks</b> (seed 002 Listing 3.2) are merged by maximal common merging against
@@ -74,7 +76,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private final long maxPendingAgeMillis;
     private final int treeCacheSize;
 
-    private transient MapState<Long, NodeRecord> nodes;
+    private transient MapState<Long, byte[]> nodes;
     private transient ValueState<Long> lastSequence;
     private transient ListState<TruncatedStack> pending;
     private transient ValueState<Long> pendingTimer;
@@ -151,14 +153,14 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         checkSequence(batch.getSequence());
 
         long[] methodIds = BatchTrees.methodIds(batch);
-        Cct batchTree = new Cct(Math.max(64, batch.getStacks().size() * 4));
-        List<TruncatedStack> truncated = new ArrayList<>();
-        BatchTrees.merge(batch, methodIds, batchTree, truncated::add);
-        hashCollisions.inc(batchTree.collisions());
-
-        InstanceTrees.Entry instance = trees.get(execution.key(), nodes.values());
+        InstanceTrees.Entry instance = trees.get(execution.key(), nodes.entries());
         int sizeBefore = instance.tree().size();
-        InstanceTrees.graft(batchTree, instance.tree());
+        long collisionsBefore = instance.tree().collisions();
+        // the batch's counts over the execution's tree: its new nodes go into that tree directly
+        StackCounts batchCounts = new StackCounts(instance.tree());
+        List<TruncatedStack> truncated = new ArrayList<>();
+        BatchTrees.merge(batch, methodIds, batchCounts, truncated::add);
+        hashCollisions.inc(instance.tree().collisions() - collisionsBefore);
         BatchCounts counts = new BatchCounts();
         long now = ctx.timerService().currentProcessingTime();
         List<TruncatedStack> stillPending = new ArrayList<>();
@@ -167,7 +169,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
                     stack.count);
             switch (result) {
                 case MERGED -> {
-                    addCompleted(batchTree, instance.tree(), stack);
+                    addCompleted(batchCounts, stack);
                     counts.truncatedMerged += stack.count;
                 }
                 case NO_CANDIDATE -> {
@@ -182,7 +184,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         truncatedPending.inc(counts.truncatedPending);
         truncatedAmbiguous.inc(counts.truncatedAmbiguous);
         batchesMerged.inc();
-        samplesMerged.inc(batchTree.total(Cct.ROOT));
+        samplesMerged.inc(batchCounts.samples());
 
         Map<Long, MethodRecord> methods = new LinkedHashMap<>();
         for (int i = 0; i < methodIds.length; i++) {
@@ -190,7 +192,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             methods.putIfAbsent(methodIds[i], new MethodRecord(methodIds[i], m.getClassName(), m.getMethodName(),
                     m.getDescriptor()));
         }
-        Map<Long, Cct> retried = new TreeMap<>();
+        Map<Long, StackCounts> retried = new TreeMap<>();
         Map<Long, BatchCounts> moved = new TreeMap<>();
         boolean grew = instance.tree().size() > sizeBefore;
         List<TruncatedStack> kept = retryPending(instance, grew, retried, moved, methods);
@@ -202,7 +204,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
 
         counts.executionKey = execution.key();
         counts.eventTimeMillis = batch.getWindowStartMillis();
-        counts.counts = CountColumns.of(TreeCounts.of(batchTree));
+        counts.counts = CountColumns.of(TreeCounts.of(batchCounts));
         counts.source = new RawRecord(record.topic, record.partition, record.offset, record.key, null);
         out.collect(counts);
         emitMoved(execution.key(), retried, moved, counts.source, out);
@@ -214,13 +216,13 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
      * window. Returns the stacks still pending. The names of the merged stacks' methods go into
      * {@code methods}: they may be from older batches, and their new nodes need them.
      */
-    private List<TruncatedStack> retryPending(InstanceTrees.Entry instance, boolean grew, Map<Long, Cct> retried,
+    private List<TruncatedStack> retryPending(InstanceTrees.Entry instance, boolean grew, Map<Long, StackCounts> retried,
             Map<Long, BatchCounts> moved, Map<Long, MethodRecord> methods) throws Exception {
         List<TruncatedStack> kept = new ArrayList<>();
         for (TruncatedStack stack : pending.get()) {
             if (grew && merger.tryMerge(instance.index(), stack.methods, stack.lines, stack.depth(), stack.count)
                     == MergeResult.MERGED) {
-                addCompleted(retried.computeIfAbsent(stack.eventTimeMillis, t -> new Cct()), instance.tree(), stack);
+                addCompleted(retried.computeIfAbsent(stack.eventTimeMillis, t -> new StackCounts(instance.tree())), stack);
                 BatchCounts delta = moved.computeIfAbsent(stack.eventTimeMillis, t -> new BatchCounts());
                 delta.truncatedPending -= stack.count;
                 delta.truncatedMerged += stack.count;
@@ -296,25 +298,22 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         emitMoved(ctx.getCurrentKey(), Map.of(), moved, null, out);
     }
 
-    private static void emitMoved(String key, Map<Long, Cct> retried, Map<Long, BatchCounts> moved, RawRecord source,
+    private static void emitMoved(String key, Map<Long, StackCounts> retried, Map<Long, BatchCounts> moved, RawRecord source,
             Collector<BatchCounts> out) {
         for (Map.Entry<Long, BatchCounts> e : moved.entrySet()) {
             BatchCounts delta = e.getValue();
             delta.executionKey = key;
             delta.eventTimeMillis = e.getKey();
-            Cct tree = retried.get(e.getKey());
-            delta.counts = tree == null ? new CountColumns() : CountColumns.of(TreeCounts.of(tree));
+            StackCounts merged = retried.get(e.getKey());
+            delta.counts = merged == null ? new CountColumns() : CountColumns.of(TreeCounts.of(merged));
             delta.source = source;
             out.collect(delta);
         }
     }
 
     /** Adds a merged truncated stack to {@code into} as the full path the merger completed it to. */
-    private void addCompleted(Cct into, Cct instanceTree, TruncatedStack stack) {
-        int leaf = merger.lastLeaf();
-        long[] path = InstanceTrees.pathMethods(instanceTree, leaf);
-        into.addStack(path, InstanceTrees.pathLines(instanceTree, leaf), path.length, into.thread(stack.thread),
-                stack.count);
+    private void addCompleted(StackCounts into, TruncatedStack stack) {
+        into.addPath(merger.lastLeaf(), into.thread(stack.thread), stack.count);
     }
 
     private void deadLetter(ReadOnlyContext ctx, RawRecord record, String reason) {
@@ -354,7 +353,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             int rp = tree.recursiveParent(n);
             NodeRecord node = new NodeRecord(tree.id(n), tree.id(tree.parent(n)), tree.method(n), tree.callSiteLine(n),
                     tree.depth(n), rp == Cct.NONE ? NodeRecord.NO_RECURSIVE_PARENT : tree.id(rp));
-            nodes.put(node.id(), node);
+            nodes.put(node.id(), StoredNodes.encode(node.parentId(), node.methodId(), node.line(), node.depth()));
             created.add(node);
             MethodRecord method = methods.get(node.methodId());
             if (method == null) {

@@ -3,7 +3,6 @@ package io.cctflow.flink.cct;
 import io.cctflow.core.Cct;
 import io.cctflow.core.task.TaskLabels;
 import io.cctflow.core.truncated.MethodNodeIndex;
-import io.cctflow.graph.model.NodeRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -56,7 +55,7 @@ final class InstanceTrees {
     }
 
     /** The tree of {@code key}, rebuilt from {@code stored} (the key's node state) if not cached. */
-    Entry get(String key, Iterable<NodeRecord> stored) {
+    Entry get(String key, Iterable<Map.Entry<Long, byte[]>> stored) {
         Entry entry = trees.get(key);
         if (entry == null) {
             entry = rebuild(stored);
@@ -70,12 +69,14 @@ final class InstanceTrees {
         trees.clear();
     }
 
-    private static Entry rebuild(Iterable<NodeRecord> stored) {
-        List<NodeRecord> nodes = new ArrayList<>();
-        stored.forEach(nodes::add);
-        nodes.sort(Comparator.comparingInt(NodeRecord::depth));
+    private static Entry rebuild(Iterable<Map.Entry<Long, byte[]>> stored) {
+        List<StoredNodes.Node> nodes = new ArrayList<>();
+        for (Map.Entry<Long, byte[]> e : stored) {
+            nodes.add(StoredNodes.Node.decode(e.getKey(), e.getValue()));
+        }
+        nodes.sort(Comparator.comparingInt(StoredNodes.Node::depth));
         Cct tree = new Cct(nodes.size() + 16);
-        for (NodeRecord n : nodes) {
+        for (StoredNodes.Node n : nodes) {
             int parent = tree.indexOf(n.parentId());
             if (parent < 0) {
                 throw new IllegalStateException("node " + n.id() + " in state has no parent " + n.parentId());
@@ -86,34 +87,5 @@ final class InstanceTrees {
             }
         }
         return new Entry(tree, new MethodNodeIndex(tree));
-    }
-
-    /**
-     * Adds the nodes of {@code from} (e.g. a batch's tree) to {@code to}, parents first, so that
-     * {@code to} contains every path of {@code from}.
-     */
-    static void graft(Cct from, Cct to) {
-        int[] at = new int[from.size()];
-        at[Cct.ROOT] = Cct.ROOT;
-        for (int n = 1; n < from.size(); n++) {
-            at[n] = to.child(at[from.parent(n)], from.method(n), from.callSiteLine(n));
-        }
-    }
-
-    /** The path from the root to {@code leaf} as (method, line) arrays of length depth(leaf). */
-    static long[] pathMethods(Cct tree, int leaf) {
-        long[] methods = new long[tree.depth(leaf)];
-        for (int n = leaf; n != Cct.ROOT; n = tree.parent(n)) {
-            methods[tree.depth(n) - 1] = tree.method(n);
-        }
-        return methods;
-    }
-
-    static int[] pathLines(Cct tree, int leaf) {
-        int[] lines = new int[tree.depth(leaf)];
-        for (int n = leaf; n != Cct.ROOT; n = tree.parent(n)) {
-            lines[tree.depth(n) - 1] = tree.callSiteLine(n);
-        }
-        return lines;
     }
 }

@@ -15,6 +15,7 @@ import io.cctflow.flink.task.TaskDefinitions;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeTasks;
 import io.cctflow.graph.model.TaskDefinitionRecord;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
 final class TaskLabelling {
     private static final Logger LOG = LoggerFactory.getLogger(TaskLabelling.class);
 
-    private final MapState<Long, String> methodNames;
+    private final MapState<Long, byte[]> methodNames;
     /** Method id to {@code className.methodName} for every execution of this subtask: derived, filled from state. */
     private final Map<Long, String> qualifiedNames = new HashMap<>();
     /** Definition changes and rejections are the same on every subtask: only the first emits them. */
@@ -52,7 +53,7 @@ final class TaskLabelling {
     /** Parsed view of the broadcast state; {@code null} until first used after (re)start. */
     private TaskDefinitions definitions;
 
-    TaskLabelling(MapState<Long, String> methodNames, MetricGroup metrics, boolean firstSubtask) {
+    TaskLabelling(MapState<Long, byte[]> methodNames, MetricGroup metrics, boolean firstSubtask) {
         this.methodNames = methodNames;
         this.firstSubtask = firstSubtask;
         this.rejected = metrics.counter("taskDefinitionsRejected");
@@ -63,7 +64,7 @@ final class TaskLabelling {
     void rememberNames(Collection<MethodRecord> methods) throws Exception {
         for (MethodRecord m : methods) {
             String name = qualifiedName(m);
-            methodNames.put(m.id(), name);
+            methodNames.put(m.id(), name.getBytes(StandardCharsets.UTF_8));
             qualifiedNames.putIfAbsent(m.id(), name);
         }
     }
@@ -111,8 +112,10 @@ final class TaskLabelling {
 
     /** Makes the names of the current key's methods known to the labellers. */
     private void loadMethodNames() throws Exception {
-        for (Map.Entry<Long, String> e : methodNames.entries()) {
-            qualifiedNames.putIfAbsent(e.getKey(), e.getValue());
+        for (Map.Entry<Long, byte[]> e : methodNames.entries()) {
+            if (!qualifiedNames.containsKey(e.getKey())) {
+                qualifiedNames.put(e.getKey(), new String(e.getValue(), StandardCharsets.UTF_8));
+            }
         }
     }
 
@@ -154,7 +157,7 @@ final class TaskLabelling {
                 return;
             }
             executions[0]++;
-            InstanceTrees.Entry instance = trees.get(key, nodes.values());
+            InstanceTrees.Entry instance = trees.get(key, nodes.entries());
             ServiceLabeller was = before.forService(service);
             ServiceLabeller now = after.forService(service);
             TaskLabels old = labelsOf(instance, was);
