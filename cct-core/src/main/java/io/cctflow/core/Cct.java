@@ -1,6 +1,7 @@
 package io.cctflow.core;
 
 import io.cctflow.core.internal.LongIntMap;
+import io.cctflow.core.internal.LongSums;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -52,10 +53,8 @@ public final class Cct {
     private final Map<String, Integer> threadIds = new HashMap<>();
     private final List<String> threadNames = new ArrayList<>();
     /** (node &lt;&lt; 32 | thread) to the entry's slot in the arrays below. */
-    private final LongIntMap threadEntryIndex;
-    private long[] threadEntryKeys;
-    private long[] threadEntrySelf;
-    private int threadEntries;
+    /** Self counts per (node << 32 | thread). */
+    private final LongSums threadSelf;
 
     public Cct() {
         this(1024);
@@ -78,9 +77,7 @@ public final class Cct {
         index.put(NodeId.ROOT, ROOT);
         size = 1;
         int entries = Math.max(16, cap / 2);
-        threadEntryIndex = new LongIntMap(entries);
-        threadEntryKeys = new long[entries];
-        threadEntrySelf = new long[entries];
+        threadSelf = new LongSums(entries);
         thread(ThreadNames.UNKNOWN);
     }
 
@@ -143,18 +140,7 @@ public final class Cct {
      */
     public void addThreadSelf(int node, int thread, long selfCount) {
         checkThread(thread);
-        long key = ((long) node << 32) | thread;
-        int slot = threadEntryIndex.get(key);
-        if (slot < 0) {
-            if (threadEntries == threadEntryKeys.length) {
-                threadEntryKeys = Arrays.copyOf(threadEntryKeys, threadEntries * 2);
-                threadEntrySelf = Arrays.copyOf(threadEntrySelf, threadEntries * 2);
-            }
-            slot = threadEntries++;
-            threadEntryKeys[slot] = key;
-            threadEntryIndex.put(key, slot);
-        }
-        threadEntrySelf[slot] += selfCount;
+        threadSelf.add(((long) node << 32) | thread, selfCount);
     }
 
     /**
@@ -186,28 +172,27 @@ public final class Cct {
 
     /** Number of (node, thread) pairs with a self count (Eq. 3.17's non-zero entries). */
     public int threadEntries() {
-        return threadEntries;
+        return threadSelf.size();
     }
 
     /** Node of the {@code e}-th (node, thread) entry. */
     public int threadEntryNode(int e) {
-        return (int) (threadEntryKeys[e] >>> 32);
+        return (int) (threadSelf.key(e) >>> 32);
     }
 
     /** Thread of the {@code e}-th (node, thread) entry. */
     public int threadEntryThread(int e) {
-        return (int) threadEntryKeys[e];
+        return (int) threadSelf.key(e);
     }
 
     /** Self count of the {@code e}-th (node, thread) entry. */
     public long threadEntrySelf(int e) {
-        return threadEntrySelf[e];
+        return threadSelf.sum(e);
     }
 
     /** Samples of {@code thread} whose leaf is this node: {@code n.sample_thread[t]}, Eq. 3.17. */
     public long selfOnThread(int node, int thread) {
-        int slot = threadEntryIndex.get(((long) node << 32) | thread);
-        return slot < 0 ? 0 : threadEntrySelf[slot];
+        return threadSelf.get(((long) node << 32) | thread);
     }
 
     /**
@@ -217,9 +202,9 @@ public final class Cct {
     public long[] totalsOnThread(int thread) {
         checkThread(thread);
         long[] totals = new long[size];
-        for (int e = 0; e < threadEntries; e++) {
+        for (int e = 0; e < threadSelf.size(); e++) {
             if (threadEntryThread(e) == thread) {
-                totals[threadEntryNode(e)] += threadEntrySelf[e];
+                totals[threadEntryNode(e)] += threadSelf.sum(e);
             }
         }
         for (int n = size - 1; n > ROOT; n--) {

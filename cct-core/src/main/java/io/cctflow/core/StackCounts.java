@@ -1,6 +1,6 @@
 package io.cctflow.core;
 
-import io.cctflow.core.internal.LongIntMap;
+import io.cctflow.core.internal.LongSums;
 import java.util.Arrays;
 
 /**
@@ -23,10 +23,8 @@ public final class StackCounts {
     private boolean[] touched;
     private int[] touchedNodes;
     private int touchedCount;
-    private final LongIntMap threadEntryIndex = new LongIntMap(256);
-    private long[] threadEntryKeys = new long[256];
-    private long[] threadEntrySelf = new long[256];
-    private int threadEntries;
+    /** Self counts per (node << 32 | thread). */
+    private final LongSums threadSelf = new LongSums(256);
 
     /** Counts over {@code tree}, none yet (the root is touched with zero counts, as a fresh tree has it). */
     public StackCounts(Cct tree) {
@@ -103,19 +101,19 @@ public final class StackCounts {
 
     /** Number of (node, thread) pairs with a self count. */
     public int threadEntries() {
-        return threadEntries;
+        return threadSelf.size();
     }
 
     public int threadEntryNode(int e) {
-        return (int) (threadEntryKeys[e] >>> 32);
+        return (int) (threadSelf.key(e) >>> 32);
     }
 
     public int threadEntryThread(int e) {
-        return (int) threadEntryKeys[e];
+        return (int) threadSelf.key(e);
     }
 
     public long threadEntrySelf(int e) {
-        return threadEntrySelf[e];
+        return threadSelf.sum(e);
     }
 
     private void touch(int node) {
@@ -138,17 +136,6 @@ public final class StackCounts {
         if (thread < 0 || thread >= tree.threads()) {
             throw new IllegalArgumentException("unknown thread id " + thread + "; ids come from thread(String)");
         }
-        long key = ((long) node << 32) | thread;
-        int slot = threadEntryIndex.get(key);
-        if (slot < 0) {
-            if (threadEntries == threadEntryKeys.length) {
-                threadEntryKeys = Arrays.copyOf(threadEntryKeys, threadEntries * 2);
-                threadEntrySelf = Arrays.copyOf(threadEntrySelf, threadEntries * 2);
-            }
-            slot = threadEntries++;
-            threadEntryKeys[slot] = key;
-            threadEntryIndex.put(key, slot);
-        }
-        threadEntrySelf[slot] += count;
+        threadSelf.add(((long) node << 32) | thread, count);
     }
 }
