@@ -354,10 +354,38 @@ public final class GraphReader {
 
     private static WindowCounts toWindow(Record r) {
         try {
-            return toWindowCounts(r);
+            WindowCounts w = toWindowCounts(r);
+            checkSumsAgree(w.counts());
+            return w;
         } catch (IllegalArgumentException e) {
             throw new TornWindowException(r.get("instance").asString() + "@" + r.get("start").asLong(), e);
         }
+    }
+
+    /**
+     * Each table of a window taken alone can look whole while coming from another write than the
+     * next table (read-committed reads of a window being rewritten): the self counts summed over
+     * nodes, over (node, thread) entries and over methods are the same samples, so they must agree.
+     * Empty per-thread or per-method tables are not compared.
+     *
+     * @throws IllegalArgumentException if they do not
+     */
+    private static void checkSumsAgree(TreeCounts c) {
+        long nodes = sum(c.self());
+        long threads = sum(c.threadSelf());
+        long methods = sum(c.methodSelf());
+        if ((c.threadSelf().length > 0 && threads != nodes) || (c.methodSelf().length > 0 && methods != nodes)) {
+            throw new IllegalArgumentException("self samples " + nodes + " by node, " + threads + " by thread, "
+                    + methods + " by method");
+        }
+    }
+
+    private static long sum(long[] values) {
+        long s = 0;
+        for (long v : values) {
+            s += v;
+        }
+        return s;
     }
 
     private static WindowCounts toWindowCounts(Record r) {
