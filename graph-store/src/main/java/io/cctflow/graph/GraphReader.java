@@ -365,18 +365,16 @@ public final class GraphReader {
     /**
      * Each table of a window taken alone can look whole while coming from another write than the
      * next table (read-committed reads of a window being rewritten): the self counts summed over
-     * nodes, over (node, thread) entries and over methods are the same samples, so they must agree.
-     * Empty per-thread or per-method tables are not compared.
+     * nodes and over (node, thread) entries are the same samples (Eq. 3.16), so they must agree.
+     * An empty per-thread table is not compared.
      *
      * @throws IllegalArgumentException if they do not
      */
     private static void checkSumsAgree(TreeCounts c) {
         long nodes = sum(c.self());
         long threads = sum(c.threadSelf());
-        long methods = sum(c.methodSelf());
-        if ((c.threadSelf().length > 0 && threads != nodes) || (c.methodSelf().length > 0 && methods != nodes)) {
-            throw new IllegalArgumentException("self samples " + nodes + " by node, " + threads + " by thread, "
-                    + methods + " by method");
+        if (c.threadSelf().length > 0 && threads != nodes) {
+            throw new IllegalArgumentException("self samples " + nodes + " by node, " + threads + " by thread");
         }
     }
 
