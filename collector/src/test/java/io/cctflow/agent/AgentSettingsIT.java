@@ -67,12 +67,14 @@ class AgentSettingsIT {
             assertThat(b.getStacks()).extracting(Stack::getThread)
                     .noneMatch(t -> t.startsWith("pool-"));
         });
+        // JFR cuts a stack at exactly the depth in effect; main's busy stacks are deeper. (The
+        // first batch sampling main may hold only main's shallow start-up, before the busy loop.)
+        assertThat(batches).flatExtracting(SampleBatch::getStacks).filteredOn(Stack::getTruncated)
+                .isNotEmpty().allSatisfy(s -> assertThat(s.getFrames()).hasSize(8));
         SampleBatch withMain = batches.stream()
-                .filter(b -> b.getStacks().stream().anyMatch(s -> s.getThread().equals("main")))
+                .filter(b -> b.getStacks().stream()
+                        .anyMatch(s -> s.getThread().equals("main") && s.getTruncated()))
                 .findFirst().orElseThrow();
-        // JFR cuts a stack at exactly the depth in effect; main's busy stacks are deeper
-        assertThat(withMain.getStacks()).filteredOn(Stack::getTruncated).isNotEmpty()
-                .allSatisfy(s -> assertThat(s.getFrames()).hasSize(8));
         assertThat(withMain.getStats().getStackDepth()).isEqualTo(8);
         assertThat(withMain.getStats().getTruncationWarning()).contains(
                 "in this batch were truncated at JFR's stack depth of 8 frames",
@@ -106,7 +108,8 @@ class AgentSettingsIT {
 
     /**
      * Runs {@link StoppableWorkload} with the shaded agent ({@code agentArgs} after
-     * {@code -javaagent:jar}) until at least two batches sampled {@code main}, then stops it.
+     * {@code -javaagent:jar}) until at least two batches sampled {@code main} in its busy loop,
+     * then stops it.
      * StoppableWorkload keeps main and pool-1-thread-1 busy about 13 and 20 frames deep.
      */
     private static Run runHost(String name, String topic, List<String> jvmOptions, String agentArgs)
@@ -126,8 +129,7 @@ class AgentSettingsIT {
                 .start();
         List<SampleBatch> batches;
         try {
-            batches = consume(topic, list -> list.stream()
-                    .filter(b -> b.getStacks().stream().anyMatch(s -> s.getThread().equals("main")))
+            batches = consume(topic, list -> list.stream().filter(AgentSettingsIT::mainIsBusy)
                     .count() >= 2);
             Files.writeString(stop, "stop");
             assertThat(host.waitFor(60, TimeUnit.SECONDS)).as("host exits").isTrue();
@@ -137,6 +139,13 @@ class AgentSettingsIT {
         String stderr = Files.readString(err, StandardCharsets.UTF_8);
         assertThat(host.exitValue()).as(stderr).isZero();
         return new Run(batches, stderr);
+    }
+
+    /** Whether the batch sampled main in its busy loop (not only its start-up before it). */
+    private static boolean mainIsBusy(SampleBatch b) {
+        return b.getStacks().stream().anyMatch(s -> s.getThread().equals("main")
+                && s.getFrames().stream().anyMatch(
+                        f -> b.getMethods().get(f).getMethodName().equals("recurse")));
     }
 
     /** Polls the topic until {@code done} holds for the batches read (at most 120 s). */
