@@ -48,6 +48,8 @@ public final class ManifestCollector {
     /** Methods in one manifest at most: about 100 bytes each encoded, so under 1 MiB. */
     static final int MAX_METHODS = 10_000;
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Wait for a class when none is pending; {@link #close} wakes the thread sooner. */
+    private static final long IDLE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     /** Receives finished manifests; must not block and should not throw. */
     @FunctionalInterface
@@ -126,10 +128,16 @@ public final class ManifestCollector {
             readLoadedClasses();
             long nextPublish = nanoClock.getAsLong() + publishNanos;
             while (stopping.getCount() > 0) {
-                // at most POLL_NANOS, so close() is noticed at once and the queue drained in its budget
-                long wait = Math.max(1, Math.min(POLL_NANOS, nextPublish - nanoClock.getAsLong()));
+                // with nothing to publish, sleep until a class arrives or close() wakes us: an
+                // idle agent must not wake up ten times a second; else at most POLL_NANOS
+                long wait = pendingClasses == 0 ? IDLE_WAIT_NANOS
+                        : Math.max(1, Math.min(POLL_NANOS, nextPublish - nanoClock.getAsLong()));
                 ObservedClass c = queue.poll(wait, TimeUnit.NANOSECONDS);
                 if (c != null) {
+                    if (pendingClasses == 0 && nanoClock.getAsLong() - nextPublish >= 0) {
+                        // the first class after a quiet spell waits one interval for company
+                        nextPublish = nanoClock.getAsLong() + publishNanos;
+                    }
                     fingerprintObserved(c);
                 }
                 if (pending.size() >= MAX_METHODS) {
@@ -277,6 +285,7 @@ public final class ManifestCollector {
         }
         stopDeadlineNanos = deadline - budget.toNanos() / 4;
         stopping.countDown();
+        queue.wake();
         try {
             if (thread.isAlive() && !finished.await(Math.max(0, deadline - nanoClock.getAsLong()),
                     TimeUnit.NANOSECONDS)) {

@@ -62,6 +62,12 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     public static final String THREAD_NAME = "cctflow-sender";
 
     private static final long POLL_MILLIS = 100;
+    /**
+     * An idle sender sleeps until a batch arrives or {@link #close} wakes it
+     * ({@link SendQueue#stopWaiting}), not {@link #POLL_MILLIS}: ten wake-ups a second of each
+     * idle thread cost more CPU than the sampling. The bound only caps a lost wake-up.
+     */
+    private static final long IDLE_WAIT_MILLIS = 60_000;
     private static final long BACKOFF_INITIAL_MILLIS = 200;
     private static final long BACKOFF_MAX_MILLIS = 5_000;
     /** At close, stop waiting for the queue to drain when nothing was acknowledged this long. */
@@ -194,7 +200,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     /** Sends the head of the queue and waits for the outcome. */
     private void sendNext() throws InterruptedException {
         queue.spillOverflow();
-        QueuedBatch batch = queue.take(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        QueuedBatch batch = queue.take(IDLE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
         if (batch == null) {
             return;
         }
@@ -289,6 +295,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
                 queue.awaitDrained(deadline - timeout.toNanos() / 3, DRAIN_STALL_MILLIS);
             }
             stopping.countDown();
+            queue.stopWaiting();
             if (ownsProducer) {
                 // an in-flight record the broker does not take within this is aborted
                 producer.close(Duration.ofNanos(Math.max(0, (deadline - nanoClock.getAsLong()) / 3)));

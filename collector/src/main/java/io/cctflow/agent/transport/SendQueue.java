@@ -60,6 +60,8 @@ public final class SendQueue {
     private long spilledBytes;
     private long headBytes;
     private long removedHeads;
+    /** Set by {@link #stopWaiting}: {@link #take} no longer waits. */
+    private boolean stopWaiting;
 
     private SendQueue(long maxMemoryBytes, SpillDirectory spill, long maxSpillBytes, long runId,
             AgentCounters counters, RateLimitedLog log, LongSupplier nanoClock) {
@@ -207,7 +209,8 @@ public final class SendQueue {
 
     /**
      * The batch to send next: the head if it is still unacknowledged (a retry), else the oldest
-     * batch, which becomes the head. Waits up to {@code timeout} for one.
+     * batch, which becomes the head. Waits up to {@code timeout} for one, or until
+     * {@link #stopWaiting}.
      *
      * @return the head, or null if the queue stayed empty
      */
@@ -230,13 +233,27 @@ public final class SendQueue {
                     headBytes = next.size;
                     break;
                 }
-                if (nanos <= 0) {
+                if (nanos <= 0 || stopWaiting) {
                     return null;
                 }
                 nanos = notEmpty.awaitNanos(nanos);
             }
             head.sending = true;
             return head;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Makes a waiting {@link #take} return, and every later one return at once when the queue is
+     * empty: for closing, so the sender need not wake up periodically to notice it. Any thread.
+     */
+    public void stopWaiting() {
+        lock.lock();
+        try {
+            stopWaiting = true;
+            notEmpty.signalAll();
         } finally {
             lock.unlock();
         }

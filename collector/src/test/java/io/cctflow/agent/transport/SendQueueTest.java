@@ -11,10 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.cctflow.agent.batch.AgentCounters;
@@ -72,6 +74,29 @@ class SendQueueTest {
         assertThat(q.isEmpty()).isTrue();
         assertThat(counters.snapshot().getBatchesSent()).isEqualTo(5);
         assertThat(counters.snapshot().getBatchesDropped()).isZero();
+    }
+
+    /** Without the wake-up the waiting take would hold the test for an hour (its timeout fails it). */
+    @Test
+    @Timeout(60)
+    void stopWaitingEndsAWaitingTakeAndLaterTakesOnlyHandOutWhatIsQueued() throws Exception {
+        SendQueue q = inMemory(1 << 20);
+        CompletableFuture<QueuedBatch> waiting = CompletableFuture.supplyAsync(() -> takeWithin(q, 1));
+
+        q.stopWaiting();
+
+        assertThat(waiting.get()).isNull();
+        assertThat(q.take(1, TimeUnit.HOURS)).isNull();
+        q.offer(7, payload(7, 10));
+        assertThat(q.take(1, TimeUnit.HOURS)).isNotNull();
+    }
+
+    private static QueuedBatch takeWithin(SendQueue q, long hours) {
+        try {
+            return q.take(hours, TimeUnit.HOURS);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
