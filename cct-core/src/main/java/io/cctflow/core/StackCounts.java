@@ -22,7 +22,7 @@ import java.util.Arrays;
  * #addPath}. Not thread-safe.
  */
 public final class StackCounts {
-    private final Cct tree;
+    private Cct tree;
     private long[] self;
     private long[] total;
     private boolean[] touched;
@@ -34,7 +34,7 @@ public final class StackCounts {
     /** Scratch: nodes between a new leaf and the nearest node already passed. */
     private int[] chain = new int[64];
     /** Self counts per (node << 32 | thread). */
-    private final LongSums threadSelf = new LongSums(256);
+    private LongSums threadSelf = new LongSums(256);
 
     /** Counts over {@code tree}, none yet (the root is touched with zero counts, as a fresh tree has it). */
     public StackCounts(Cct tree) {
@@ -46,6 +46,29 @@ public final class StackCounts {
         touchedNodes = new int[64];
         touched[Cct.ROOT] = true;
         touchedNodes[touchedCount++] = Cct.ROOT;
+    }
+
+    /**
+     * Forgets every count and starts over, on {@code tree} (this one or another), as a new {@code
+     * StackCounts(tree)} would, but keeping the arrays: a caller that merges batch after batch then
+     * allocates nothing per batch but what the trees outgrow. O(nodes passed).
+     *
+     * @return this
+     */
+    public StackCounts reset(Cct tree) {
+        for (int k = 0; k < touchedCount; k++) {
+            int n = touchedNodes[k];
+            self[n] = 0;
+            total[n] = 0;
+            touched[n] = false;
+        }
+        touchedCount = 0;
+        totalsStale = false;
+        threadSelf = new LongSums(256);
+        this.tree = tree;
+        touched[Cct.ROOT] = true;
+        touchedNodes[touchedCount++] = Cct.ROOT;
+        return this;
     }
 
     /** The tree whose topology these counts are over. */

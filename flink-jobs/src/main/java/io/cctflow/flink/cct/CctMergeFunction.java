@@ -90,6 +90,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private transient InstanceTrees trees;
     private transient TruncatedStackMerger merger;
     private transient SampleBatchReader reader;
+    /** The counts of the batch in hand, reused from batch to batch (read out before the next). */
+    private transient StackCounts countsScratch;
     private transient Counter deadLettered;
     private transient Counter batchesMerged;
     private transient Counter samplesMerged;
@@ -165,7 +167,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         int sizeBefore = instance.tree().size();
         long collisionsBefore = instance.tree().collisions();
         // the batch's counts over the execution's tree: its new nodes go into that tree directly
-        StackCounts batchCounts = new StackCounts(instance.tree());
+        StackCounts batchCounts = countsScratch == null ? (countsScratch = new StackCounts(instance.tree()))
+                : countsScratch.reset(instance.tree());
         List<TruncatedStack> truncated = new ArrayList<>();
         BatchTrees.merge(batch, methodIds, batchCounts, truncated::add);
         hashCollisions.inc(instance.tree().collisions() - collisionsBefore);

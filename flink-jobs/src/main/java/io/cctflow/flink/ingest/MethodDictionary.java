@@ -86,22 +86,22 @@ public final class MethodDictionary {
      * rotate, finished with MurmurHash3's mixer): a cache key checked byte for byte on a hit, so it
      * need only be fast and well spread, not stable.
      */
-    private static long hash(Utf8... parts) {
-        long h = 0x9E37_79B9_7F4A_7C15L;
-        for (Utf8 part : parts) {
-            byte[] b = part.getBytes();
-            int n = part.getByteLength();
-            int i = 0;
-            for (; i + Long.BYTES <= n; i += Long.BYTES) {
-                h = Long.rotateLeft(h ^ ((long) LONGS.get(b, i) * 0xC2B2_AE3D_27D4_EB4FL), 29) * 0x1656_67B1_9E37_79F9L;
-            }
-            long tail = n;
-            for (; i < n; i++) {
-                tail = (tail << 8) | (b[i] & 0xff);
-            }
-            h = Long.rotateLeft(h ^ (tail * 0xC2B2_AE3D_27D4_EB4FL), 29) * 0x1656_67B1_9E37_79F9L;
+    private static long hash(Utf8 className, Utf8 methodName, Utf8 descriptor) {
+        return Hashing.fmix64(hash(hash(hash(0x9E37_79B9_7F4A_7C15L, className), methodName), descriptor));
+    }
+
+    private static long hash(long h, Utf8 part) {
+        byte[] b = part.getBytes();
+        int n = part.getByteLength();
+        int i = 0;
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            h = Long.rotateLeft(h ^ ((long) LONGS.get(b, i) * 0xC2B2_AE3D_27D4_EB4FL), 29) * 0x1656_67B1_9E37_79F9L;
         }
-        return Hashing.fmix64(h);
+        long tail = n;
+        for (; i < n; i++) {
+            tail = (tail << 8) | (b[i] & 0xff);
+        }
+        return Long.rotateLeft(h ^ (tail * 0xC2B2_AE3D_27D4_EB4FL), 29) * 0x1656_67B1_9E37_79F9L;
     }
 
     /** The three byte strings, each after its length (4 bytes). */
@@ -124,17 +124,21 @@ public final class MethodDictionary {
         return key;
     }
 
-    private static boolean sameKey(byte[] key, Utf8... parts) {
-        int at = 0;
-        for (Utf8 part : parts) {
-            int n = part.getByteLength();
-            if (at + 4 + n > key.length
-                    || ((key[at] & 0xff) << 24 | (key[at + 1] & 0xff) << 16 | (key[at + 2] & 0xff) << 8 | (key[at + 3] & 0xff)) != n
-                    || !Arrays.equals(key, at + 4, at + 4 + n, part.getBytes(), 0, n)) {
-                return false;
-            }
-            at += 4 + n;
-        }
+    private static boolean sameKey(byte[] key, Utf8 className, Utf8 methodName, Utf8 descriptor) {
+        int at = matched(key, 0, className);
+        at = at < 0 ? at : matched(key, at, methodName);
+        at = at < 0 ? at : matched(key, at, descriptor);
         return at == key.length;
+    }
+
+    /** Where {@code key} goes on after {@code part} if it holds {@code part} at {@code at}, else -1. */
+    private static int matched(byte[] key, int at, Utf8 part) {
+        int n = part.getByteLength();
+        if (at + 4 + n > key.length
+                || ((key[at] & 0xff) << 24 | (key[at + 1] & 0xff) << 16 | (key[at + 2] & 0xff) << 8 | (key[at + 3] & 0xff)) != n
+                || !Arrays.equals(key, at + 4, at + 4 + n, part.getBytes(), 0, n)) {
+            return -1;
+        }
+        return at + 4 + n;
     }
 }
