@@ -101,10 +101,12 @@ public final class TreeCounts {
         long[][] nodes = new long[3][n];
         long[] ids = nodes[0];
         // per method: summed in slots of a hash map, then the (few) distinct methods sorted
-        LongIntMap methodSlots = new LongIntMap(256);
-        long[] methodIds = new long[256];
-        long[] methodSamples = new long[256];
-        long[] methodSelf = new long[256];
+        // sized for the methods expected (at most one per node), so the table does not grow and rehash
+        int expectedMethods = Math.max(16, Math.min(n, 4096));
+        LongIntMap methodSlots = new LongIntMap(expectedMethods);
+        long[] methodIds = new long[expectedMethods];
+        long[] methodSamples = new long[expectedMethods];
+        long[] methodSelf = new long[expectedMethods];
         int distinctMethods = 0;
         for (int k = 0; k < n; k++) {
             ids[k] = unsorted[order[k]];
