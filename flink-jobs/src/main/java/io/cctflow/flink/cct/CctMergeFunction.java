@@ -72,10 +72,12 @@ import org.apache.flink.util.Collector;
 public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawRecord, RawRecord, BatchCounts> {
     private static final long serialVersionUID = 1L;
     /**
-     * Dictionary entries remembered per subtask ({@link MethodDictionary}): about 100 bytes plus the
-     * names each, so at most some tens of MB; far more methods than one fleet's batches name.
+     * Dictionary entries remembered per subtask ({@link MethodDictionary}): the entry's bytes plus its
+     * record, some 400 bytes for typical names, so at most ~40 MB; a real application names a few
+     * thousand to a few tens of thousands of methods. Past it the dictionary starts over (costing
+     * only the recomputation).
      */
-    private static final int METHOD_DICTIONARY_ENTRIES = 200_000;
+    private static final int METHOD_DICTIONARY_ENTRIES = 100_000;
 
     private final int matchThreshold;
     private final int maxPending;
