@@ -113,6 +113,40 @@ public final class Cct {
         return node;
     }
 
+    /**
+     * The leaf node of a stack, created with the nodes it lacks, as {@link #addStack} finds it, but
+     * with no counts changed. Node ids are path hashes ({@link NodeId}), so the leaf's id is computed
+     * from the frames alone (arithmetic, no memory access) and looked up once: a stack the tree
+     * already has costs one hash lookup instead of one per frame. Only a stack whose leaf is new, or
+     * whose leaf id belongs to a node of another path (a collision), walks the path frame by frame
+     * with {@link #child}; collisions are counted on that walk, so a collision above a leaf that
+     * exists was counted when the path was first walked, not at every lookup.
+     *
+     * @param methodIds method ids, outermost frame first; only the first {@code depth} are read
+     * @param callSiteLines call-site line of each frame
+     * @return the index of the leaf node (the root for an empty stack)
+     */
+    public int leaf(long[] methodIds, int[] callSiteLines, int depth) {
+        if (depth == 0) {
+            return ROOT;
+        }
+        long parentId = NodeId.ROOT;
+        for (int i = 0; i < depth - 1; i++) {
+            parentId = NodeId.child(parentId, methodIds[i], callSiteLines[i]);
+        }
+        long method = methodIds[depth - 1];
+        int line = callSiteLines[depth - 1];
+        int leaf = index.get(NodeId.child(parentId, method, line));
+        if (leaf > ROOT && methods[leaf] == method && lines[leaf] == line && ids[parents[leaf]] == parentId) {
+            return leaf;
+        }
+        int node = ROOT;
+        for (int i = 0; i < depth; i++) {
+            node = child(node, methodIds[i], callSiteLines[i]);
+        }
+        return node;
+    }
+
     /** The child of {@code parent} for (method, line), created with zero counts if absent. */
     public int child(int parent, long methodId, int callSiteLine) {
         long id = NodeId.child(ids[parent], methodId, callSiteLine);

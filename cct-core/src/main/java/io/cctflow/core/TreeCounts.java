@@ -1,5 +1,6 @@
 package io.cctflow.core;
 
+import io.cctflow.core.internal.KeyOrder;
 import io.cctflow.core.internal.LongIntMap;
 import io.cctflow.core.internal.SortedColumns;
 import java.util.ArrayList;
@@ -91,21 +92,25 @@ public final class TreeCounts {
     private static TreeCounts of(Cct tree, int n, IntUnaryOperator nodeAt, IntToLongFunction selfOf,
             IntToLongFunction totalOf, int entries, IntUnaryOperator entryNode, IntUnaryOperator entryThread,
             IntToLongFunction entrySelf) {
-        // node ids are unique in a tree: sort the ids alone (a primitive sort), then look each up
+        // node ids are unique in a tree: one primitive sort of the ids that keeps each id's node
+        long[] unsorted = new long[n];
+        for (int k = 0; k < n; k++) {
+            unsorted[k] = tree.id(nodeAt.applyAsInt(k));
+        }
+        int[] order = KeyOrder.ascending(unsorted, n);
         long[][] nodes = new long[3][n];
         long[] ids = nodes[0];
-        for (int k = 0; k < n; k++) {
-            ids[k] = tree.id(nodeAt.applyAsInt(k));
-        }
-        Arrays.sort(ids);
         // per method: summed in slots of a hash map, then the (few) distinct methods sorted
-        LongIntMap methodSlots = new LongIntMap(256);
-        long[] methodIds = new long[256];
-        long[] methodSamples = new long[256];
-        long[] methodSelf = new long[256];
+        // sized for the methods expected (at most one per node), so the table does not grow and rehash
+        int expectedMethods = Math.max(16, Math.min(n, 4096));
+        LongIntMap methodSlots = new LongIntMap(expectedMethods);
+        long[] methodIds = new long[expectedMethods];
+        long[] methodSamples = new long[expectedMethods];
+        long[] methodSelf = new long[expectedMethods];
         int distinctMethods = 0;
         for (int k = 0; k < n; k++) {
-            int i = tree.indexOf(ids[k]);
+            ids[k] = unsorted[order[k]];
+            int i = nodeAt.applyAsInt(order[k]);
             long self = selfOf.applyAsLong(i);
             long total = totalOf.applyAsLong(i);
             nodes[1][k] = self;

@@ -71,6 +71,36 @@ class CctMergeTest {
         }
     }
 
+    /**
+     * {@link Cct#leaf} (one lookup by path id, or a walk for a new leaf) against the frame-by-frame
+     * walk with {@link Cct#child}: the same leaf for every stack, new or repeated, and the same
+     * nodes created in the same order; a leaf's path is the stack.
+     */
+    @Property(tries = 200)
+    void leafEqualsTheFrameByFrameWalk(@ForAll long seed, @ForAll @IntRange(min = 0, max = 300) int stacks) {
+        RandomStacks data = RandomStacks.generate(seed, stacks, 12, 4);
+        Cct byLeaf = new Cct(16);
+        Cct byWalk = new Cct(16);
+        for (int s = 0; s < stacks; s++) {
+            long[] m = data.methods().get(s);
+            int[] l = data.lines().get(s);
+            int walked = Cct.ROOT;
+            for (int i = 0; i < m.length; i++) {
+                walked = byWalk.child(walked, m[i], l[i]);
+            }
+            int leaf = byLeaf.leaf(m, l, m.length);
+            assertThat(leaf).as("stack %d", s).isEqualTo(walked);
+            assertThat(pathOf(byLeaf, leaf)).isEqualTo(prefix(m, l, m.length));
+        }
+        assertThat(byLeaf.size()).isEqualTo(byWalk.size());
+        for (int n = 0; n < byWalk.size(); n++) {
+            assertThat(byLeaf.id(n)).isEqualTo(byWalk.id(n));
+            assertThat(byLeaf.parent(n)).isEqualTo(byWalk.parent(n));
+            assertThat(byLeaf.recursiveParent(n)).isEqualTo(byWalk.recursiveParent(n));
+        }
+        assertThat(byLeaf.total(Cct.ROOT)).isZero();
+    }
+
     @Property(tries = 200)
     void perThreadCountsEqualBruteForceCountsPerPathPrefixAndThread(
             @ForAll long seed, @ForAll @IntRange(min = 0, max = 300) int stacks) {

@@ -79,6 +79,29 @@ class TreeCountsTest {
         assertThat(counts.samples()).isEqualTo(TreeCounts.of(tree(data, split, stacks)).samples());
     }
 
+    /** Counts reset onto another tree (arrays kept) = counts made afresh on that tree. */
+    @Property(tries = 100)
+    void resetCountsEqualFreshCounts(@ForAll long seed, @ForAll @IntRange(min = 0, max = 150) int stacks) {
+        RandomStacks first = RandomStacks.generate(seed, stacks, 10, 4);
+        RandomStacks second = RandomStacks.generate(seed + 1, stacks / 2, 12, 5);
+        StackCounts counts = new StackCounts(first.toTree());
+        add(counts, first);
+        Cct other = tree(second, 0, second.methods().size() / 2);
+        StackCounts fresh = new StackCounts(other);
+        add(counts.reset(other), second);
+        add(fresh, second);
+
+        assertThat(TreeCounts.of(counts)).isEqualTo(TreeCounts.of(fresh));
+        assertThat(counts.samples()).isEqualTo(fresh.samples());
+    }
+
+    private static void add(StackCounts counts, RandomStacks data) {
+        for (int s = 0; s < data.methods().size(); s++) {
+            counts.addStack(data.methods().get(s), data.lines().get(s), data.methods().get(s).length,
+                    counts.thread(data.threads().get(s)), data.counts().get(s));
+        }
+    }
+
     /** Charging a leaf already in the tree by its path = merging the stack that ends there. */
     @Property(tries = 100)
     void addPathChargesTheLeafAndItsAncestors(@ForAll long seed, @ForAll @IntRange(min = 1, max = 100) int stacks) {

@@ -34,12 +34,12 @@ public final class Outputs {
             new OutputTag<>("late-batches", TypeInformation.of(BatchCounts.class));
 
     /**
-     * Per execution: its CCT as node id -> topology (parent, method, line, depth: {@code
-     * StoredNodes}). Bytes, not a POJO, because every checkpoint of the heap state backend writes
-     * every node of every execution.
+     * Per execution: its CCT's nodes (id, parent, method, line, depth: {@code StoredNodes}) in
+     * chunks, one per batch that created nodes, compacted into one when there are many. Bytes in few
+     * elements, because every checkpoint of the heap state backend writes every execution's state.
      */
-    public static final MapStateDescriptor<Long, byte[]> CCT_NODES = new MapStateDescriptor<>("cct-node-bytes",
-            Types.LONG, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+    public static final ListStateDescriptor<byte[]> CCT_NODE_CHUNKS = new ListStateDescriptor<>("cct-node-chunks",
+            PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     /**
      * Per execution: {@code className.methodName} of each method of its CCT, for task matching,
      * UTF-8 (one bulk write per name in a snapshot, where a string is written char by char).

@@ -195,7 +195,7 @@ class FaultToleranceTest {
             String key = new ExecutionId(i.getService(), i.getVersion(), i.getInstanceId()).key();
             long window = b.getWindowStartMillis() - b.getWindowStartMillis() % 60_000;
             Cct tree = trees.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(window, w -> new Cct());
-            BatchTrees.mergeComplete(b, BatchTrees.methodIds(b), tree);
+            BatchTrees.mergeComplete(b, tree);
         }
         Map<String, Map<Long, TreeCounts>> counts = new TreeMap<>();
         trees.forEach((key, windows) -> windows.forEach((start, tree) ->
@@ -222,7 +222,7 @@ class FaultToleranceTest {
     private static void assertNoNodeStoredTwice(Driver driver, List<SampleBatch> batches) {
         Cct all = new Cct();
         for (SampleBatch b : batches) {
-            BatchTrees.mergeComplete(b, BatchTrees.methodIds(b), all);
+            BatchTrees.mergeComplete(b, all);
         }
         try (var session = driver.session()) {
             Map<String, Object> root = Map.of("root", NodeId.ROOT);

@@ -104,7 +104,7 @@ class IncrementalLabellingProperties {
                 var i = b.getInstance();
                 Cct tree = trees.computeIfAbsent(new ExecutionId(i.getService(), i.getVersion(), i.getInstanceId()),
                         e -> new Cct());
-                BatchTrees.mergeComplete(b, BatchTrees.methodIds(b), tree);
+                BatchTrees.mergeComplete(b, tree);
             }
         }
         Map<String, List<String>> expected = new TreeMap<>();

@@ -116,7 +116,7 @@ class LateBatchesTest {
     private static Cct tree(SampleBatch... batches) {
         Cct tree = new Cct();
         for (SampleBatch batch : batches) {
-            BatchTrees.mergeComplete(batch, BatchTrees.methodIds(batch), tree);
+            BatchTrees.mergeComplete(batch, tree);
         }
         return tree;
     }

@@ -109,7 +109,7 @@ class SamplesJobTest {
                     || b.getWindowStartMillis() < from || b.getWindowStartMillis() >= to) {
                 continue;
             }
-            BatchTrees.mergeComplete(b, BatchTrees.methodIds(b), tree);
+            BatchTrees.mergeComplete(b, tree);
         }
         return tree;
     }

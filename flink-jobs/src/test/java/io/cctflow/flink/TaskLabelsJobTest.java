@@ -77,7 +77,7 @@ class TaskLabelsJobTest {
                 SampleBatch b = TestBatches.random(TestBatches.execution(instance), seq, 60_000L + seq * 10_000L,
                         random, 60, ALPHABET);
                 batches.add(b);
-                BatchTrees.mergeComplete(b, BatchTrees.methodIds(b), tree);
+                BatchTrees.mergeComplete(b, tree);
             }
         }
         assertThat(tree.size() - 1).as("distinct nodes").isGreaterThan(1_000);

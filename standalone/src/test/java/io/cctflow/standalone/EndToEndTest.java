@@ -163,7 +163,7 @@ class EndToEndTest {
             } catch (Exception e) {
                 continue; // the malformed record
             }
-            BatchTrees.mergeComplete(batch, BatchTrees.methodIds(batch), tree);
+            BatchTrees.mergeComplete(batch, tree);
         }
         int dot = method.lastIndexOf('.');
         String cls = method.substring(0, dot);

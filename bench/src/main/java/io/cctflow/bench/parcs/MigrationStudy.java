@@ -51,7 +51,7 @@ final class MigrationStudy {
         Cct partial = new Cct();
         for (int k = 0; k < newBatches.size(); k++) {
             SampleBatch batch = newBatches.get(k);
-            BatchTrees.mergeComplete(batch, BatchTrees.methodIds(batch), partial);
+            BatchTrees.mergeComplete(batch, partial);
             prefixSamples[k] = partial.total(Cct.ROOT);
             Migration scratch = ProfileMigration.migrate(new Cct(), ChangeList.NONE, ImpactAnalysis.AG, partial);
             prefixAcc[k] = MigrationQuality.of(scratch, reference, tolerance).acc();

@@ -24,7 +24,18 @@ public final class SortedColumns {
         }
         int n = rows(a);
         int m = rows(b);
-        long[][] out = new long[columns][n + m];
+        // rows of the sum counted first, so each column is allocated once at its final length
+        int rows = 0;
+        for (int i = 0, j = 0; i < n || j < m; rows++) {
+            int c = i == n ? 1 : j == m ? -1 : compareKeys(a, i, b, j, keyColumns);
+            if (c <= 0) {
+                i++;
+            }
+            if (c >= 0) {
+                j++;
+            }
+        }
+        long[][] out = new long[columns][rows];
         int i = 0;
         int j = 0;
         int k = 0;
@@ -46,9 +57,6 @@ public final class SortedColumns {
                 j++;
             }
             k++;
-        }
-        for (int col = 0; col < columns; col++) {
-            out[col] = Arrays.copyOf(out[col], k);
         }
         return out;
     }

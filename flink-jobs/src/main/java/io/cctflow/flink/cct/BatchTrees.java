@@ -1,28 +1,31 @@
 package io.cctflow.flink.cct;
 
 import io.cctflow.core.Cct;
-import io.cctflow.core.MethodId;
 import io.cctflow.core.StackCounts;
-import io.cctflow.schema.MethodRef;
+import io.cctflow.flink.ingest.DecodedBatch;
+import io.cctflow.flink.ingest.MethodDictionary;
+import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.schema.SampleBatch;
-import io.cctflow.schema.Stack;
-import java.util.List;
 import java.util.function.Consumer;
 
-/** Turns a decoded {@link SampleBatch} into CCT merges: the one place that maps the wire format to the tree. */
+/** Turns a decoded batch into CCT merges: the one place that maps the wire format to the tree. */
 public final class BatchTrees {
     private BatchTrees() {
     }
 
     /** Method ids of the batch's dictionary, in dictionary order. */
-    public static long[] methodIds(SampleBatch batch) {
-        List<MethodRef> methods = batch.getMethods();
-        long[] ids = new long[methods.size()];
+    public static long[] methodIds(DecodedBatch batch) {
+        MethodRecord[] methods = batch.methods();
+        long[] ids = new long[methods.length];
         for (int i = 0; i < ids.length; i++) {
-            MethodRef m = methods.get(i);
-            ids[i] = MethodId.of(m.getClassName(), m.getMethodName(), m.getDescriptor());
+            ids[i] = methods[i].id();
         }
         return ids;
+    }
+
+    /** {@link #mergeComplete(DecodedBatch, Cct)} of a batch decoded by Avro's generated classes. */
+    public static long mergeComplete(SampleBatch batch, Cct tree) {
+        return mergeComplete(DecodedBatch.of(batch, new MethodDictionary(Integer.MAX_VALUE)), tree);
     }
 
     /**
@@ -30,11 +33,10 @@ public final class BatchTrees {
      * the path), each with its thread, whose name the tree normalises again. Truncated stacks are
      * left out, because rooted where JFR cut them they would be false thread roots.
      *
-     * @param methodIds {@link #methodIds(SampleBatch)} of the same batch
      * @return samples of the truncated stacks left out
      */
-    public static long mergeComplete(SampleBatch batch, long[] methodIds, Cct tree) {
-        return merge(batch, methodIds, (path, lines, depth, thread, count) ->
+    public static long mergeComplete(DecodedBatch batch, Cct tree) {
+        return merge(batch, methodIds(batch), (path, lines, depth, thread, count) ->
                 tree.addStack(path, lines, depth, tree.thread(thread), count), null);
     }
 
@@ -42,8 +44,10 @@ public final class BatchTrees {
      * As {@link #mergeComplete}, but into the counts of an execution's tree (its topology grows,
      * the counts are the batch's), and hands each truncated stack, with its frames' names, to
      * {@code truncated} (when not null) for maximal common merging.
+     *
+     * @param methodIds {@link #methodIds} of the same batch
      */
-    public static long merge(SampleBatch batch, long[] methodIds, StackCounts counts,
+    public static long merge(DecodedBatch batch, long[] methodIds, StackCounts counts,
             Consumer<TruncatedStack> truncated) {
         return merge(batch, methodIds, (path, lines, depth, thread, count) ->
                 counts.addStack(path, lines, depth, counts.thread(thread), count), truncated);
@@ -55,16 +59,19 @@ public final class BatchTrees {
         void add(long[] path, int[] lines, int depth, String thread, long count);
     }
 
-    private static long merge(SampleBatch batch, long[] methodIds, StackSink sink, Consumer<TruncatedStack> truncated) {
+    private static long merge(DecodedBatch batch, long[] methodIds, StackSink sink, Consumer<TruncatedStack> truncated) {
         long truncatedSamples = 0;
         long[] path = new long[64];
         int[] lines = new int[64];
-        for (Stack stack : batch.getStacks()) {
-            int depth = stack.getFrames().size();
-            if (stack.getTruncated()) {
-                truncatedSamples += stack.getCount();
+        int[] frames = batch.frames();
+        int[] batchLines = batch.lines();
+        for (int s = 0; s < batch.stacks(); s++) {
+            int depth = batch.depth(s);
+            int start = batch.stackStart(s);
+            if (batch.truncated(s)) {
+                truncatedSamples += batch.count(s);
                 if (truncated != null && depth > 0) {
-                    truncated.accept(truncatedStack(batch, methodIds, stack));
+                    truncated.accept(truncatedStack(batch, methodIds, s));
                 }
                 continue;
             }
@@ -73,34 +80,35 @@ public final class BatchTrees {
                 lines = new int[depth];
             }
             for (int i = 0; i < depth; i++) {
-                path[i] = methodIds[stack.getFrames().get(i)];
-                lines[i] = stack.getLines().get(i);
+                path[i] = methodIds[frames[start + i]];
             }
-            sink.add(path, lines, depth, stack.getThread().toString(), stack.getCount());
+            System.arraycopy(batchLines, start, lines, 0, depth);
+            sink.add(path, lines, depth, batch.thread(s), batch.count(s));
         }
         return truncatedSamples;
     }
 
-    private static TruncatedStack truncatedStack(SampleBatch batch, long[] methodIds, Stack stack) {
-        int depth = stack.getFrames().size();
+    private static TruncatedStack truncatedStack(DecodedBatch batch, long[] methodIds, int s) {
+        int depth = batch.depth(s);
+        int start = batch.stackStart(s);
         TruncatedStack t = new TruncatedStack();
-        t.eventTimeMillis = batch.getWindowStartMillis();
+        t.eventTimeMillis = batch.windowStartMillis();
         t.methods = new long[depth];
         t.lines = new int[depth];
         t.classNames = new String[depth];
         t.methodNames = new String[depth];
         t.descriptors = new String[depth];
         for (int i = 0; i < depth; i++) {
-            int m = stack.getFrames().get(i);
-            MethodRef ref = batch.getMethods().get(m);
+            int m = batch.frames()[start + i];
+            MethodRecord ref = batch.methods()[m];
             t.methods[i] = methodIds[m];
-            t.lines[i] = stack.getLines().get(i);
-            t.classNames[i] = ref.getClassName().toString();
-            t.methodNames[i] = ref.getMethodName().toString();
-            t.descriptors[i] = ref.getDescriptor().toString();
+            t.lines[i] = batch.lines()[start + i];
+            t.classNames[i] = ref.className();
+            t.methodNames[i] = ref.methodName();
+            t.descriptors[i] = ref.descriptor();
         }
-        t.thread = stack.getThread().toString();
-        t.count = stack.getCount();
+        t.thread = batch.thread(s);
+        t.count = batch.count(s);
         return t;
     }
 }

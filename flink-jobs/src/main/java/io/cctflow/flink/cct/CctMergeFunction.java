@@ -8,23 +8,24 @@ import io.cctflow.core.truncated.MergeResult;
 import io.cctflow.core.truncated.TruncatedStackMerger;
 import io.cctflow.flink.Outputs;
 import io.cctflow.flink.ingest.BatchDecoder;
+import io.cctflow.flink.ingest.DecodedBatch;
+import io.cctflow.flink.ingest.MethodDictionary;
+import io.cctflow.flink.ingest.SampleBatchReader;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
 import io.cctflow.schema.InstanceInfo;
-import io.cctflow.schema.MethodRef;
-import io.cctflow.schema.SampleBatch;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
@@ -33,8 +34,8 @@ import org.apache.flink.util.Collector;
 /**
  * Merges the sample batches of one execution (the key) into that execution's CCT.
  *
- * <p>Keyed state holds the execution's tree as a map from node id to its topology; a node is
- * written to the graph only the first time the execution sees it. Each batch is merged into the
+ * <p>Keyed state holds the execution's tree as chunks of nodes (id and topology), a chunk per batch
+ * that created nodes; a node is written to the graph only the first time the execution sees it. Each batch is merged into the
  * execution's in-memory tree with its counts kept apart ({@link StackCounts}; seed 003: a sample is
  * charged to its leaf, totals along the path), so the batch's counts are computed once per distinct
  * node, and a node already in the tree costs one hash lookup per frame. Depth and recursive parent come from
@@ -70,19 +71,29 @@ import org.apache.flink.util.Collector;
  */
 public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawRecord, RawRecord, BatchCounts> {
     private static final long serialVersionUID = 1L;
+    /**
+     * Dictionary entries remembered per subtask ({@link MethodDictionary}): the entry's bytes plus its
+     * record, some 400 bytes for typical names, so at most ~40 MB; a real application names a few
+     * thousand to a few tens of thousands of methods. Past it the dictionary starts over (costing
+     * only the recomputation).
+     */
+    private static final int METHOD_DICTIONARY_ENTRIES = 100_000;
 
     private final int matchThreshold;
     private final int maxPending;
     private final long maxPendingAgeMillis;
     private final int treeCacheSize;
 
-    private transient MapState<Long, byte[]> nodes;
+    private transient ListState<byte[]> nodes;
     private transient ValueState<Long> lastSequence;
     private transient ListState<TruncatedStack> pending;
     private transient ValueState<Long> pendingTimer;
     private transient TaskLabelling tasks;
     private transient InstanceTrees trees;
     private transient TruncatedStackMerger merger;
+    private transient SampleBatchReader reader;
+    /** The counts of the batch in hand, reused from batch to batch (read out before the next). */
+    private transient StackCounts countsScratch;
     private transient Counter deadLettered;
     private transient Counter batchesMerged;
     private transient Counter samplesMerged;
@@ -113,12 +124,13 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
 
     @Override
     public void open(OpenContext openContext) {
-        nodes = getRuntimeContext().getMapState(Outputs.CCT_NODES);
+        nodes = getRuntimeContext().getListState(Outputs.CCT_NODE_CHUNKS);
         lastSequence = getRuntimeContext().getState(Outputs.LAST_SEQUENCE);
         pending = getRuntimeContext().getListState(Outputs.PENDING_TRUNCATED);
         pendingTimer = getRuntimeContext().getState(Outputs.PENDING_TIMER);
         trees = new InstanceTrees(treeCacheSize);
         merger = new TruncatedStackMerger(matchThreshold);
+        reader = new SampleBatchReader(new MethodDictionary(METHOD_DICTIONARY_ENTRIES));
         var metrics = getRuntimeContext().getMetricGroup();
         deadLettered = metrics.counter("deadLettered");
         batchesMerged = metrics.counter("batchesMerged");
@@ -136,28 +148,29 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
 
     @Override
     public void processElement(RawRecord record, ReadOnlyContext ctx, Collector<BatchCounts> out) throws Exception {
-        SampleBatch batch;
+        DecodedBatch batch;
         try {
-            batch = BatchDecoder.decode(record);
+            batch = reader.read(record);
         } catch (BatchDecoder.InvalidRecordException e) {
             deadLetter(ctx, record, e.getMessage());
             return;
         }
-        InstanceInfo info = batch.getInstance();
+        InstanceInfo info = batch.instance();
         ExecutionId execution = new ExecutionId(info.getService(), info.getVersion(), info.getInstanceId());
         if (!execution.key().equals(ctx.getCurrentKey())) {
             // state is per execution: a batch filed under another key would corrupt it
             deadLetter(ctx, record, "record key does not match the batch's execution " + execution);
             return;
         }
-        checkSequence(batch.getSequence());
+        checkSequence(batch.sequence());
 
         long[] methodIds = BatchTrees.methodIds(batch);
-        InstanceTrees.Entry instance = trees.get(execution.key(), nodes.entries());
+        InstanceTrees.Entry instance = trees.get(execution.key(), nodes.get());
         int sizeBefore = instance.tree().size();
         long collisionsBefore = instance.tree().collisions();
         // the batch's counts over the execution's tree: its new nodes go into that tree directly
-        StackCounts batchCounts = new StackCounts(instance.tree());
+        StackCounts batchCounts = countsScratch == null ? (countsScratch = new StackCounts(instance.tree()))
+                : countsScratch.reset(instance.tree());
         List<TruncatedStack> truncated = new ArrayList<>();
         BatchTrees.merge(batch, methodIds, batchCounts, truncated::add);
         hashCollisions.inc(instance.tree().collisions() - collisionsBefore);
@@ -186,24 +199,25 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         batchesMerged.inc();
         samplesMerged.inc(batchCounts.samples());
 
-        Map<Long, MethodRecord> methods = new LinkedHashMap<>();
-        for (int i = 0; i < methodIds.length; i++) {
-            MethodRef m = batch.getMethods().get(i);
-            methods.putIfAbsent(methodIds[i], new MethodRecord(methodIds[i], m.getClassName(), m.getMethodName(),
-                    m.getDescriptor()));
-        }
         Map<Long, StackCounts> retried = new TreeMap<>();
         Map<Long, BatchCounts> moved = new TreeMap<>();
         boolean grew = instance.tree().size() > sizeBefore;
+        // names are needed for new nodes only: most batches of a running execution create none
+        Map<Long, MethodRecord> methods = new HashMap<>();
+        if (grew) {
+            for (MethodRecord m : batch.methods()) {
+                methods.putIfAbsent(m.id(), m);
+            }
+        }
         List<TruncatedStack> kept = retryPending(instance, grew, retried, moved, methods);
         kept.addAll(stillPending);
         keepPending(kept, moved, ctx);
 
-        ctx.output(Outputs.TOPOLOGY, topologyUpdate(batch, execution, instance.tree(), sizeBefore, methods));
+        ctx.output(Outputs.TOPOLOGY, topologyUpdate(batch, execution, instance, sizeBefore, methods));
         tasks.labelNewNodes(ctx, execution.service(), instance, sizeBefore);
 
         counts.executionKey = execution.key();
-        counts.eventTimeMillis = batch.getWindowStartMillis();
+        counts.eventTimeMillis = batch.windowStartMillis();
         counts.counts = CountColumns.of(TreeCounts.of(batchCounts));
         counts.source = new RawRecord(record.topic, record.partition, record.offset, record.key, null);
         out.collect(counts);
@@ -342,18 +356,33 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     }
 
     /**
+     * Appends the batch's new nodes to the execution's state as one chunk; past {@link
+     * StoredNodes#MAX_CHUNKS} chunks, compacts them into one (state is read only then).
+     */
+    private void storeNodes(InstanceTrees.Entry instance, List<NodeRecord> created) throws Exception {
+        if (created.isEmpty()) {
+            return;
+        }
+        nodes.add(StoredNodes.encode(created));
+        if (++instance.storedChunks > StoredNodes.MAX_CHUNKS) {
+            nodes.update(List.of(StoredNodes.concat(nodes.get())));
+            instance.storedChunks = 1;
+        }
+    }
+
+    /**
      * The nodes the execution's tree gained in this batch (indexes from {@code sizeBefore}, parents
      * first), stored in state and sent to the graph with their methods.
      */
-    private TopologyUpdate topologyUpdate(SampleBatch batch, ExecutionId execution, Cct tree, int sizeBefore,
+    private TopologyUpdate topologyUpdate(DecodedBatch batch, ExecutionId execution, InstanceTrees.Entry entry, int sizeBefore,
             Map<Long, MethodRecord> methods) throws Exception {
+        Cct tree = entry.tree();
         List<NodeRecord> created = new ArrayList<>();
         Map<Long, MethodRecord> usedMethods = new LinkedHashMap<>();
         for (int n = sizeBefore; n < tree.size(); n++) {
             int rp = tree.recursiveParent(n);
             NodeRecord node = new NodeRecord(tree.id(n), tree.id(tree.parent(n)), tree.method(n), tree.callSiteLine(n),
                     tree.depth(n), rp == Cct.NONE ? NodeRecord.NO_RECURSIVE_PARENT : tree.id(rp));
-            nodes.put(node.id(), StoredNodes.encode(node.parentId(), node.methodId(), node.line(), node.depth()));
             created.add(node);
             MethodRecord method = methods.get(node.methodId());
             if (method == null) {
@@ -361,12 +390,13 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             }
             usedMethods.putIfAbsent(node.methodId(), method);
         }
+        storeNodes(entry, created);
         tasks.rememberNames(usedMethods.values());
         nodesCreated.inc(created.size());
-        InstanceInfo info = batch.getInstance();
+        InstanceInfo info = batch.instance();
         InstanceRecord instance = new InstanceRecord(execution.service(), execution.version(), execution.instance(),
                 info.getHost(), info.getPid(), info.getStartTimeMillis(), info.getLabels(),
-                batch.getWindowStartMillis(), batch.getWindowEndMillis());
+                batch.windowStartMillis(), batch.windowEndMillis());
         return new TopologyUpdate(instance, usedMethods.values().toArray(MethodRecord[]::new),
                 created.toArray(NodeRecord[]::new));
     }

@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * The topology of each execution's CCT as a {@link Cct} with its {@link MethodNodeIndex}, for
  * maximal common merging, which needs every node of a method and child lookups. Derived data:
- * keyed state ({@code CCT_NODES}) is the truth; a tree is rebuilt from it on a miss (after a
+ * keyed state ({@code CCT_NODE_CHUNKS}) is the truth; a tree is rebuilt from it on a miss (after a
  * restore, or after eviction) and kept in step by the caller, which adds each new node to both.
  * At most {@code capacity} trees are kept, least recently used evicted. Counts in these trees are
  * meaningless. Not thread-safe: one per operator instance.
@@ -26,10 +26,13 @@ final class InstanceTrees {
         private final Cct tree;
         private final MethodNodeIndex index;
         TaskLabels labels;
+        /** Chunks of this tree's nodes in state: counted at the rebuild, kept by whoever adds or compacts them. */
+        int storedChunks;
 
-        Entry(Cct tree, MethodNodeIndex index) {
+        Entry(Cct tree, MethodNodeIndex index, int storedChunks) {
             this.tree = tree;
             this.index = index;
+            this.storedChunks = storedChunks;
         }
 
         Cct tree() {
@@ -54,8 +57,8 @@ final class InstanceTrees {
         };
     }
 
-    /** The tree of {@code key}, rebuilt from {@code stored} (the key's node state) if not cached. */
-    Entry get(String key, Iterable<Map.Entry<Long, byte[]>> stored) {
+    /** The tree of {@code key}, rebuilt from {@code stored} (the key's chunks of nodes) if not cached. */
+    Entry get(String key, Iterable<byte[]> stored) throws Exception {
         Entry entry = trees.get(key);
         if (entry == null) {
             entry = rebuild(stored);
@@ -69,10 +72,16 @@ final class InstanceTrees {
         trees.clear();
     }
 
-    private static Entry rebuild(Iterable<Map.Entry<Long, byte[]>> stored) {
+    private static Entry rebuild(Iterable<byte[]> stored) {
         List<StoredNodes.Node> nodes = new ArrayList<>();
-        for (Map.Entry<Long, byte[]> e : stored) {
-            nodes.add(StoredNodes.Node.decode(e.getKey(), e.getValue()));
+        int chunks = 0;
+        if (stored != null) {
+            for (byte[] chunk : stored) {
+                chunks++;
+                for (int i = 0, n = StoredNodes.count(chunk); i < n; i++) {
+                    nodes.add(StoredNodes.Node.decode(chunk, i));
+                }
+            }
         }
         nodes.sort(Comparator.comparingInt(StoredNodes.Node::depth));
         Cct tree = new Cct(nodes.size() + 16);
@@ -86,6 +95,6 @@ final class InstanceTrees {
                 throw new IllegalStateException("node " + n.id() + " in state does not match its path");
             }
         }
-        return new Entry(tree, new MethodNodeIndex(tree));
+        return new Entry(tree, new MethodNodeIndex(tree), chunks);
     }
 }

@@ -151,13 +151,13 @@ final class TaskLabelling {
         long started = System.nanoTime();
         Map<String, Set<Long>> emitted = new HashMap<>();
         long[] executions = new long[1];
-        ctx.applyToKeyedState(Outputs.CCT_NODES, (key, nodes) -> {
+        ctx.applyToKeyedState(Outputs.CCT_NODE_CHUNKS, (key, nodes) -> {
             String service = ExecutionId.fromKey(key).service();
             if (!TaskDefinitions.touches(previous, next, service)) {
                 return;
             }
             executions[0]++;
-            InstanceTrees.Entry instance = trees.get(key, nodes.entries());
+            InstanceTrees.Entry instance = trees.get(key, nodes.get());
             ServiceLabeller was = before.forService(service);
             ServiceLabeller now = after.forService(service);
             TaskLabels old = labelsOf(instance, was);
