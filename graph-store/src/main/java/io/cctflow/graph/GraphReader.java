@@ -2,6 +2,8 @@ package io.cctflow.graph;
 
 import io.cctflow.core.MethodId;
 import io.cctflow.graph.model.DeploymentRecord;
+import io.cctflow.graph.model.DeploymentWindow;
+import io.cctflow.graph.model.DeploymentWindowVersion;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
@@ -148,7 +150,8 @@ public final class GraphReader {
                    w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
                    w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf,
                    w.truncatedMerged AS truncatedMerged, w.truncatedPending AS truncatedPending,
-                   w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired
+                   w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired,
+                   w.members AS members
             """;
 
     /**
@@ -164,13 +167,44 @@ public final class GraphReader {
                         "fine", Resolution.FINE.property()));
     }
 
-    /** Windows of one resolution, of every execution, whose start lies in [fromStart, toStart). */
+    /**
+     * Windows of one resolution, of every execution, whose start lies in [fromStart, toStart);
+     * roll-ups of whole deployments are not among them ({@link #deploymentWindowsStartingIn}).
+     */
     public List<WindowCounts> windowsStartingIn(Resolution resolution, long fromStart, long toStart) {
         return readWindows("""
                 MATCH (w:Window)
-                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NULL
                 """ + WINDOW_COLUMNS,
                 params("resolution", resolution.property(), "from", fromStart, "to", toStart));
+    }
+
+    /** Roll-ups of whole deployments of one resolution whose start lies in [fromStart, toStart). */
+    public List<DeploymentWindow> deploymentWindowsStartingIn(Resolution resolution, long fromStart, long toStart) {
+        return readWindows("""
+                MATCH (w:Window)
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NOT NULL
+                """ + WINDOW_COLUMNS,
+                params("resolution", resolution.property(), "from", fromStart, "to", toStart),
+                r -> new DeploymentWindow(toWindow(r), r.get("members").asList(Value::asString)));
+    }
+
+    /**
+     * Version and members (no counts) of the roll-ups of whole deployments ({@code rollupKeys},
+     * {@link Keys#deploymentRollup}) of one resolution that lie inside [fromMillis, toMillis).
+     */
+    public List<DeploymentWindowVersion> deploymentWindowVersions(Collection<String> rollupKeys, Resolution resolution,
+            long fromMillis, long toMillis) {
+        return read("""
+                MATCH (w:Window)
+                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.end <= $to
+                RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written,
+                       w.members AS members
+                """,
+                params("keys", List.copyOf(rollupKeys), "resolution", resolution.property(), "from", fromMillis,
+                        "to", toMillis),
+                r -> new DeploymentWindowVersion(toVersion(r, resolution), r.get("members").isNull() ? List.of()
+                        : r.get("members").asList(Value::asString)));
     }
 
     /**

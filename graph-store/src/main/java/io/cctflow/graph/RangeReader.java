@@ -1,6 +1,7 @@
 package io.cctflow.graph;
 
 import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.model.DeploymentWindowVersion;
 import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.graph.model.WindowSpan;
 import io.cctflow.graph.model.WindowVersion;
@@ -8,14 +9,20 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Reads the counts of a time range with as few rows as the stored roll-ups allow: per execution,
- * the daily windows that lie inside [from, to), then the hourly windows inside it that no daily
- * one covers, then the fine windows for the rest (the edges, and hours not rolled up yet). The sum
+ * Reads the counts of a time range with as few rows as the stored roll-ups allow: the daily
+ * windows that lie inside [from, to), then the hourly ones that nothing covers yet, then the
+ * ten-minute ones, then the fine windows for the rest (the edges, and hours not rolled up yet). At
+ * each resolution the roll-up of a whole deployment comes first, used when the selection holds
+ * every execution it sums (its members); then each execution's own roll-up (daily and hourly;
+ * ten-minute roll-ups exist for deployments only). The sum
  * of what it returns equals the sum of the fine windows overlapping [from, to), as long as the
  * roll-ups are up to date ({@link Rollups} only rolls up settled hours). The plan lists the windows
  * with their write times, so the reader's window cache ({@link GraphReader#windows(List, long)})
@@ -115,21 +122,42 @@ public final class RangeReader {
 
     /**
      * Plans the read of [fromMillis, toMillis) for the executions: cheap queries that list the
-     * windows (span and write time) without their counts.
+     * windows (span and write time) without their counts. A roll-up of a whole deployment is used
+     * when the selection holds every execution it sums (its members) and none of them is covered
+     * there yet; an execution's own roll-up where nothing covers the execution yet.
      */
     public Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis) {
         long now = reader.databaseTimeMillis();
+        Set<String> selected = new HashSet<>(executionKeys);
         Map<String, List<WindowSpan>> covered = new HashMap<>();
         List<WindowVersion> rollups = new ArrayList<>();
-        for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR}) {
-            if (fromMillis > toMillis - r.millis()) { // shorter than one window of r (no overflow for "all time")
+        Set<String> deployments = new TreeSet<>();
+        for (String key : executionKeys) {
+            deployments.add(Keys.deploymentRollup(key));
+        }
+        // coarsest first; at each resolution whole deployments before single executions
+        for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR, Resolution.TEN_MINUTES}) {
+            if (!fits(r, fromMillis, toMillis)) {
                 continue;
+            }
+            for (DeploymentWindowVersion d : reader.deploymentWindowVersions(deployments, r, fromMillis, toMillis)) {
+                WindowSpan s = d.version().span();
+                if (!d.members().isEmpty() && selected.containsAll(d.members())
+                        && d.members().stream().noneMatch(m -> overlaps(covered, m, s))) {
+                    for (String m : d.members()) {
+                        covered.computeIfAbsent(m, k -> new ArrayList<>())
+                                .add(new WindowSpan(m, r, s.startMillis(), s.endMillis()));
+                    }
+                    rollups.add(d.version());
+                }
+            }
+            if (r == Resolution.TEN_MINUTES) {
+                continue; // stored for whole deployments only
             }
             for (WindowVersion v : reader.windowVersions(executionKeys, r, fromMillis, toMillis)) {
                 WindowSpan s = v.span();
-                List<WindowSpan> mine = covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>());
-                if (mine.stream().noneMatch(c -> c.startMillis() <= s.startMillis() && s.endMillis() <= c.endMillis())) {
-                    mine.add(s);
+                if (!overlaps(covered, s.executionKey(), s)) {
+                    covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>()).add(s);
                     rollups.add(v);
                 }
             }
@@ -163,6 +191,21 @@ public final class RangeReader {
             }
         }
         return new Plan(rollups, gaps, fine, now);
+    }
+
+    /** Whether the range can hold a whole window of {@code r} (no overflow for "all time"). */
+    private static boolean fits(Resolution r, long fromMillis, long toMillis) {
+        return fromMillis <= toMillis - r.millis();
+    }
+
+    /** Whether an execution's covered spans overlap {@code s}. */
+    private static boolean overlaps(Map<String, List<WindowSpan>> covered, String executionKey, WindowSpan s) {
+        for (WindowSpan c : covered.getOrDefault(executionKey, List.of())) {
+            if (c.startMillis() < s.endMillis() && s.startMillis() < c.endMillis()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A fine window longer than the job's usual one may start in a rolled-up hour and reach into a gap. */
