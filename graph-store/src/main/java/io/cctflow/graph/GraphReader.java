@@ -38,6 +38,11 @@ public final class GraphReader {
     static final int NODE_CHUNK = 50_000;
     /** Node records the default reader keeps in memory (about 100 bytes each). */
     public static final int DEFAULT_TOPOLOGY_CACHE_NODES = 1_000_000;
+    /**
+     * The longest fine window range reads expect (the samples job's {@code window}, 1 min by
+     * default): a longer one starting before a range's start would not be counted there.
+     */
+    public static final long MAX_FINE_WINDOW_MILLIS = 3_600_000;
     /** Reads of windows that met a window being rewritten, before giving up ({@link #readWindows}). */
     static final int TORN_READ_ATTEMPTS = 5;
 
@@ -197,7 +202,8 @@ public final class GraphReader {
             long fromMillis, long toMillis) {
         return read("""
                 MATCH (w:Window)
-                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.end <= $to
+                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
+                  AND w.end <= $to
                 RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written,
                        w.members AS members
                 """,
@@ -215,7 +221,8 @@ public final class GraphReader {
             long fromMillis, long toMillis) {
         return read("""
                 MATCH (w:Window)
-                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.end <= $to
+                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
+                  AND w.end <= $to
                 RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written
                 """,
                 params("keys", List.copyOf(executionKeys), "resolution", resolution.property(), "from", fromMillis,
@@ -223,14 +230,21 @@ public final class GraphReader {
                 r -> toVersion(r, resolution));
     }
 
-    /** Span and write time of the fine windows overlapping any of the intervals (each window once). */
+    /**
+     * Span and write time of the fine windows overlapping any of the intervals (each window once).
+     * Fine windows are at most {@link #MAX_FINE_WINDOW_MILLIS} long, so only those starting that
+     * long before an interval are looked at: without the bound the index seek on {@code start}
+     * would walk every earlier window of the execution (a week of them for the end of a range).
+     */
     public List<WindowVersion> fineWindowVersionsIn(Collection<WindowSpan> intervals) {
         List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
-                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
+                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis(),
+                "earliest", i.startMillis() - MAX_FINE_WINDOW_MILLIS)).toList();
         return read("""
                 UNWIND $rows AS g
                 MATCH (w:Window)
-                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start < g.to AND w.end > g.from
+                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start > g.earliest AND w.start < g.to
+                  AND w.end > g.from
                 WITH DISTINCT w
                 RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written
                 """, params("rows", rows, "fine", Resolution.FINE.property()), r -> toVersion(r, Resolution.FINE));
