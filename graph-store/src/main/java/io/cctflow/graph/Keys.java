@@ -33,11 +33,6 @@ final class Keys {
         return deploymentRollup(e.service(), e.version());
     }
 
-    /** Whether a window's execution key is a deployment's ({@link #deploymentRollup}). */
-    static boolean isDeploymentRollup(String executionKey) {
-        return executionKey.endsWith(SEP + DEPLOYMENT_INSTANCE);
-    }
-
     /** A fine window (as the samples job writes it). */
     static String window(String executionKey, long windowStartMillis) {
         return executionKey + SEP + windowStartMillis;
