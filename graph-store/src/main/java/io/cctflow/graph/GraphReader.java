@@ -259,7 +259,10 @@ public final class GraphReader {
      * The counts of these versions of windows ({@link #windowVersions}), from the window cache
      * where it holds them; the others are read and, once settled at {@code planNowMillis} (the
      * database clock when the versions were listed), kept in it ({@link WindowCache}). A window
-     * no longer stored is left out; one rewritten since it was listed is read as it is now.
+     * no longer stored is left out; one rewritten since it was listed is read as it is now, except
+     * a roll-up of a whole deployment, whose members may have changed with it.
+     *
+     * @throws StaleReadPlanException if a deployment's roll-up was rewritten since it was listed
      */
     public List<WindowCounts> windows(List<WindowVersion> versions, long planNowMillis) {
         return windows(versions, planNowMillis, true);
@@ -282,17 +285,31 @@ public final class GraphReader {
             }
         }
         if (!missing.isEmpty()) {
-            for (Map.Entry<String, WindowCounts> e : readWindows("""
+            for (Fetched f : readWindows("""
                     UNWIND $keys AS key
                     MATCH (w:Window {key: key})
-                    """ + WINDOW_COLUMNS, params("keys", List.copyOf(missing.keySet())), GraphReader::toKeyedWindow)) {
-                out.add(e.getValue());
+                    """ + WINDOW_COLUMNS, params("keys", List.copyOf(missing.keySet())), GraphReader::toFetched)) {
+                long planned = missing.get(f.key()).writtenMillis();
+                if (f.deployment() && f.writtenMillis() != planned) {
+                    // its members may differ from those the plan covered with it
+                    throw new StaleReadPlanException(f.key(), planned, f.writtenMillis());
+                }
+                out.add(f.counts());
                 if (keep) {
-                    windowCache.put(e.getKey(), missing.get(e.getKey()).writtenMillis(), planNowMillis, e.getValue());
+                    windowCache.put(f.key(), f.writtenMillis(), planNowMillis, f.counts());
                 }
             }
         }
         return out;
+    }
+
+    /** A window read by key: its version, and whether it is a roll-up of a whole deployment. */
+    private record Fetched(String key, long writtenMillis, boolean deployment, WindowCounts counts) {
+    }
+
+    private static Fetched toFetched(Record r) {
+        return new Fetched(r.get("key").asString(), r.get("written").asLong(Long.MAX_VALUE),
+                !r.get("members").isNull(), toWindow(r));
     }
 
     /**
@@ -394,10 +411,6 @@ public final class GraphReader {
             out.add(new NodeRecord(id[i], parent[i], method[i], (int) line[i], (int) depth[i], recursive[i]));
         }
         return out;
-    }
-
-    private static Map.Entry<String, WindowCounts> toKeyedWindow(Record r) {
-        return Map.entry(r.get("key").asString(), toWindow(r));
     }
 
     private static WindowCounts toWindow(Record r) {

@@ -31,7 +31,14 @@ import java.util.TreeSet;
  * <p>Thread-safe as far as the {@link GraphReader} is.
  */
 public final class RangeReader {
+    /** Plans of one read, when deployments' roll-ups keep changing under it, before giving up. */
+    static final int PLAN_ATTEMPTS = 5;
+
     private final GraphReader reader;
+
+    /** What a plan was made for, to plan it again. */
+    private record Request(List<String> executionKeys, long fromMillis, long toMillis, int attempt) {
+    }
 
     public RangeReader(GraphReader reader) {
         this.reader = reader;
@@ -43,12 +50,15 @@ public final class RangeReader {
         private final List<WindowSpan> gaps;
         private final List<WindowVersion> fine;
         private final long nowMillis;
+        private final Request request;
 
-        private Plan(List<WindowVersion> rollups, List<WindowSpan> gaps, List<WindowVersion> fine, long nowMillis) {
+        private Plan(List<WindowVersion> rollups, List<WindowSpan> gaps, List<WindowVersion> fine, long nowMillis,
+                Request request) {
             this.rollups = rollups;
             this.gaps = gaps;
             this.fine = fine;
             this.nowMillis = nowMillis;
+            this.request = request;
         }
 
         /** Roll-up windows to read. */
@@ -68,7 +78,19 @@ public final class RangeReader {
 
         /** The windows: roll-ups and fine windows, none counted twice. */
         public List<WindowCounts> read() {
-            return reader.windows(all(), nowMillis);
+            try {
+                return reader.windows(all(), nowMillis);
+            } catch (StaleReadPlanException e) {
+                return replan(e).read();
+            }
+        }
+
+        /** A new plan of the same request, after a deployment's roll-up changed under this one. */
+        private Plan replan(StaleReadPlanException cause) {
+            if (request.attempt() >= PLAN_ATTEMPTS) {
+                throw new IllegalStateException(cause.getMessage() + ", " + request.attempt() + " plans in a row", cause);
+            }
+            return plan(request.executionKeys(), request.fromMillis(), request.toMillis(), request.attempt() + 1);
         }
 
         /**
@@ -79,6 +101,14 @@ public final class RangeReader {
          * one per execution; only the windows of the groups it does not hold are fetched.
          */
         public TreeCounts sum() {
+            try {
+                return sumOnce();
+            } catch (StaleReadPlanException e) {
+                return replan(e).sum();
+            }
+        }
+
+        private TreeCounts sumOnce() {
             Map<List<Long>, List<WindowVersion>> slots = new LinkedHashMap<>();
             for (WindowVersion v : all()) {
                 slots.computeIfAbsent(List.of(v.span().startMillis(), v.span().endMillis()), k -> new ArrayList<>())
@@ -127,6 +157,10 @@ public final class RangeReader {
      * there yet; an execution's own roll-up where nothing covers the execution yet.
      */
     public Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        return plan(executionKeys, fromMillis, toMillis, 1);
+    }
+
+    private Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis, int attempt) {
         long now = reader.databaseTimeMillis();
         Set<String> selected = new HashSet<>(executionKeys);
         Map<String, List<WindowSpan>> covered = new HashMap<>();
@@ -190,7 +224,7 @@ public final class RangeReader {
                 }
             }
         }
-        return new Plan(rollups, gaps, fine, now);
+        return new Plan(rollups, gaps, fine, now, new Request(List.copyOf(executionKeys), fromMillis, toMillis, attempt));
     }
 
     /** Whether the range can hold a whole window of {@code r} (no overflow for "all time"). */

@@ -336,6 +336,39 @@ class RollupsTest {
     }
 
     @Test
+    void aPlanWhoseDeploymentRollUpsWereRolledUpAgainIsMadeAgain() {
+        String late = new ExecutionId("svc", "v1", "late").key();
+        writeFineWindows(31);
+        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        rollups.rollUp(T0 + 3 * DAY);
+        List<WindowCounts> lateWindows = new ArrayList<>();
+        Random random = new Random(32);
+        for (long start = T0 + 2 * HOUR; start < T0 + 5 * HOUR; start += WINDOW) {
+            lateWindows.add(new WindowCounts(late, start, start + WINDOW, TreeCounts.of(randomTree(random))));
+        }
+        fine.addAll(lateWindows);
+        writer.writeWindowCounts(lateWindows);
+        long from = T0 + HOUR + 17 * 60_000;
+        long to = T0 + 20 * HOUR + 5 * 60_000;
+        List<List<String>> selections = List.of(KEYS, List.of(KEYS.get(0), KEYS.get(1), late));
+        List<RangeReader.Plan> plans = new ArrayList<>();
+        RangeReader ranges = new RangeReader(reader); // windows written within the minute are never cached
+        for (List<String> keys : selections) {
+            RangeReader.Plan plan = ranges.plan(keys, from, to);
+            assertThat(plan.rollups()).anyMatch(s -> s.executionKey().equals(Keys.deploymentRollup("svc", "v1")));
+            plans.add(plan);
+        }
+        rollups.rollUp(T0 + 3 * DAY); // v1's hours 2 to 4 now have the late instance as a member
+        for (int i = 0; i < plans.size(); i++) {
+            // read as planned, v1's new roll-ups would count the late instance where the plan
+            // left it out (first selection) or read it on its own as well (second)
+            assertThat(plans.get(i).sum()).as("%s", selections.get(i))
+                    .isEqualTo(fineSum(selections.get(i), from, to));
+            assertThat(TreeLoader.sum(plans.get(i).read())).isEqualTo(fineSum(selections.get(i), from, to));
+        }
+    }
+
+    @Test
     void retentionDeletesOnlyExpiredWindowsAndNeverUnrolledOnes() {
         writeFineWindows(6);
         Retention retention = new Retention(driver, "", new RetentionPolicy(Duration.ofDays(1), Duration.ofHours(20),
