@@ -2,6 +2,8 @@ package io.cctflow.graph;
 
 import io.cctflow.core.MethodId;
 import io.cctflow.graph.model.DeploymentRecord;
+import io.cctflow.graph.model.DeploymentWindow;
+import io.cctflow.graph.model.DeploymentWindowVersion;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
@@ -36,6 +38,11 @@ public final class GraphReader {
     static final int NODE_CHUNK = 50_000;
     /** Node records the default reader keeps in memory (about 100 bytes each). */
     public static final int DEFAULT_TOPOLOGY_CACHE_NODES = 1_000_000;
+    /**
+     * The longest fine window range reads expect (the samples job's {@code window}, 1 min by
+     * default): a longer one starting before a range's start would not be counted there.
+     */
+    public static final long MAX_FINE_WINDOW_MILLIS = 3_600_000;
     /** Reads of windows that met a window being rewritten, before giving up ({@link #readWindows}). */
     static final int TORN_READ_ATTEMPTS = 5;
 
@@ -148,7 +155,8 @@ public final class GraphReader {
                    w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
                    w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf,
                    w.truncatedMerged AS truncatedMerged, w.truncatedPending AS truncatedPending,
-                   w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired
+                   w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired,
+                   w.members AS members
             """;
 
     /**
@@ -164,13 +172,45 @@ public final class GraphReader {
                         "fine", Resolution.FINE.property()));
     }
 
-    /** Windows of one resolution, of every execution, whose start lies in [fromStart, toStart). */
+    /**
+     * Windows of one resolution, of every execution, whose start lies in [fromStart, toStart);
+     * roll-ups of whole deployments are not among them ({@link #deploymentWindowsStartingIn}).
+     */
     public List<WindowCounts> windowsStartingIn(Resolution resolution, long fromStart, long toStart) {
         return readWindows("""
                 MATCH (w:Window)
-                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NULL
                 """ + WINDOW_COLUMNS,
                 params("resolution", resolution.property(), "from", fromStart, "to", toStart));
+    }
+
+    /** Roll-ups of whole deployments of one resolution whose start lies in [fromStart, toStart). */
+    public List<DeploymentWindow> deploymentWindowsStartingIn(Resolution resolution, long fromStart, long toStart) {
+        return readWindows("""
+                MATCH (w:Window)
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NOT NULL
+                """ + WINDOW_COLUMNS,
+                params("resolution", resolution.property(), "from", fromStart, "to", toStart),
+                r -> new DeploymentWindow(toWindow(r), r.get("members").asList(Value::asString)));
+    }
+
+    /**
+     * Version and members (no counts) of the roll-ups of whole deployments ({@code rollupKeys},
+     * {@link Keys#deploymentRollup}) of one resolution that lie inside [fromMillis, toMillis).
+     */
+    public List<DeploymentWindowVersion> deploymentWindowVersions(Collection<String> rollupKeys, Resolution resolution,
+            long fromMillis, long toMillis) {
+        return read("""
+                MATCH (w:Window)
+                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
+                  AND w.end <= $to
+                RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written,
+                       w.members AS members
+                """,
+                params("keys", List.copyOf(rollupKeys), "resolution", resolution.property(), "from", fromMillis,
+                        "to", toMillis),
+                r -> new DeploymentWindowVersion(toVersion(r, resolution), r.get("members").isNull() ? List.of()
+                        : r.get("members").asList(Value::asString)));
     }
 
     /**
@@ -181,7 +221,8 @@ public final class GraphReader {
             long fromMillis, long toMillis) {
         return read("""
                 MATCH (w:Window)
-                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.end <= $to
+                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
+                  AND w.end <= $to
                 RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written
                 """,
                 params("keys", List.copyOf(executionKeys), "resolution", resolution.property(), "from", fromMillis,
@@ -189,14 +230,21 @@ public final class GraphReader {
                 r -> toVersion(r, resolution));
     }
 
-    /** Span and write time of the fine windows overlapping any of the intervals (each window once). */
+    /**
+     * Span and write time of the fine windows overlapping any of the intervals (each window once).
+     * Fine windows are at most {@link #MAX_FINE_WINDOW_MILLIS} long, so only those starting that
+     * long before an interval are looked at: without the bound the index seek on {@code start}
+     * would walk every earlier window of the execution (a week of them for the end of a range).
+     */
     public List<WindowVersion> fineWindowVersionsIn(Collection<WindowSpan> intervals) {
         List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
-                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
+                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis(),
+                "earliest", i.startMillis() - MAX_FINE_WINDOW_MILLIS)).toList();
         return read("""
                 UNWIND $rows AS g
                 MATCH (w:Window)
-                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start < g.to AND w.end > g.from
+                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start > g.earliest AND w.start < g.to
+                  AND w.end > g.from
                 WITH DISTINCT w
                 RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written
                 """, params("rows", rows, "fine", Resolution.FINE.property()), r -> toVersion(r, Resolution.FINE));
@@ -211,7 +259,10 @@ public final class GraphReader {
      * The counts of these versions of windows ({@link #windowVersions}), from the window cache
      * where it holds them; the others are read and, once settled at {@code planNowMillis} (the
      * database clock when the versions were listed), kept in it ({@link WindowCache}). A window
-     * no longer stored is left out; one rewritten since it was listed is read as it is now.
+     * no longer stored is left out; one rewritten since it was listed is read as it is now, except
+     * a roll-up of a whole deployment, whose members may have changed with it.
+     *
+     * @throws StaleReadPlanException if a deployment's roll-up was rewritten since it was listed
      */
     public List<WindowCounts> windows(List<WindowVersion> versions, long planNowMillis) {
         return windows(versions, planNowMillis, true);
@@ -234,17 +285,31 @@ public final class GraphReader {
             }
         }
         if (!missing.isEmpty()) {
-            for (Map.Entry<String, WindowCounts> e : readWindows("""
+            for (Fetched f : readWindows("""
                     UNWIND $keys AS key
                     MATCH (w:Window {key: key})
-                    """ + WINDOW_COLUMNS, params("keys", List.copyOf(missing.keySet())), GraphReader::toKeyedWindow)) {
-                out.add(e.getValue());
+                    """ + WINDOW_COLUMNS, params("keys", List.copyOf(missing.keySet())), GraphReader::toFetched)) {
+                long planned = missing.get(f.key()).writtenMillis();
+                if (f.deployment() && f.writtenMillis() != planned) {
+                    // its members may differ from those the plan covered with it
+                    throw new StaleReadPlanException(f.key(), planned, f.writtenMillis());
+                }
+                out.add(f.counts());
                 if (keep) {
-                    windowCache.put(e.getKey(), missing.get(e.getKey()).writtenMillis(), planNowMillis, e.getValue());
+                    windowCache.put(f.key(), f.writtenMillis(), planNowMillis, f.counts());
                 }
             }
         }
         return out;
+    }
+
+    /** A window read by key: its version, and whether it is a roll-up of a whole deployment. */
+    private record Fetched(String key, long writtenMillis, boolean deployment, WindowCounts counts) {
+    }
+
+    private static Fetched toFetched(Record r) {
+        return new Fetched(r.get("key").asString(), r.get("written").asLong(Long.MAX_VALUE),
+                !r.get("members").isNull(), toWindow(r));
     }
 
     /**
@@ -346,10 +411,6 @@ public final class GraphReader {
             out.add(new NodeRecord(id[i], parent[i], method[i], (int) line[i], (int) depth[i], recursive[i]));
         }
         return out;
-    }
-
-    private static Map.Entry<String, WindowCounts> toKeyedWindow(Record r) {
-        return Map.entry(r.get("key").asString(), toWindow(r));
     }
 
     private static WindowCounts toWindow(Record r) {

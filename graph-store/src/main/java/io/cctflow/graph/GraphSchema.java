@@ -18,6 +18,7 @@ import org.neo4j.driver.Session;
  *                                threadDictIds[], threadDictNames[],
  *                                methodIds[], methodSamples[], methodSelf[],
  *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired})
+ * (:Window {key, instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})
  * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)
  * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})
  * (:NodeTasks {key, service, nodeId, tasks[]})
@@ -37,7 +38,8 @@ import org.neo4j.driver.Session;
  * window) as parallel arrays on one {@code :Window} node, so a time range reads one row per window:
  * per node, per (node, thread) and per method ({@link io.cctflow.core.TreeCounts}). {@code
  * resolution} is {@code fine} for the samples job's windows, {@code hour} or {@code day} for
- * roll-ups ({@link Rollups}); {@code graph-store/README.md} describes the model.
+ * roll-ups ({@link Rollups}), also per whole deployment (with the {@code members} they sum, and
+ * also {@code ten_minutes}); {@code graph-store/README.md} describes the model.
  *
  * <p><b>Task labels</b> are per (service, node), because a task definition may be limited to one
  * service: one {@code :NodeTasks} node per (service, CCT node) that is a task root, keyed by

@@ -1,6 +1,7 @@
 package io.cctflow.graph;
 
 import io.cctflow.graph.model.CodeClassRecord;
+import io.cctflow.graph.model.DeploymentWindow;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
@@ -88,7 +89,7 @@ public final class GraphWriter {
             UNWIND $rows AS r
             MERGE (w:Window {key: r.key})
             SET w.instance = r.instance, w.resolution = r.resolution, w.start = r.start, w.end = r.end,
-                w.written = timestamp(),
+                w.written = timestamp(), w.members = r.members,
                 w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
                 w.threadNodeIds = r.threadNodeIds, w.threadIds = r.threadIds, w.threadSelf = r.threadSelf,
                 w.threadDictIds = r.threadDictIds, w.threadDictNames = r.threadDictNames,
@@ -210,28 +211,45 @@ public final class GraphWriter {
      * long arrays are stored packed ({@link PackedLongs}), the thread names as a string array.
      */
     public void writeWindowCounts(List<WindowCounts> windows, Resolution resolution) {
+        write(WRITE_WINDOWS, windows, w -> windowRow(w, resolution));
+    }
+
+    /**
+     * Replaces roll-ups of whole deployments ({@link Rollups}): like {@link #writeWindowCounts(List,
+     * Resolution)}, plus the {@code members} they sum. They are not linked to an instance.
+     */
+    public void writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution) {
         write(WRITE_WINDOWS, windows, w -> {
-            TreeCounts c = w.counts();
-            return Map.ofEntries(
-                    Map.entry("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis())),
-                    Map.entry("resolution", resolution.property()),
-                    Map.entry("instance", w.executionKey()), Map.entry("start", w.windowStartMillis()),
-                    Map.entry("end", w.windowEndMillis()),
-                    Map.entry("nodeIds", PackedLongs.pack(c.nodeIds())), Map.entry("self", PackedLongs.pack(c.self())),
-                    Map.entry("total", PackedLongs.pack(c.total())),
-                    Map.entry("threadNodeIds", PackedLongs.pack(c.threadNodeIds())),
-                    Map.entry("threadIds", PackedLongs.pack(c.threadIds())),
-                    Map.entry("threadSelf", PackedLongs.pack(c.threadSelf())),
-                    Map.entry("threadDictIds", PackedLongs.pack(c.threadDictIds())),
-                    Map.entry("threadDictNames", c.threadDictNames()),
-                    Map.entry("methodIds", PackedLongs.pack(c.methodIds())),
-                    Map.entry("methodSamples", PackedLongs.pack(c.methodSamples())),
-                    Map.entry("methodSelf", PackedLongs.pack(c.methodSelf())),
-                    Map.entry("truncatedMerged", w.truncation().merged()),
-                    Map.entry("truncatedPending", w.truncation().pending()),
-                    Map.entry("truncatedAmbiguous", w.truncation().ambiguous()),
-                    Map.entry("truncatedExpired", w.truncation().expired()));
+            Map<String, Object> row = windowRow(w.window(), resolution);
+            row.put("members", w.members());
+            return row;
         });
+    }
+
+    private static Map<String, Object> windowRow(WindowCounts w, Resolution resolution) {
+        TreeCounts c = w.counts();
+        Map<String, Object> row = new HashMap<>(32);
+        row.put("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis()));
+        row.put("resolution", resolution.property());
+        row.put("instance", w.executionKey());
+        row.put("start", w.windowStartMillis());
+        row.put("end", w.windowEndMillis());
+        row.put("nodeIds", PackedLongs.pack(c.nodeIds()));
+        row.put("self", PackedLongs.pack(c.self()));
+        row.put("total", PackedLongs.pack(c.total()));
+        row.put("threadNodeIds", PackedLongs.pack(c.threadNodeIds()));
+        row.put("threadIds", PackedLongs.pack(c.threadIds()));
+        row.put("threadSelf", PackedLongs.pack(c.threadSelf()));
+        row.put("threadDictIds", PackedLongs.pack(c.threadDictIds()));
+        row.put("threadDictNames", c.threadDictNames());
+        row.put("methodIds", PackedLongs.pack(c.methodIds()));
+        row.put("methodSamples", PackedLongs.pack(c.methodSamples()));
+        row.put("methodSelf", PackedLongs.pack(c.methodSelf()));
+        row.put("truncatedMerged", w.truncation().merged());
+        row.put("truncatedPending", w.truncation().pending());
+        row.put("truncatedAmbiguous", w.truncation().ambiguous());
+        row.put("truncatedExpired", w.truncation().expired());
+        return row;
     }
 
     /** Records how far roll-ups have got ({@link Rollups}); each value only ever grows. */

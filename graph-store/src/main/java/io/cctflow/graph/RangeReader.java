@@ -1,6 +1,7 @@
 package io.cctflow.graph;
 
 import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.model.DeploymentWindowVersion;
 import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.graph.model.WindowSpan;
 import io.cctflow.graph.model.WindowVersion;
@@ -8,14 +9,20 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Reads the counts of a time range with as few rows as the stored roll-ups allow: per execution,
- * the daily windows that lie inside [from, to), then the hourly windows inside it that no daily
- * one covers, then the fine windows for the rest (the edges, and hours not rolled up yet). The sum
+ * Reads the counts of a time range with as few rows as the stored roll-ups allow: the daily
+ * windows that lie inside [from, to), then the hourly ones that nothing covers yet, then the
+ * ten-minute ones, then the fine windows for the rest (the edges, and hours not rolled up yet). At
+ * each resolution the roll-up of a whole deployment comes first, used when the selection holds
+ * every execution it sums (its members); then each execution's own roll-up (daily and hourly;
+ * ten-minute roll-ups exist for deployments only). The sum
  * of what it returns equals the sum of the fine windows overlapping [from, to), as long as the
  * roll-ups are up to date ({@link Rollups} only rolls up settled hours). The plan lists the windows
  * with their write times, so the reader's window cache ({@link GraphReader#windows(List, long)})
@@ -24,7 +31,14 @@ import java.util.Map;
  * <p>Thread-safe as far as the {@link GraphReader} is.
  */
 public final class RangeReader {
+    /** Plans of one read, when deployments' roll-ups keep changing under it, before giving up. */
+    static final int PLAN_ATTEMPTS = 5;
+
     private final GraphReader reader;
+
+    /** What a plan was made for, to plan it again. */
+    private record Request(List<String> executionKeys, long fromMillis, long toMillis, int attempt) {
+    }
 
     public RangeReader(GraphReader reader) {
         this.reader = reader;
@@ -36,12 +50,15 @@ public final class RangeReader {
         private final List<WindowSpan> gaps;
         private final List<WindowVersion> fine;
         private final long nowMillis;
+        private final Request request;
 
-        private Plan(List<WindowVersion> rollups, List<WindowSpan> gaps, List<WindowVersion> fine, long nowMillis) {
+        private Plan(List<WindowVersion> rollups, List<WindowSpan> gaps, List<WindowVersion> fine, long nowMillis,
+                Request request) {
             this.rollups = rollups;
             this.gaps = gaps;
             this.fine = fine;
             this.nowMillis = nowMillis;
+            this.request = request;
         }
 
         /** Roll-up windows to read. */
@@ -61,7 +78,19 @@ public final class RangeReader {
 
         /** The windows: roll-ups and fine windows, none counted twice. */
         public List<WindowCounts> read() {
-            return reader.windows(all(), nowMillis);
+            try {
+                return reader.windows(all(), nowMillis);
+            } catch (StaleReadPlanException e) {
+                return replan(e).read();
+            }
+        }
+
+        /** A new plan of the same request, after a deployment's roll-up changed under this one. */
+        private Plan replan(StaleReadPlanException cause) {
+            if (request.attempt() >= PLAN_ATTEMPTS) {
+                throw new IllegalStateException(cause.getMessage() + ", " + request.attempt() + " plans in a row", cause);
+            }
+            return plan(request.executionKeys(), request.fromMillis(), request.toMillis(), request.attempt() + 1);
         }
 
         /**
@@ -72,6 +101,14 @@ public final class RangeReader {
          * one per execution; only the windows of the groups it does not hold are fetched.
          */
         public TreeCounts sum() {
+            try {
+                return sumOnce();
+            } catch (StaleReadPlanException e) {
+                return replan(e).sum();
+            }
+        }
+
+        private TreeCounts sumOnce() {
             Map<List<Long>, List<WindowVersion>> slots = new LinkedHashMap<>();
             for (WindowVersion v : all()) {
                 slots.computeIfAbsent(List.of(v.span().startMillis(), v.span().endMillis()), k -> new ArrayList<>())
@@ -115,21 +152,46 @@ public final class RangeReader {
 
     /**
      * Plans the read of [fromMillis, toMillis) for the executions: cheap queries that list the
-     * windows (span and write time) without their counts.
+     * windows (span and write time) without their counts. A roll-up of a whole deployment is used
+     * when the selection holds every execution it sums (its members) and none of them is covered
+     * there yet; an execution's own roll-up where nothing covers the execution yet.
      */
     public Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        return plan(executionKeys, fromMillis, toMillis, 1);
+    }
+
+    private Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis, int attempt) {
         long now = reader.databaseTimeMillis();
+        Set<String> selected = new HashSet<>(executionKeys);
         Map<String, List<WindowSpan>> covered = new HashMap<>();
         List<WindowVersion> rollups = new ArrayList<>();
-        for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR}) {
-            if (fromMillis > toMillis - r.millis()) { // shorter than one window of r (no overflow for "all time")
+        Set<String> deployments = new TreeSet<>();
+        for (String key : executionKeys) {
+            deployments.add(Keys.deploymentRollup(key));
+        }
+        // coarsest first; at each resolution whole deployments before single executions
+        for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR, Resolution.TEN_MINUTES}) {
+            if (!fits(r, fromMillis, toMillis)) {
                 continue;
+            }
+            for (DeploymentWindowVersion d : reader.deploymentWindowVersions(deployments, r, fromMillis, toMillis)) {
+                WindowSpan s = d.version().span();
+                if (!d.members().isEmpty() && selected.containsAll(d.members())
+                        && d.members().stream().noneMatch(m -> overlaps(covered, m, s))) {
+                    for (String m : d.members()) {
+                        covered.computeIfAbsent(m, k -> new ArrayList<>())
+                                .add(new WindowSpan(m, r, s.startMillis(), s.endMillis()));
+                    }
+                    rollups.add(d.version());
+                }
+            }
+            if (r == Resolution.TEN_MINUTES) {
+                continue; // stored for whole deployments only
             }
             for (WindowVersion v : reader.windowVersions(executionKeys, r, fromMillis, toMillis)) {
                 WindowSpan s = v.span();
-                List<WindowSpan> mine = covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>());
-                if (mine.stream().noneMatch(c -> c.startMillis() <= s.startMillis() && s.endMillis() <= c.endMillis())) {
-                    mine.add(s);
+                if (!overlaps(covered, s.executionKey(), s)) {
+                    covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>()).add(s);
                     rollups.add(v);
                 }
             }
@@ -162,7 +224,22 @@ public final class RangeReader {
                 }
             }
         }
-        return new Plan(rollups, gaps, fine, now);
+        return new Plan(rollups, gaps, fine, now, new Request(List.copyOf(executionKeys), fromMillis, toMillis, attempt));
+    }
+
+    /** Whether the range can hold a whole window of {@code r} (no overflow for "all time"). */
+    private static boolean fits(Resolution r, long fromMillis, long toMillis) {
+        return fromMillis <= toMillis - r.millis();
+    }
+
+    /** Whether an execution's covered spans overlap {@code s}. */
+    private static boolean overlaps(Map<String, List<WindowSpan>> covered, String executionKey, WindowSpan s) {
+        for (WindowSpan c : covered.getOrDefault(executionKey, List.of())) {
+            if (c.startMillis() < s.endMillis() && s.startMillis() < c.endMillis()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A fine window longer than the job's usual one may start in a rolled-up hour and reach into a gap. */

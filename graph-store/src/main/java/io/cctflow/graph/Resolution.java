@@ -5,10 +5,13 @@ import java.util.Locale;
 /**
  * How much time one stored {@code :Window} covers. {@link #FINE} windows are what the samples job
  * writes (its {@code window} key, 1 min by default); {@link #HOUR} and {@link #DAY} are roll-ups:
- * the summed counts of the finer windows of one instance that start within one UTC hour or day.
+ * the summed counts of the finer windows of one instance (or of all instances of one deployment)
+ * that start within one UTC hour or day. {@link #TEN_MINUTES} roll-ups exist per deployment only:
+ * they serve the unaligned edges of ranges over whole deployments.
  */
 public enum Resolution {
     FINE(0),
+    TEN_MINUTES(600_000L),
     HOUR(3_600_000L),
     DAY(86_400_000L);
 
@@ -23,7 +26,7 @@ public enum Resolution {
         return millis;
     }
 
-    /** The value of the {@code resolution} property: {@code fine}, {@code hour}, {@code day}. */
+    /** The value of the {@code resolution} property: {@code fine}, {@code ten_minutes}, {@code hour}, {@code day}. */
     public String property() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -1,13 +1,16 @@
 package io.cctflow.graph;
 
+import io.cctflow.graph.model.DeploymentWindow;
 import io.cctflow.graph.model.TruncationCounts;
 import io.cctflow.graph.model.WindowCounts;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The roll-up pass: sums fine windows into hourly windows and hourly into daily ones, per
@@ -20,6 +23,11 @@ import java.util.TreeSet;
  * windows written after their hour was rolled up (an import of old recordings, a replay) are found
  * by their write time ({@code written}, the database clock) and their hour and day are rolled up
  * again. A day is rolled up from its hours once all of them are settled.
+ *
+ * <p>Each pass also writes the roll-ups of whole deployments ({@link DeploymentWindow}): per
+ * deployment and hour (and day), the sum of all its executions' windows, and per ten minutes of a
+ * rolled-up hour the sum of its executions' fine windows that start in them. They are written with
+ * the executions' roll-ups of the same hour or day, so late windows roll them up again too.
  *
  * <p>Not thread-safe: run one pass at a time (the query service runs them on one thread).
  */
@@ -82,21 +90,54 @@ public final class Rollups {
         return new Result(hours.size(), days.size(), written);
     }
 
-    /** Sums the {@code from} windows of every execution that start in one {@code to} window. */
+    /**
+     * Sums the {@code from} windows of every execution that start in one {@code to} window: one
+     * {@code to} window per execution and one per deployment (the sum of its executions, with them
+     * as members); an hour also gets its deployments' ten-minute windows, from the same fine windows.
+     */
     private int roll(Resolution from, Resolution to, long start) {
-        Map<String, List<WindowCounts>> byExecution = new TreeMap<>();
-        for (WindowCounts w : reader.windowsStartingIn(from, start, start + to.millis())) {
-            byExecution.computeIfAbsent(w.executionKey(), k -> new ArrayList<>()).add(w);
-        }
+        List<WindowCounts> parts = reader.windowsStartingIn(from, start, start + to.millis());
         List<WindowCounts> rolled = new ArrayList<>();
-        byExecution.forEach((execution, windows) -> {
-            TruncationCounts truncation = TruncationCounts.NONE;
-            for (WindowCounts w : windows) {
-                truncation = truncation.plus(w.truncation());
-            }
-            rolled.add(new WindowCounts(execution, start, start + to.millis(), TreeLoader.sum(windows), truncation));
-        });
+        for (List<WindowCounts> windows : group(parts, WindowCounts::executionKey).values()) {
+            rolled.add(sum(windows.get(0).executionKey(), start, to, windows));
+        }
         writer.writeWindowCounts(rolled, to);
-        return rolled.size();
+        List<DeploymentWindow> deployments = sumDeployments(parts, to, start);
+        writer.writeDeploymentWindows(deployments, to);
+        int written = rolled.size() + deployments.size();
+        if (to == Resolution.HOUR) {
+            List<DeploymentWindow> tens = new ArrayList<>();
+            Map<Long, List<WindowCounts>> bySlot = new TreeMap<>(group(parts,
+                    w -> Resolution.TEN_MINUTES.floor(w.windowStartMillis())));
+            bySlot.forEach((slot, windows) -> tens.addAll(sumDeployments(windows, Resolution.TEN_MINUTES, slot)));
+            writer.writeDeploymentWindows(tens, Resolution.TEN_MINUTES);
+            written += tens.size();
+        }
+        return written;
+    }
+
+    /** Per deployment, the sum of {@code windows} as one {@code to} window starting at {@code start}. */
+    private static List<DeploymentWindow> sumDeployments(List<WindowCounts> windows, Resolution to, long start) {
+        List<DeploymentWindow> out = new ArrayList<>();
+        group(windows, w -> Keys.deploymentRollup(w.executionKey())).forEach((key, members) -> out.add(
+                new DeploymentWindow(sum(key, start, to, members),
+                        members.stream().map(WindowCounts::executionKey).distinct().sorted().toList())));
+        return out;
+    }
+
+    private static WindowCounts sum(String key, long start, Resolution to, List<WindowCounts> windows) {
+        TruncationCounts truncation = TruncationCounts.NONE;
+        for (WindowCounts w : windows) {
+            truncation = truncation.plus(w.truncation());
+        }
+        return new WindowCounts(key, start, start + to.millis(), TreeLoader.sum(windows), truncation);
+    }
+
+    private static <K> Map<K, List<WindowCounts>> group(List<WindowCounts> windows, Function<WindowCounts, K> key) {
+        Map<K, List<WindowCounts>> out = new LinkedHashMap<>();
+        for (WindowCounts w : windows) {
+            out.computeIfAbsent(key.apply(w), k -> new ArrayList<>()).add(w);
+        }
+        return out;
     }
 }

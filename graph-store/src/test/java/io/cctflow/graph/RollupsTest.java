@@ -6,6 +6,7 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.model.DeploymentRecord;
+import io.cctflow.graph.model.DeploymentWindow;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.TruncationCounts;
 import io.cctflow.graph.model.WindowCounts;
@@ -55,14 +56,19 @@ class RollupsTest {
 
     /** Random fine windows of both instances over [T0 + 30 min, T0 + 1 day + 5 h), some missing. */
     private void writeFineWindows(long seed) {
+        writeFineWindows(seed, KEYS);
+    }
+
+    /** Random fine windows of these executions over [T0 + 30 min, T0 + 1 day + 5 h), some missing. */
+    private void writeFineWindows(long seed, List<String> keys) {
         Random random = new Random(seed);
-        for (String key : KEYS) {
+        for (String key : keys) {
             ExecutionId e = ExecutionId.fromKey(key);
             writer.writeInstances(List.of(new InstanceRecord(e.service(), e.version(), e.instance(), "h", 1, T0,
                     Map.of(), T0 + 30 * 60_000, T0 + DAY + 5 * HOUR)));
         }
         for (long start = T0 + 30 * 60_000; start < T0 + DAY + 5 * HOUR; start += WINDOW) {
-            for (String key : KEYS) {
+            for (String key : keys) {
                 if (random.nextInt(5) > 0) {
                     fine.add(new WindowCounts(key, start, start + WINDOW, TreeCounts.of(randomTree(random)),
                             new TruncationCounts(random.nextInt(3), random.nextInt(3), 0, random.nextInt(2))));
@@ -201,10 +207,89 @@ class RollupsTest {
                 assertThat(w.windowEndMillis() - w.windowStartMillis()).isEqualTo(r.millis());
             }
         }
+        for (Resolution r : new Resolution[] {Resolution.TEN_MINUTES, Resolution.HOUR, Resolution.DAY}) {
+            assertDeploymentWindowsSumTheirMembers(r);
+        }
         try (var session = driver.session()) {
             assertThat(session.run("MATCH (w:Window {resolution: 'hour'}) RETURN count(w) AS c").single()
-                    .get("c").asLong()).isEqualTo(reader.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size());
+                    .get("c").asLong()).isEqualTo(reader.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size()
+                            + reader.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size());
         }
+    }
+
+    /**
+     * Every stored deployment roll-up of {@code r} is the sum of the fine windows of its deployment
+     * that start within it, and its members are exactly their executions; every such slot has one.
+     */
+    private void assertDeploymentWindowsSumTheirMembers(Resolution r) {
+        List<DeploymentWindow> rolled = reader.deploymentWindowsStartingIn(r, 0, Long.MAX_VALUE);
+        for (DeploymentWindow d : rolled) {
+            WindowCounts w = d.window();
+            List<WindowCounts> parts = fine.stream().filter(f -> Keys.deploymentRollup(f.executionKey())
+                    .equals(w.executionKey()) && f.windowStartMillis() >= w.windowStartMillis()
+                    && f.windowStartMillis() < w.windowEndMillis()).toList();
+            assertThat(w.counts()).as("%s %s at %d", r, w.executionKey(), w.windowStartMillis())
+                    .isEqualTo(TreeLoader.sum(parts));
+            assertThat(d.members()).isEqualTo(parts.stream().map(WindowCounts::executionKey).distinct().sorted()
+                    .toList());
+            assertThat(w.truncation().total()).isEqualTo(parts.stream().mapToLong(p -> p.truncation().total()).sum());
+            assertThat(w.windowEndMillis() - w.windowStartMillis()).isEqualTo(r.millis());
+        }
+        long slots = fine.stream().map(f -> Keys.deploymentRollup(f.executionKey()) + "@"
+                + r.floor(f.windowStartMillis())).distinct().count();
+        assertThat(rolled).as("%s deployment roll-ups", r).hasSize((int) slots);
+    }
+
+    @Test
+    void rangeReadsOfWholeDeploymentsUseTheirRollUpsAndEqualFineOnlyReads() {
+        String c = new ExecutionId("svc", "v2", "c").key();
+        String late = new ExecutionId("svc", "v1", "late").key();
+        writeFineWindows(21, List.of(KEYS.get(0), KEYS.get(1), c));
+        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        rollups.rollUp(T0 + 3 * DAY);
+        WindowCache cache = new WindowCache(1_000_000, 0);
+        RangeReader cached = new RangeReader(new GraphReader(driver, "", new TopologyCache(0), cache));
+        RangeReader plain = new RangeReader(reader);
+        List<List<String>> selections = List.of(KEYS, List.of(KEYS.get(0)), List.of(KEYS.get(0), KEYS.get(1), c),
+                List.of(KEYS.get(1), c), List.of(c), List.of(KEYS.get(0), KEYS.get(1), late));
+        String v1 = Keys.deploymentRollup("svc", "v1");
+        for (long[] range : ranges(22)) {
+            for (List<String> keys : selections) {
+                RangeReader.Plan plan = plain.plan(keys, range[0], range[1]);
+                assertThat(TreeLoader.sum(plan.read())).as("[%d, %d) of %s", range[0] - T0, range[1] - T0, keys)
+                        .isEqualTo(fineSum(keys, range[0], range[1]));
+                assertThat(cached.plan(keys, range[0], range[1]).sum())
+                        .as("sum of [%d, %d) of %s", range[0] - T0, range[1] - T0, keys)
+                        .isEqualTo(fineSum(keys, range[0], range[1]));
+                long firstWholeHour = Math.max(Resolution.HOUR.ceil(range[0]), T0 + HOUR);
+                if (keys.containsAll(KEYS) && firstWholeHour + HOUR <= Math.min(range[1], T0 + DAY + 5 * HOUR)) {
+                    assertThat(plan.rollups()).as("v1's own roll-ups for %s over [%d, %d)", keys, range[0] - T0,
+                            range[1] - T0).anyMatch(s -> s.executionKey().equals(v1));
+                    assertThat(plan.rollups()).noneMatch(s -> KEYS.contains(s.executionKey())
+                            && s.resolution() == Resolution.HOUR && s.startMillis() == firstWholeHour);
+                }
+            }
+        }
+        // a late instance of v1 in rolled-up hours: not a member until the next pass, then one
+        List<WindowCounts> lateWindows = new ArrayList<>();
+        Random random = new Random(23);
+        for (long start = T0 + 2 * HOUR; start < T0 + 5 * HOUR; start += WINDOW) {
+            lateWindows.add(new WindowCounts(late, start, start + WINDOW, TreeCounts.of(randomTree(random))));
+        }
+        fine.addAll(lateWindows);
+        writer.writeWindowCounts(lateWindows);
+        for (int pass = 0; pass < 2; pass++) {
+            for (long[] range : ranges(24)) {
+                for (List<String> keys : selections) {
+                    assertThat(cached.plan(keys, range[0], range[1]).sum())
+                            .as("pass %d, late instance, [%d, %d) of %s", pass, range[0] - T0, range[1] - T0, keys)
+                            .isEqualTo(fineSum(keys, range[0], range[1]));
+                }
+            }
+            assertThat(rollups.rollUp(T0 + 3 * DAY).hours()).isGreaterThanOrEqualTo(3); // hours 2 to 4
+        }
+        assertDeploymentWindowsSumTheirMembers(Resolution.HOUR);
+        assertDeploymentWindowsSumTheirMembers(Resolution.TEN_MINUTES);
     }
 
     @Test
@@ -251,6 +336,39 @@ class RollupsTest {
     }
 
     @Test
+    void aPlanWhoseDeploymentRollUpsWereRolledUpAgainIsMadeAgain() {
+        String late = new ExecutionId("svc", "v1", "late").key();
+        writeFineWindows(31);
+        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        rollups.rollUp(T0 + 3 * DAY);
+        List<WindowCounts> lateWindows = new ArrayList<>();
+        Random random = new Random(32);
+        for (long start = T0 + 2 * HOUR; start < T0 + 5 * HOUR; start += WINDOW) {
+            lateWindows.add(new WindowCounts(late, start, start + WINDOW, TreeCounts.of(randomTree(random))));
+        }
+        fine.addAll(lateWindows);
+        writer.writeWindowCounts(lateWindows);
+        long from = T0 + HOUR + 17 * 60_000;
+        long to = T0 + 20 * HOUR + 5 * 60_000;
+        List<List<String>> selections = List.of(KEYS, List.of(KEYS.get(0), KEYS.get(1), late));
+        List<RangeReader.Plan> plans = new ArrayList<>();
+        RangeReader ranges = new RangeReader(reader); // windows written within the minute are never cached
+        for (List<String> keys : selections) {
+            RangeReader.Plan plan = ranges.plan(keys, from, to);
+            assertThat(plan.rollups()).anyMatch(s -> s.executionKey().equals(Keys.deploymentRollup("svc", "v1")));
+            plans.add(plan);
+        }
+        rollups.rollUp(T0 + 3 * DAY); // v1's hours 2 to 4 now have the late instance as a member
+        for (int i = 0; i < plans.size(); i++) {
+            // read as planned, v1's new roll-ups would count the late instance where the plan
+            // left it out (first selection) or read it on its own as well (second)
+            assertThat(plans.get(i).sum()).as("%s", selections.get(i))
+                    .isEqualTo(fineSum(selections.get(i), from, to));
+            assertThat(TreeLoader.sum(plans.get(i).read())).isEqualTo(fineSum(selections.get(i), from, to));
+        }
+    }
+
+    @Test
     void retentionDeletesOnlyExpiredWindowsAndNeverUnrolledOnes() {
         writeFineWindows(6);
         Retention retention = new Retention(driver, "", new RetentionPolicy(Duration.ofDays(1), Duration.ofHours(20),
@@ -261,12 +379,21 @@ class RollupsTest {
         new Rollups(reader, writer, Duration.ofMinutes(10)).rollUp(now);
         List<WindowCounts> hours = reader.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE);
         List<WindowCounts> days = reader.windowsStartingIn(Resolution.DAY, 0, Long.MAX_VALUE);
+        List<DeploymentWindow> deploymentHours = reader.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE);
+        List<DeploymentWindow> tens = reader.deploymentWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE);
         Map<Resolution, Long> deleted = retention.deleteExpired(now, 7);
 
         long fineExpired = fine.stream().filter(w -> w.windowEndMillis() <= now - DAY).count();
         long hoursExpired = hours.stream().filter(w -> w.windowEndMillis() <= now - 20 * HOUR).count();
-        assertThat(deleted).containsEntry(Resolution.FINE, fineExpired).containsEntry(Resolution.HOUR, hoursExpired)
-                .containsEntry(Resolution.DAY, 0L);
+        long deploymentHoursExpired = deploymentHours.stream()
+                .filter(w -> w.window().windowEndMillis() <= now - 20 * HOUR).count();
+        long tensExpired = tens.stream().filter(w -> w.window().windowEndMillis() <= now - DAY).count();
+        assertThat(deleted).containsEntry(Resolution.FINE, fineExpired)
+                .containsEntry(Resolution.HOUR, hoursExpired + deploymentHoursExpired)
+                .containsEntry(Resolution.TEN_MINUTES, tensExpired).containsEntry(Resolution.DAY, 0L);
+        assertThat(tensExpired).isPositive();
+        assertThat(reader.deploymentWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE))
+                .hasSize(tens.size() - (int) tensExpired);
         assertThat(fineExpired).isPositive();
         assertThat(hoursExpired).isPositive();
         assertThat(reader.windows(KEYS, 0, Long.MAX_VALUE)).extracting(WindowCounts::windowEndMillis)

@@ -268,6 +268,22 @@ class QueryApiTest {
         JsonNode tree = api.get("/api/v1/tree?service=shop&from=2026-01-04T00:00:00Z&to=2026-01-06T00:00:00Z", 200);
         assertSameSubtree(tree.get("root"), DATA.reference(List.of(key("a"), key("b"), key("c")), 0, Long.MAX_VALUE),
                 Cct.ROOT);
+        // whole deployments read their own roll-ups (hour, ten minutes), other selections their instances'
+        for (Case c : cases()) {
+            if (c.query().contains("at=") || c.query().contains("from=")) {
+                continue;
+            }
+            for (long[] range : new long[][] {{T0 - 3_600_000, T0 + 3_600_000}, {T0, T0 + 10 * WINDOW},
+                    {T0, T0 + 4 * WINDOW}}) {
+                Cct ref = DATA.reference(c.executions(), range[0], range[1]);
+                for (MethodRecord m : QueryFixture.METHODS) {
+                    JsonNode metrics = api.get("/api/v1/metrics/method?" + c.query() + "&method="
+                            + enc(m.className() + "." + m.methodName() + m.descriptor()) + "&from=" + iso(range[0])
+                            + "&to=" + iso(range[1]), 200);
+                    assertMetrics(metrics, Scope.whole(ref), m, c.query() + " rolled up, from " + iso(range[0]));
+                }
+            }
+        }
     }
 
     private static void assertSameSubtree(JsonNode node, Cct ref, int n) {
