@@ -1,5 +1,6 @@
 package io.cctflow.flink;
 
+import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphStoreConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -75,7 +76,7 @@ public record SamplesJobConfig(
         k.put(MANIFESTS_TOPIC, new String[] {"cctflow.manifests", "topic the agents publish CodeManifests to; stored as the deployments' method fingerprints; empty: not read"});
         k.put(DEAD_LETTER_TOPIC, new String[] {"cctflow.samples.dlq", "topic for records that cannot be used; reason in header cctflow.error"});
         k.put(GROUP_ID, new String[] {"cctflow-samples-job", "Kafka consumer group"});
-        k.put(WINDOW, new String[] {"1m", "event-time window of stored counts"});
+        k.put(WINDOW, new String[] {"1m", "event-time window of stored counts; at most 1 h"});
         k.put(OUT_OF_ORDERNESS, new String[] {"20s", "how late a batch may arrive behind the newest one and still be on time"});
         k.put(ALLOWED_LATENESS, new String[] {"2m", "a batch this far behind the watermark still updates its closed window; later ones are counted and dead-lettered"});
         k.put(IDLENESS, new String[] {"1m", "after this long without batches an input stops holding back the watermark"});
@@ -118,7 +119,7 @@ public record SamplesJobConfig(
                 get.apply(MANIFESTS_TOPIC).trim(),
                 nonBlank(DEAD_LETTER_TOPIC, get.apply(DEAD_LETTER_TOPIC)),
                 nonBlank(GROUP_ID, get.apply(GROUP_ID)),
-                positive(WINDOW, get.apply(WINDOW)),
+                window(get.apply(WINDOW)),
                 nonNegative(OUT_OF_ORDERNESS, get.apply(OUT_OF_ORDERNESS)),
                 nonNegative(ALLOWED_LATENESS, get.apply(ALLOWED_LATENESS)),
                 positive(IDLENESS, get.apply(IDLENESS)),
@@ -149,6 +150,20 @@ public record SamplesJobConfig(
         Duration d = nonNegative(key, value);
         if (d.isZero()) {
             throw new IllegalArgumentException(key + " must be > 0, got '" + value + "'");
+        }
+        return d;
+    }
+
+    /**
+     * The window: positive and at most {@link GraphReader#MAX_FINE_WINDOW_MILLIS}, because range
+     * reads look only that far back for a window reaching into a range.
+     */
+    private static Duration window(String value) {
+        Duration d = positive(WINDOW, value);
+        if (d.toMillis() > GraphReader.MAX_FINE_WINDOW_MILLIS) {
+            throw new IllegalArgumentException(WINDOW + " must be at most "
+                    + Duration.ofMillis(GraphReader.MAX_FINE_WINDOW_MILLIS).toMinutes() + " minutes (range reads "
+                    + "look that far back for a window reaching into a range), got '" + value + "'");
         }
         return d;
     }

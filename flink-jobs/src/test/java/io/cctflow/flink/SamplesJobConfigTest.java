@@ -29,6 +29,9 @@ class SamplesJobConfigTest {
                 .hasMessageStartingWith("allowed-lateness: ");
         assertThatThrownBy(() -> SamplesJobConfig.from(Map.of("windw", "1m")))
                 .hasMessageContaining("unknown job configuration key(s) [windw]");
+        assertThatThrownBy(() -> SamplesJobConfig.from(Map.of(SamplesJobConfig.WINDOW, "61m")))
+                .hasMessageStartingWith("window must be at most 60 minutes").hasMessageEndingWith("got '61m'");
+        assertThat(SamplesJobConfig.from(Map.of(SamplesJobConfig.WINDOW, "1h")).window()).isEqualTo(Duration.ofHours(1));
     }
 
     @Test
