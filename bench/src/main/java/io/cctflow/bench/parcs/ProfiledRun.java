@@ -30,13 +30,17 @@ record ProfiledRun(String version, String instance, Duration wallTime, Duration 
     static final String FLUSH = "2s";
     static final int STACK_DEPTH = 1024;
     /**
-     * Options of the workload JVM: with {@code DebugNonSafepoints} HotSpot records debug scopes at
+     * Options of the workload JVM. With {@code DebugNonSafepoints} HotSpot records debug scopes at
      * every instruction of compiled code, not only at safepoints, so a sample is attributed to the
      * (inlined) method it was in rather than to the nearest safepoint's, which depends on each run's
-     * inlining.
+     * inlining. Without tiered compilation and with {@code -Xbatch} a method is compiled once by C2,
+     * from the interpreter's profile, while the thread that reached the threshold waits: which
+     * compilations happen, and so how the hot loops' code attributes samples to inlined methods,
+     * then no longer depends on how long the compile queues were in that run (with tiered
+     * compilation the level chosen for a method does).
      */
     static final List<String> JVM_OPTIONS = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints",
-            "-XX:FlightRecorderOptions:stackdepth=" + STACK_DEPTH);
+            "-XX:-TieredCompilation", "-Xbatch", "-XX:FlightRecorderOptions:stackdepth=" + STACK_DEPTH);
 
     /** How every run is sampled, for the report. */
     static String settings(int periodMillis, int warmupSeconds) {

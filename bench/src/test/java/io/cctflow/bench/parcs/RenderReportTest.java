@@ -45,7 +45,7 @@ class RenderReportTest {
         assertThat(md).isEqualTo(report.markdown())
                 .contains("Harness wall time: 10.0 min")
                 .contains("Sampling: agent period=1ms, flush=2s, stackdepth=1024; JVM -XX:+UnlockDiagnosticVMOptions"
-                        + " -XX:+DebugNonSafepoints")
+                        + " -XX:+DebugNonSafepoints -XX:-TieredCompilation -Xbatch")
                 .contains("agent attached after a 30 s warm-up (start-up and warm-up not sampled)")
                 .contains("app-1-run1 (1, 181.5 s, 150.9 s of it sampled)")
                 .contains("None beyond noise: the releases' self overlap (80.0 %) is not below the noise threshold (66.0 %)")
