@@ -33,7 +33,9 @@ public final class ReleaseComparison {
 
               --app NAME           jython, jruby, or NAME=GROUP:ARTIFACT:OLD:NEW:SCRIPT; repeatable
                                    (default: jython and jruby)
-              --seconds N          workload length of each run (default 150)
+              --seconds N          sampled length of each run (default 150)
+              --warmup N           seconds each run works before the agent is attached, so start-up and
+                                   JIT warm-up are not sampled; 0: -javaagent from the start (default 30)
               --period MS          the agent's sampling period in milliseconds, 1..1000 (default 1)
               --out DIR            where the reports go (default bench/reports/parcs)
               --data-dir DIR       pipeline data, one fresh directory per application (default target/parcs)
@@ -47,12 +49,13 @@ public final class ReleaseComparison {
     private ReleaseComparison() {
     }
 
-    record Options(List<Application> apps, int seconds, int periodMillis, Path out, Path dataDir, Path standaloneJar, Path agentJar,
+    record Options(List<Application> apps, int seconds, int warmupSeconds, int periodMillis, Path out, Path dataDir, Path standaloneJar, Path agentJar,
             double tolerance, int top) {
 
         static Options parse(String... args) {
             List<Application> apps = new ArrayList<>();
             int seconds = 150;
+            int warmup = 30;
             int period = 1;
             Path out = Path.of("bench/reports/parcs");
             Path data = Path.of("target/parcs");
@@ -69,6 +72,7 @@ public final class ReleaseComparison {
                 switch (option) {
                     case "--app" -> apps.add(Application.parse(v));
                     case "--seconds" -> seconds = positive(option, v);
+                    case "--warmup" -> warmup = notNegative(option, v);
                     case "--period" -> {
                         period = positive(option, v);
                         if (period > 1000) {
@@ -96,7 +100,19 @@ public final class ReleaseComparison {
             if (apps.isEmpty()) {
                 apps = List.of(Application.BUILT_IN.get("jython"), Application.BUILT_IN.get("jruby"));
             }
-            return new Options(apps, seconds, period, out, data, standalone, agent, tolerance, top);
+            return new Options(apps, seconds, warmup, period, out, data, standalone, agent, tolerance, top);
+        }
+
+        private static int notNegative(String option, String v) {
+            try {
+                int n = Integer.parseInt(v);
+                if (n >= 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException(option + " must be a whole number of seconds, 0 or more, got '" + v + "'");
         }
 
         private static int positive(String option, String v) {
@@ -149,8 +165,10 @@ public final class ReleaseComparison {
             for (String[] p : plan) {
                 Path jar = p[0].equals(app.oldVersion()) ? oldJar : newJar;
                 String instance = app.name() + "-" + p[0] + "-" + p[1];
-                step(app, "running " + app.coordinates(p[0]) + " as " + instance + " for " + options.seconds() + " s");
-                runs.add(ProfiledRun.run(app, p[0], instance, jar, script, options.seconds(), options.periodMillis(),
+                step(app, "running " + app.coordinates(p[0]) + " as " + instance + " for " + options.warmupSeconds()
+                        + " s warm-up + " + options.seconds() + " s sampled");
+                runs.add(ProfiledRun.run(app, p[0], instance, jar, script, options.warmupSeconds(), options.seconds(),
+                        options.periodMillis(),
                         options.agentJar(), pipeline.kafkaBootstrap(), data.resolve(instance + ".log")));
             }
             GraphStoreConfig graph = GraphStoreConfig.unauthenticated(pipeline.boltUri());
@@ -177,7 +195,7 @@ public final class ReleaseComparison {
                 List<MigrationStudy.Result> migration = MigrationStudy.run(trees[0], trees[2], code.changes(),
                         newBatches, options.tolerance());
                 return new ReleaseReport(app.name(), app.coordinates(app.oldVersion()),
-                        app.coordinates(app.newVersion()), options.seconds(), ProfiledRun.settings(options.periodMillis()),
+                        app.coordinates(app.newVersion()), options.seconds(), ProfiledRun.settings(options.periodMillis(), options.warmupSeconds()),
                         runs, code.oldCode(), code.newCode(), noise, comparison, migration, options.tolerance(), Duration.ofNanos(System.nanoTime() - start));
             }
         }

@@ -33,10 +33,14 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
         JsonNode c = comparison;
         md.append("# ").append(application).append(": ").append(oldCoordinates).append(" → ").append(newCoordinates)
                 .append("\n\n");
-        md.append("Workload: the same script for ").append(workloadSeconds).append(" s per run; runs: ");
+        md.append("Workload: the same script, ").append(workloadSeconds).append(" s sampled per run; runs: ");
         for (ProfiledRun r : runs) {
-            md.append(String.format(Locale.ROOT, "%s (%s, %.1f s) ", r.instance(), r.version(),
+            md.append(String.format(Locale.ROOT, "%s (%s, %.1f s", r.instance(), r.version(),
                     r.wallTime().toMillis() / 1000.0));
+            if (r.sampledTime() != null && !r.sampledTime().equals(r.wallTime())) {
+                md.append(String.format(Locale.ROOT, ", %.1f s of it sampled", r.sampledTime().toMillis() / 1000.0));
+            }
+            md.append(") ");
         }
         if (sampling != null) {
             md.append("\n\nSampling: ").append(sampling).append('.');

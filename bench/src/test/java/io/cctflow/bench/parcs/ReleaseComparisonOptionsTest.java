@@ -13,6 +13,7 @@ class ReleaseComparisonOptionsTest {
         ReleaseComparison.Options o = ReleaseComparison.Options.parse();
         assertThat(o.apps()).extracting(Application::name).containsExactly("jython", "jruby");
         assertThat(o.seconds()).isEqualTo(150);
+        assertThat(o.warmupSeconds()).isEqualTo(30);
         assertThat(o.periodMillis()).isEqualTo(1);
         assertThat(o.out()).isEqualTo(Path.of("bench/reports/parcs"));
         assertThat(o.tolerance()).isEqualTo(0.01);
@@ -21,19 +22,22 @@ class ReleaseComparisonOptionsTest {
     @Test
     void parsesACustomApplication() {
         ReleaseComparison.Options o = ReleaseComparison.Options.parse("--app", "groovy=org.apache.groovy:groovy:4.0.1:4.0.2:w.groovy",
-                "--seconds", "30", "--period", "10");
+                "--seconds", "30", "--period", "10", "--warmup", "0");
         Application app = o.apps().get(0);
         assertThat(app.coordinates(app.oldVersion())).isEqualTo("org.apache.groovy:groovy:4.0.1");
         assertThat(app.coordinates(app.newVersion())).isEqualTo("org.apache.groovy:groovy:4.0.2");
         assertThat(app.script()).isEqualTo("w.groovy");
         assertThat(o.seconds()).isEqualTo(30);
         assertThat(o.periodMillis()).isEqualTo(10);
+        assertThat(o.warmupSeconds()).isZero();
     }
 
     @Test
     void rejectsBadValuesNamingTheOption() {
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--seconds", "0"))
                 .hasMessageContaining("--seconds must be a positive whole number, got '0'");
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--warmup", "-1"))
+                .hasMessageContaining("--warmup must be a whole number of seconds, 0 or more, got '-1'");
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--period", "1001"))
                 .hasMessageContaining("--period must be 1..1000 milliseconds, got '1001'");
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--tolerance", "1.5"))

@@ -31,8 +31,8 @@ class RenderReportTest {
                  "stages": [{"stage": "ADDED", "subtreesA": 0, "nodesA": 0, "subtreesB": 1, "nodesB": 2}],
                  "differences": [], "attributions": [{"stage": "ADDED", "side": "b", "method": "a.B.c()V", "nodes": 2,
                    "samples": 4, "suspects": ["a.B.d()V", "a.B.d()V"]}]}""");
-        ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, ProfiledRun.settings(1),
-                List.of(new ProfiledRun("1", "app-1-run1", Duration.ofMillis(151_500))),
+        ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, ProfiledRun.settings(1, 30),
+                List.of(new ProfiledRun("1", "app-1-run1", Duration.ofMillis(181_500), Duration.ofMillis(150_900))),
                 new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), noise, comparison,
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.8, 0.9, 0.95, 0.92, 5, 1, 1, 2, 8, 10),
                         5, 6, 200, 3, 12, 1.5)), 0.01, Duration.ofSeconds(599));
@@ -45,7 +45,9 @@ class RenderReportTest {
         assertThat(md).isEqualTo(report.markdown())
                 .contains("Harness wall time: 10.0 min")
                 .contains("Sampling: agent period=1ms, flush=2s, stackdepth=1024; JVM -XX:+UnlockDiagnosticVMOptions"
-                        + " -XX:+DebugNonSafepoints")
+                        + " -XX:+DebugNonSafepoints -XX:-TieredCompilation -Xbatch")
+                .contains("agent attached after a 30 s warm-up (start-up and warm-up not sampled)")
+                .contains("app-1-run1 (1, 181.5 s, 150.9 s of it sampled)")
                 .contains("None beyond noise: the releases' self overlap (80.0 %) is not below the noise threshold (66.0 %)")
                 .contains("| ADDED | b | `a.B.c()V` | 2 | 4 | `a.B.d()V` |");
     }
