@@ -45,6 +45,9 @@ public final class SampleBatchReader {
     private final Utf8 descriptor = new Utf8();
     private final Utf8 thread = new Utf8();
     private BinaryDecoder decoder;
+    /** Bytes of the record being read: no string in it can be longer. */
+    private int recordLength;
+    private final Utf8 text = new Utf8();
     private final DecodedBatch batch = new DecodedBatch();
     private MethodRecord[] methods = new MethodRecord[64];
     private int[] frames = new int[1024];
@@ -68,6 +71,7 @@ public final class SampleBatchReader {
         }
         try {
             decoder = DecoderFactory.get().binaryDecoder(value, HEADER_BYTES, value.length - HEADER_BYTES, decoder);
+            recordLength = value.length;
             readBatch();
         } catch (Exception | StackOverflowError e) {
             // as in BatchDecoder: whatever Avro's decoder throws on garbage means the same here
@@ -94,17 +98,17 @@ public final class SampleBatchReader {
     }
 
     private InstanceInfo readInstance() throws IOException {
-        String service = decoder.readString();
-        String version = decoder.readString();
-        String instanceId = decoder.readString();
-        String host = decoder.readString();
+        String service = readString();
+        String version = readString();
+        String instanceId = readString();
+        String host = readString();
         long pid = decoder.readLong();
         long startTimeMillis = decoder.readLong();
         Map<String, String> labels = new HashMap<>();
         for (long n = decoder.readMapStart(); n > 0; n = decoder.mapNext()) {
             for (long i = 0; i < n; i++) {
-                String key = decoder.readString();
-                labels.put(key, decoder.readString());
+                String key = readString();
+                labels.put(key, readString());
             }
         }
         return new InstanceInfo(service, version, instanceId, host, pid, startTimeMillis, labels);
@@ -114,9 +118,9 @@ public final class SampleBatchReader {
         int count = 0;
         for (long n = decoder.readArrayStart(); n > 0; n = decoder.arrayNext()) {
             for (long i = 0; i < n; i++) {
-                decoder.readString(className);
-                decoder.readString(methodName);
-                decoder.readString(descriptor);
+                readString(className);
+                readString(methodName);
+                readString(descriptor);
                 if (count == methods.length) {
                     methods = Arrays.copyOf(methods, count * 2);
                 }
@@ -145,7 +149,7 @@ public final class SampleBatchReader {
                     mismatch[1] = frameCount;
                     mismatch[2] = lineCount;
                 }
-                decoder.readString(thread);
+                readString(thread);
                 batch.threads[stacks] = threadName();
                 batch.truncated[stacks] = decoder.readBoolean();
                 batch.counts[stacks] = decoder.readLong();
@@ -178,6 +182,25 @@ public final class SampleBatchReader {
         return count;
     }
 
+    /**
+     * A string into {@code into}. Avro's {@code readString} allocates whatever length the record
+     * claims (up to 2 GiB): a corrupt length must end in an error, not in an out-of-memory error,
+     * so a length longer than the whole record is refused before anything is allocated.
+     */
+    private Utf8 readString(Utf8 into) throws IOException {
+        int length = decoder.readInt();
+        if (length < 0 || length > recordLength) {
+            throw new IOException("string of " + length + " bytes in a record of " + recordLength);
+        }
+        into.setByteLength(length);
+        decoder.readFixed(into.getBytes(), 0, length);
+        return into;
+    }
+
+    private String readString() throws IOException {
+        return readString(text).toString();
+    }
+
     private String threadName() {
         String name = threadNames.get(thread);
         if (name == null) {
@@ -198,7 +221,7 @@ public final class SampleBatchReader {
                 decoder.readLong();
             }
             decoder.readInt();
-            decoder.readString(descriptor); // read, not skipped: skipping does not check the length
+            readString(descriptor); // read, not skipped: skipping does not check the length
         } else if (branch != 0) {
             throw new IOException("union index " + branch + " of field stats out of range [0, 1]");
         }

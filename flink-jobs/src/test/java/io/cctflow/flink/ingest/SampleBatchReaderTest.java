@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cctflow.core.ClassNames;
 import io.cctflow.core.MethodNames;
+import io.cctflow.flink.TestBatches;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.schema.AgentStats;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -44,14 +42,14 @@ class SampleBatchReaderTest {
     void readsWhatAvroDecodes(@ForAll long seed) {
         Random random = new Random(seed);
         SampleBatch batch = randomBatch(random);
-        byte[] bytes = encode(batch);
+        byte[] bytes = TestBatches.encode(batch);
         assertSameOutcome(bytes, "seed " + seed);
     }
 
     @Property(tries = 300)
     void rejectsWhatAvroRejectsWhenCorrupted(@ForAll long seed, @ForAll @IntRange(min = 0, max = 2) int kind) {
         Random random = new Random(seed);
-        byte[] bytes = encode(randomBatch(random));
+        byte[] bytes = TestBatches.encode(randomBatch(random));
         byte[] corrupt = switch (kind) {
             case 0 -> Arrays.copyOf(bytes, random.nextInt(bytes.length));
             case 1 -> {
@@ -78,7 +76,7 @@ class SampleBatchReaderTest {
         Random random = new Random(7);
         SampleBatchReader reader = new SampleBatchReader(new MethodDictionary(5));
         for (int i = 0; i < 500; i++) {
-            byte[] bytes = encode(randomBatch(random));
+            byte[] bytes = TestBatches.encode(randomBatch(random));
             Object expected = reference(bytes);
             Object actual = outcome(reader, bytes);
             assertThat(describe(actual)).as("batch %d", i).isEqualTo(describe(expected));
@@ -107,6 +105,27 @@ class SampleBatchReaderTest {
                     .isEqualTo(MethodRecord.of(ClassNames.normalise(c), MethodNames.normalise(m), d));
             assertThat(dictionary.size()).isLessThanOrEqualTo(bound);
         }
+    }
+
+    /**
+     * A string length claimed by a corrupt record is refused before anything is allocated: Avro's
+     * own {@code readString} would try to allocate it (here 2 GiB), an out-of-memory error in a
+     * task manager instead of one dead-lettered record.
+     */
+    @Test
+    void aCorruptStringLengthIsRefusedWithoutAllocatingIt() {
+        byte[] valid = TestBatches.encode(randomBatch(new Random(7)));
+        // the instance's service name, right after the 10-byte header, is short: its length is one
+        // byte; claim Integer.MAX_VALUE - 8 bytes instead (zigzag varint EE FF FF FF 0F)
+        byte[] claim = {(byte) 0xEE, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F};
+        byte[] corrupt = new byte[valid.length - 1 + claim.length];
+        System.arraycopy(valid, 0, corrupt, 0, 10);
+        System.arraycopy(claim, 0, corrupt, 10, claim.length);
+        System.arraycopy(valid, 11, corrupt, 10 + claim.length, valid.length - 11);
+
+        assertThatThrownBy(() -> new SampleBatchReader(new MethodDictionary(10)).read(record(corrupt)))
+                .isInstanceOf(BatchDecoder.InvalidRecordException.class)
+                .hasMessageContaining("string of 2147483639 bytes in a record of " + corrupt.length);
     }
 
     private static void assertSameOutcome(byte[] bytes, String what) {
@@ -200,16 +219,5 @@ class SampleBatchReaderTest {
         AgentStats stats = random.nextBoolean() ? null : new AgentStats(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L,
                 256, random.nextBoolean() ? "" : "warnung ⚠");
         return new SampleBatch(info, start, end, random.nextLong(), 20, methods, stacks, stats);
-    }
-
-    private static byte[] encode(SampleBatch batch) {
-        try {
-            ByteBuffer b = batch.toByteBuffer();
-            byte[] bytes = new byte[b.remaining()];
-            b.get(bytes);
-            return bytes;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
