@@ -156,7 +156,7 @@ public final class GraphReader {
                    w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf,
                    w.truncatedMerged AS truncatedMerged, w.truncatedPending AS truncatedPending,
                    w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired,
-                   w.members AS members
+                   w.members AS members, w.checksum AS checksum
             """;
 
     /**
@@ -417,6 +417,7 @@ public final class GraphReader {
         try {
             WindowCounts w = toWindowCounts(r);
             checkSumsAgree(w.counts());
+            checkChecksum(w, r.get("checksum"));
             return w;
         } catch (IllegalArgumentException e) {
             throw new TornWindowException(r.get("instance").asString() + "@" + r.get("start").asLong(), e);
@@ -436,6 +437,19 @@ public final class GraphReader {
         long threads = sum(c.threadSelf());
         if (c.threadSelf().length > 0 && threads != nodes) {
             throw new IllegalArgumentException("self samples " + nodes + " by node, " + threads + " by thread");
+        }
+    }
+
+    /**
+     * The window's tables must be the ones its {@link WindowChecksum} was computed over: a read that
+     * took them from different writes gets another checksum (windows written before checksums
+     * existed have none and are not checked).
+     *
+     * @throws IllegalArgumentException if the checksum differs
+     */
+    private static void checkChecksum(WindowCounts w, Value stored) {
+        if (!stored.isNull() && stored.asLong() != WindowChecksum.of(w.counts(), w.truncation())) {
+            throw new IllegalArgumentException("tables do not match the checksum written with them");
         }
     }
 

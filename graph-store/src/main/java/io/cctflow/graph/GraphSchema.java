@@ -17,7 +17,7 @@ import org.neo4j.driver.Session;
  *                                threadNodeIds[], threadIds[], threadSelf[],
  *                                threadDictIds[], threadDictNames[],
  *                                methodIds[], methodSamples[], methodSelf[],
- *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired})
+ *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired, checksum})
  * (:Window {key, instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})
  * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)
  * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})

@@ -89,7 +89,7 @@ public final class GraphWriter {
             UNWIND $rows AS r
             MERGE (w:Window {key: r.key})
             SET w.instance = r.instance, w.resolution = r.resolution, w.start = r.start, w.end = r.end,
-                w.written = timestamp(), w.members = r.members,
+                w.written = timestamp(), w.members = r.members, w.checksum = r.checksum,
                 w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
                 w.threadNodeIds = r.threadNodeIds, w.threadIds = r.threadIds, w.threadSelf = r.threadSelf,
                 w.threadDictIds = r.threadDictIds, w.threadDictNames = r.threadDictNames,
@@ -249,6 +249,7 @@ public final class GraphWriter {
         row.put("truncatedPending", w.truncation().pending());
         row.put("truncatedAmbiguous", w.truncation().ambiguous());
         row.put("truncatedExpired", w.truncation().expired());
+        row.put("checksum", WindowChecksum.of(c, w.truncation()));
         return row;
     }
 

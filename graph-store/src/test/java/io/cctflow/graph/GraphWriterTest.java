@@ -1,6 +1,7 @@
 package io.cctflow.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
@@ -153,6 +154,30 @@ class GraphWriterTest {
                     MATCH (n:CctNode)-[:OF_METHOD]->(m:Method) WHERE m.id = n.methodId
                     RETURN count(*) AS c""").single().get("c").asLong()).isEqualTo(nodes.size());
         }
+    }
+
+    /**
+     * A window whose per-method table comes from another write than its per-node tables (as a
+     * read during a rewrite can see it) adds up like a whole one, self by node and by thread; the
+     * checksum written with the window refuses it. The splice here is permanent, so every
+     * repeated read sees it.
+     */
+    @Test
+    void aWindowWithAnotherWritesMethodTableIsRefused() {
+        TreeCounts small = TreeCounts.of(wideTree(300, 1));
+        TreeCounts large = TreeCounts.of(wideTree(2_000, 2));
+        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
+        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, large, TruncationCounts.NONE)));
+        assertThat(reader.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
+                .extracting(WindowCounts::counts).isEqualTo(large);
+        try (var session = driver.session()) {
+            session.run("MATCH (w:Window) SET w.methodSamples = $samples, w.methodSelf = $self",
+                    Map.of("samples", PackedLongs.pack(small.methodSamples()),
+                            "self", PackedLongs.pack(small.methodSelf()))).consume();
+        }
+
+        assertThatThrownBy(() -> reader.windows(List.of(EXEC.key()), 0, 60_000))
+                .hasMessageContaining("do not match the checksum written with them");
     }
 
     /**
