@@ -2,6 +2,7 @@ package io.cctflow.core;
 
 import io.cctflow.core.internal.LongIntMap;
 import io.cctflow.core.internal.LongSums;
+import io.cctflow.core.internal.NodeThreadKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -53,7 +54,7 @@ public final class Cct {
     private final Map<String, Integer> threadIds = new HashMap<>();
     private final List<String> threadNames = new ArrayList<>();
     /** (node &lt;&lt; 32 | thread) to the entry's slot in the arrays below. */
-    /** Self counts per (node << 32 | thread). */
+    /** Self counts per (node, thread): {@link NodeThreadKey}. */
     private final LongSums threadSelf;
 
     public Cct() {
@@ -174,7 +175,7 @@ public final class Cct {
      */
     public void addThreadSelf(int node, int thread, long selfCount) {
         checkThread(thread);
-        threadSelf.add(((long) node << 32) | thread, selfCount);
+        threadSelf.add(NodeThreadKey.of(node, thread), selfCount);
     }
 
     /**
@@ -211,12 +212,12 @@ public final class Cct {
 
     /** Node of the {@code e}-th (node, thread) entry. */
     public int threadEntryNode(int e) {
-        return (int) (threadSelf.key(e) >>> 32);
+        return NodeThreadKey.node(threadSelf.key(e));
     }
 
     /** Thread of the {@code e}-th (node, thread) entry. */
     public int threadEntryThread(int e) {
-        return (int) threadSelf.key(e);
+        return NodeThreadKey.thread(threadSelf.key(e));
     }
 
     /** Self count of the {@code e}-th (node, thread) entry. */
@@ -226,7 +227,7 @@ public final class Cct {
 
     /** Samples of {@code thread} whose leaf is this node: {@code n.sample_thread[t]}, Eq. 3.17. */
     public long selfOnThread(int node, int thread) {
-        return threadSelf.get(((long) node << 32) | thread);
+        return threadSelf.get(NodeThreadKey.of(node, thread));
     }
 
     /**

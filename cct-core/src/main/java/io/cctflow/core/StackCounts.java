@@ -1,6 +1,7 @@
 package io.cctflow.core;
 
 import io.cctflow.core.internal.LongSums;
+import io.cctflow.core.internal.NodeThreadKey;
 import java.util.Arrays;
 
 /**
@@ -33,7 +34,7 @@ public final class StackCounts {
     private boolean totalsStale;
     /** Scratch: nodes between a new leaf and the nearest node already passed. */
     private int[] chain = new int[64];
-    /** Self counts per (node << 32 | thread). */
+    /** Self counts per (node, thread): {@link NodeThreadKey}. */
     private LongSums threadSelf = new LongSums(256);
 
     /** Counts over {@code tree}, none yet (the root is touched with zero counts, as a fresh tree has it). */
@@ -101,7 +102,7 @@ public final class StackCounts {
         touchWithAncestors(leaf);
         self[leaf] += count;
         totalsStale = true;
-        threadSelf.add(((long) leaf << 32) | thread, count);
+        threadSelf.add(NodeThreadKey.of(leaf, thread), count);
     }
 
     /** Samples merged so far: the root's total. */
@@ -136,11 +137,11 @@ public final class StackCounts {
     }
 
     public int threadEntryNode(int e) {
-        return (int) (threadSelf.key(e) >>> 32);
+        return NodeThreadKey.node(threadSelf.key(e));
     }
 
     public int threadEntryThread(int e) {
-        return (int) threadSelf.key(e);
+        return NodeThreadKey.thread(threadSelf.key(e));
     }
 
     public long threadEntrySelf(int e) {
