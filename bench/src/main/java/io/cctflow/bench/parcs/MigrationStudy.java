@@ -6,6 +6,7 @@ import io.cctflow.core.migration.ImpactAnalysis;
 import io.cctflow.core.migration.Migration;
 import io.cctflow.core.migration.MigrationQuality;
 import io.cctflow.core.migration.ProfileMigration;
+import io.cctflow.core.migration.ShareTolerance;
 import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.schema.SampleBatch;
 import java.util.ArrayList;
@@ -42,10 +43,10 @@ final class MigrationStudy {
      * @param oldTree the older release's stored profile
      * @param reference the newer release's stored profile (the real new profile)
      * @param newBatches the newer release's batches in sequence order
-     * @param tolerance absolute share difference still counted as correct ({@link MigrationQuality#of})
+     * @param tolerance when a share counts as correct, for Acc and the discrimination ({@link MigrationQuality#of})
      */
     static List<Result> run(Cct oldTree, Cct reference, ChangeList changes, List<SampleBatch> newBatches,
-            double tolerance) {
+            ShareTolerance tolerance) {
         double[] prefixAcc = new double[newBatches.size()];
         long[] prefixSamples = new long[newBatches.size()];
         Cct partial = new Cct();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.diff.ChangeList;
+import io.cctflow.core.migration.ShareTolerance;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.schema.SampleBatch;
@@ -42,6 +43,9 @@ public final class ReleaseComparison {
               --standalone-jar F   default standalone/target/cctflow-standalone.jar
               --agent-jar F        default standalone/target/cctflow-agent.jar
               --tolerance X        migration: share difference still counted as correct (default 0.01)
+              --relative-tolerance R
+                                   migration, second table: share difference per unit of the real share
+                                   still counted as correct (default 0.1)
               --top N              weight differences and attributions listed (default 15)
             """;
     static final String SAMPLES_TOPIC = "cctflow.samples";
@@ -50,7 +54,7 @@ public final class ReleaseComparison {
     }
 
     record Options(List<Application> apps, int seconds, int warmupSeconds, int periodMillis, Path out, Path dataDir, Path standaloneJar, Path agentJar,
-            double tolerance, int top) {
+            double tolerance, double relativeTolerance, int top) {
 
         static Options parse(String... args) {
             List<Application> apps = new ArrayList<>();
@@ -62,6 +66,7 @@ public final class ReleaseComparison {
             Path standalone = Path.of("standalone/target/cctflow-standalone.jar");
             Path agent = Path.of("standalone/target/cctflow-agent.jar");
             double tolerance = 0.01;
+            double relativeTolerance = 0.1;
             int top = 15;
             for (int i = 0; i < args.length; i++) {
                 String option = args[i];
@@ -84,23 +89,29 @@ public final class ReleaseComparison {
                     case "--standalone-jar" -> standalone = Path.of(v);
                     case "--agent-jar" -> agent = Path.of(v);
                     case "--top" -> top = positive(option, v);
-                    case "--tolerance" -> {
-                        try {
-                            tolerance = Double.parseDouble(v);
-                        } catch (NumberFormatException e) {
-                            tolerance = -1;
-                        }
-                        if (!(tolerance >= 0 && tolerance < 1)) {
-                            throw new IllegalArgumentException("--tolerance must be a number in [0, 1), got '" + v + "'");
-                        }
-                    }
+                    case "--tolerance" -> tolerance = fraction(option, v);
+                    case "--relative-tolerance" -> relativeTolerance = fraction(option, v);
                     default -> throw new IllegalArgumentException("unknown option '" + option + "'\n" + USAGE);
                 }
             }
             if (apps.isEmpty()) {
                 apps = List.of(Application.BUILT_IN.get("jython"), Application.BUILT_IN.get("jruby"));
             }
-            return new Options(apps, seconds, warmup, period, out, data, standalone, agent, tolerance, top);
+            return new Options(apps, seconds, warmup, period, out, data, standalone, agent, tolerance,
+                    relativeTolerance, top);
+        }
+
+        private static double fraction(String option, String v) {
+            double x;
+            try {
+                x = Double.parseDouble(v);
+            } catch (NumberFormatException e) {
+                x = -1;
+            }
+            if (!(x >= 0 && x < 1)) {
+                throw new IllegalArgumentException(option + " must be a number in [0, 1), got '" + v + "'");
+            }
+            return x;
         }
 
         private static int notNegative(String option, String v) {
@@ -193,10 +204,13 @@ public final class ReleaseComparison {
                 List<SampleBatch> newBatches = KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC,
                         execution(app, runs.get(2)));
                 List<MigrationStudy.Result> migration = MigrationStudy.run(trees[0], trees[2], code.changes(),
-                        newBatches, options.tolerance());
+                        newBatches, ShareTolerance.absolute(options.tolerance()));
+                List<MigrationStudy.Result> relativeMigration = MigrationStudy.run(trees[0], trees[2],
+                        code.changes(), newBatches, ShareTolerance.relative(options.relativeTolerance()));
                 return new ReleaseReport(app.name(), app.coordinates(app.oldVersion()),
                         app.coordinates(app.newVersion()), options.seconds(), ProfiledRun.settings(options.periodMillis(), options.warmupSeconds()),
-                        runs, code.oldCode(), code.newCode(), noise, comparison, migration, options.tolerance(), Duration.ofNanos(System.nanoTime() - start));
+                        runs, code.oldCode(), code.newCode(), noise, comparison, migration, options.tolerance(),
+                        relativeMigration, options.relativeTolerance(), Duration.ofNanos(System.nanoTime() - start));
             }
         }
     }

@@ -17,12 +17,16 @@ import java.util.Locale;
  *     threshold
  * @param sampling the agent's and the workload JVM's settings of every run; null in reports written
  *     before it was recorded (sampled every 10 ms, without {@code DebugNonSafepoints})
+ * @param migration profile migration judged with the absolute {@code tolerance}
+ * @param relativeMigration the same migration judged with {@code relativeTolerance}; null (and the
+ *     tolerance null) in reports written before it was measured
  * @param harnessWallTime from the start of the application's harness (jars fetched, pipeline
  *     started) until its report was complete (the pipeline's shutdown after it is not included)
  */
 record ReleaseReport(String application, String oldCoordinates, String newCoordinates, int workloadSeconds,
         String sampling, List<ProfiledRun> runs, Code oldCode, Code newCode, JsonNode noise, JsonNode comparison,
-        List<MigrationStudy.Result> migration, double tolerance, Duration harnessWallTime) {
+        List<MigrationStudy.Result> migration, double tolerance, List<MigrationStudy.Result> relativeMigration,
+        Double relativeTolerance, Duration harnessWallTime) {
 
     /** Classes and methods a release's CodeManifest holds (only the classes it loaded and we fingerprint). */
     record Code(int classes, int methods) {
@@ -110,6 +114,19 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
         }
         md.append(String.format(Locale.ROOT, "%n## Profile migration (seed 001), tolerance %.3f of the root's samples%n%n",
                 tolerance));
+        migrationTable(md, migration);
+        if (relativeMigration != null && relativeTolerance != null) {
+            md.append(String.format(Locale.ROOT, "%n## Profile migration (seed 001), tolerance %.1f %% of the real share%n%n"
+                    + "An entry is correct when its share is within %.1f %% of the newer release's: a context the"
+                    + " profile lacks is wrong however rarely it was sampled (with the absolute tolerance above,"
+                    + " every context below it counts as correct, even when missing).%n%n",
+                    relativeTolerance * 100, relativeTolerance * 100));
+            migrationTable(md, relativeMigration);
+        }
+        return md.toString();
+    }
+
+    private static void migrationTable(StringBuilder md, List<MigrationStudy.Result> migration) {
         md.append("| impact analysis | reusable old nodes | Acc | precision | recall | F | new samples needed for the same Acc |\n|---|---|---|---|---|---|---|\n");
         for (MigrationStudy.Result r : migration) {
             md.append(String.format(Locale.ROOT, "| %s | %d of %d | %.3f | %.3f | %.3f | %.3f | %s |%n", r.mode(),
@@ -118,6 +135,5 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
                             + r.newSamples() + ")" : r.samplesNeeded() + " of " + r.newSamples() + " ("
                             + r.batchesNeeded() + " batches)"));
         }
-        return md.toString();
     }
 }

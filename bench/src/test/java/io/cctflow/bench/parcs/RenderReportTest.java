@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.cctflow.core.migration.ImpactAnalysis;
 import io.cctflow.core.migration.MigrationQuality;
@@ -35,7 +36,9 @@ class RenderReportTest {
                 List.of(new ProfiledRun("1", "app-1-run1", Duration.ofMillis(181_500), Duration.ofMillis(150_900))),
                 new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), noise, comparison,
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.8, 0.9, 0.95, 0.92, 5, 1, 1, 2, 8, 10),
-                        5, 6, 200, 3, 12, 1.5)), 0.01, Duration.ofSeconds(599));
+                        5, 6, 200, 3, 12, 1.5)), 0.01,
+                List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.3, 0.5, 0.6, 0.55, 3, 3, 2, 1, 3, 10),
+                        3, 6, 7000, 9, 12000, 1.7)), 0.1, Duration.ofSeconds(599));
         Path file = dir.resolve("app.json");
         json.writeValue(file.toFile(), report);
 
@@ -49,6 +52,30 @@ class RenderReportTest {
                 .contains("agent attached after a 30 s warm-up (start-up and warm-up not sampled)")
                 .contains("app-1-run1 (1, 181.5 s, 150.9 s of it sampled)")
                 .contains("None beyond noise: the releases' self overlap (80.0 %) is not below the noise threshold (66.0 %)")
-                .contains("| ADDED | b | `a.B.c()V` | 2 | 4 | `a.B.d()V` |");
+                .contains("| ADDED | b | `a.B.c()V` | 2 | 4 | `a.B.d()V` |")
+                .contains("## Profile migration (seed 001), tolerance 0.010 of the root's samples")
+                .contains("| AG | 5 of 6 | 0.800 | 0.900 | 0.950 | 0.920 | 200 of 12 (3 batches) |")
+                .contains("## Profile migration (seed 001), tolerance 10.0 % of the real share")
+                .contains("| AG | 3 of 6 | 0.300 | 0.500 | 0.600 | 0.550 | 7000 of 12000 (9 batches) |");
+    }
+
+    @Test
+    void aReportWrittenBeforeTheRelativeToleranceRendersWithoutItsTable() throws Exception {
+        ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
+        ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, null, List.of(),
+                new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), json.readTree("{}"), json.readTree("{}"),
+                List.of(), 0.01, null, null, Duration.ofSeconds(60));
+        Path file = dir.resolve("old.json");
+        json.writeValue(file.toFile(), report);
+        // what the harness wrote before: no relativeMigration, no relativeTolerance
+        ObjectNode written = (ObjectNode) json.readTree(file.toFile());
+        written.remove("relativeMigration");
+        written.remove("relativeTolerance");
+        json.writeValue(file.toFile(), written);
+
+        RenderReport.main(new String[] {file.toString()});
+
+        assertThat(Files.readString(dir.resolve("old.md"))).contains("tolerance 0.010 of the root's samples")
+                .doesNotContain("of the real share");
     }
 }

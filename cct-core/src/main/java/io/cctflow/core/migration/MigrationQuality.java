@@ -10,9 +10,9 @@ import java.util.Objects;
  * context: a non-root node, matched across trees by its node id (a pure function of the path). Its
  * value is its inclusive share, {@code total(node) / total(ROOT)}; shares, not raw counts, because
  * sampled profiles of different lengths are never equal in counts. A value is <em>correct</em>
- * when it is within {@code tolerance} (absolute, in share units) of the reference value; a context
- * missing from a tree has share 0. Seed 001 compares exact loop trip counts; the tolerance is what
- * sampling adds, and {@code 0} gives the paper's exact comparison.
+ * when the {@link ShareTolerance} accepts it against the reference value; a context missing from a
+ * tree has share 0. Seed 001 compares exact loop trip counts; the tolerance is what sampling adds,
+ * and {@code 0} gives the paper's exact comparison.
  *
  * <ul>
  *   <li>{@code acc}: "the ratio between the number of the entries in the generated profile that
@@ -39,17 +39,21 @@ public record MigrationQuality(double acc, double precision, double recall, doub
      * Measures {@code migration} against {@code reference}, the real profile of the new version.
      *
      * @param tolerance largest absolute difference of inclusive shares still counted as correct, ≥ 0
+     *     ({@link ShareTolerance#absolute})
      */
     public static MigrationQuality of(Migration migration, Cct reference, double tolerance) {
+        return of(migration, reference, ShareTolerance.absolute(tolerance));
+    }
+
+    /** Measures {@code migration} against {@code reference}, the real profile of the new version. */
+    public static MigrationQuality of(Migration migration, Cct reference, ShareTolerance tolerance) {
         Objects.requireNonNull(migration, "migration");
         Objects.requireNonNull(reference, "reference");
-        if (!(tolerance >= 0)) {
-            throw new IllegalArgumentException("tolerance must be >= 0: " + tolerance);
-        }
+        Objects.requireNonNull(tolerance, "tolerance");
         Cct migrated = migration.tree();
         int correct = 0;
         for (int n = 1; n < reference.size(); n++) {
-            if (close(share(migrated, migrated.indexOf(reference.id(n))), share(reference, n), tolerance)) {
+            if (tolerance.accepts(share(migrated, migrated.indexOf(reference.id(n))), share(reference, n))) {
                 correct++;
             }
         }
@@ -59,7 +63,7 @@ public record MigrationQuality(double acc, double precision, double recall, doub
         int fn = 0;
         int tn = 0;
         for (int n = 1; n < old.size(); n++) {
-            boolean trulyReusable = close(share(old, n), share(reference, reference.indexOf(old.id(n))), tolerance);
+            boolean trulyReusable = tolerance.accepts(share(old, n), share(reference, reference.indexOf(old.id(n))));
             if (migration.isReusable(n)) {
                 if (trulyReusable) {
                     tp++;
@@ -90,9 +94,5 @@ public record MigrationQuality(double acc, double precision, double recall, doub
             return 0.0;
         }
         return (double) tree.total(node) / tree.total(Cct.ROOT);
-    }
-
-    private static boolean close(double a, double b, double tolerance) {
-        return Math.abs(a - b) <= tolerance;
     }
 }

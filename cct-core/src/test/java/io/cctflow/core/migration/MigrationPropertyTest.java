@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.diff.ChangeList;
+import java.util.Map;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.IntRange;
 
 class MigrationPropertyTest {
@@ -103,5 +105,59 @@ class MigrationPropertyTest {
         MigrationQuality q = MigrationQuality.of(
                 ProfileMigration.migrate(tree, ChangeList.NONE, mode, new Cct()), tree, 0.0);
         assertThat(new double[] {q.acc(), q.precision(), q.recall(), q.fMeasure()}).containsOnly(1.0);
+    }
+
+    @Property(tries = 300)
+    void accCountsTheReferenceContextsWhoseMigratedShareTheToleranceAccepts(@ForAll long seed,
+            @ForAll ImpactAnalysis mode, @ForAll @IntRange(min = 0, max = 40) int stacks,
+            @ForAll @DoubleRange(min = 0, max = 0.2) double absolute, @ForAll @DoubleRange(min = 0, max = 0.5) double relative) {
+        Cct old = MigrationTrees.random(seed, stacks, 6, 5);
+        Cct partial = MigrationTrees.random(seed + 1, stacks / 3, 6, 5);
+        Cct reference = MigrationTrees.random(seed + 2, stacks, 6, 5);
+        Migration m = ProfileMigration.migrate(old, MigrationTrees.randomChanges(seed, 5), mode, partial);
+        ShareTolerance tolerance = new ShareTolerance(absolute, relative);
+
+        // brute force: the trees as maps of contexts, a missing context has share 0
+        Map<Long, Map.Entry<Long, Long>> real = MigrationTrees.counts(reference);
+        Map<Long, Map.Entry<Long, Long>> migrated = MigrationTrees.counts(m.tree());
+        long realRoot = reference.total(Cct.ROOT);
+        long migratedRoot = m.tree().total(Cct.ROOT);
+        int correct = 0;
+        for (Map.Entry<Long, Map.Entry<Long, Long>> e : real.entrySet()) {
+            if (e.getKey() == reference.id(Cct.ROOT)) {
+                continue;
+            }
+            double b = realRoot == 0 ? 0 : (double) e.getValue().getValue() / realRoot;
+            Map.Entry<Long, Long> mine = migrated.get(e.getKey());
+            double a = mine == null || migratedRoot == 0 ? 0 : (double) mine.getValue() / migratedRoot;
+            if (Math.abs(a - b) <= absolute + relative * b) {
+                correct++;
+            }
+        }
+
+        MigrationQuality q = MigrationQuality.of(m, reference, tolerance);
+        assertThat(q.correctEntries()).isEqualTo(correct);
+        assertThat(q.referenceEntries()).isEqualTo(real.size() - 1);
+        // a wider tolerance never finds fewer entries correct
+        MigrationQuality wider = MigrationQuality.of(m, reference, new ShareTolerance(absolute + 0.05, relative + 0.1));
+        assertThat(wider.correctEntries()).isGreaterThanOrEqualTo(q.correctEntries());
+        assertThat(wider.truePositives() + wider.falseNegatives())
+                .isGreaterThanOrEqualTo(q.truePositives() + q.falseNegatives());
+    }
+
+    @Property(tries = 200)
+    void aRelativeToleranceNeverAcceptsAContextTheGeneratedProfileLacks(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 40) int stacks) {
+        Cct reference = MigrationTrees.random(seed, stacks, 6, 5);
+        Migration empty = ProfileMigration.migrate(new Cct(), ChangeList.NONE, ImpactAnalysis.AG, new Cct());
+        assertThat(MigrationQuality.of(empty, reference, ShareTolerance.relative(0.5)).correctEntries()).isZero();
+        // while one percentage point accepts every context below it
+        long small = 0;
+        for (int n = 1; n < reference.size(); n++) {
+            if ((double) reference.total(n) / reference.total(Cct.ROOT) <= 0.01) {
+                small++;
+            }
+        }
+        assertThat(MigrationQuality.of(empty, reference, ShareTolerance.absolute(0.01)).correctEntries()).isEqualTo(small);
     }
 }
