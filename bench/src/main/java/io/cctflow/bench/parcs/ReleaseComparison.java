@@ -43,9 +43,8 @@ public final class ReleaseComparison {
               --standalone-jar F   default standalone/target/cctflow-standalone.jar
               --agent-jar F        default standalone/target/cctflow-agent.jar
               --tolerance X        migration: share difference still counted as correct (default 0.01)
-              --relative-tolerance R
-                                   migration, second table: share difference per unit of the real share
-                                   still counted as correct (default 0.1)
+              --sampling-z Z       migration, second table: a share is correct within Z standard deviations
+                                   of the sampling noise of the newer release's profile (default 2)
               --top N              weight differences and attributions listed (default 15)
             """;
     static final String SAMPLES_TOPIC = "cctflow.samples";
@@ -54,7 +53,7 @@ public final class ReleaseComparison {
     }
 
     record Options(List<Application> apps, int seconds, int warmupSeconds, int periodMillis, Path out, Path dataDir, Path standaloneJar, Path agentJar,
-            double tolerance, double relativeTolerance, int top) {
+            double tolerance, double samplingZ, int top) {
 
         static Options parse(String... args) {
             List<Application> apps = new ArrayList<>();
@@ -66,7 +65,7 @@ public final class ReleaseComparison {
             Path standalone = Path.of("standalone/target/cctflow-standalone.jar");
             Path agent = Path.of("standalone/target/cctflow-agent.jar");
             double tolerance = 0.01;
-            double relativeTolerance = 0.1;
+            double samplingZ = 2;
             int top = 15;
             for (int i = 0; i < args.length; i++) {
                 String option = args[i];
@@ -89,8 +88,26 @@ public final class ReleaseComparison {
                     case "--standalone-jar" -> standalone = Path.of(v);
                     case "--agent-jar" -> agent = Path.of(v);
                     case "--top" -> top = positive(option, v);
-                    case "--tolerance" -> tolerance = fraction(option, v);
-                    case "--relative-tolerance" -> relativeTolerance = fraction(option, v);
+                    case "--tolerance" -> {
+                        try {
+                            tolerance = Double.parseDouble(v);
+                        } catch (NumberFormatException e) {
+                            tolerance = -1;
+                        }
+                        if (!(tolerance >= 0 && tolerance < 1)) {
+                            throw new IllegalArgumentException("--tolerance must be a number in [0, 1), got '" + v + "'");
+                        }
+                    }
+                    case "--sampling-z" -> {
+                        try {
+                            samplingZ = Double.parseDouble(v);
+                        } catch (NumberFormatException e) {
+                            samplingZ = -1;
+                        }
+                        if (!(samplingZ > 0 && samplingZ <= 10)) {
+                            throw new IllegalArgumentException("--sampling-z must be a number in (0, 10], got '" + v + "'");
+                        }
+                    }
                     default -> throw new IllegalArgumentException("unknown option '" + option + "'\n" + USAGE);
                 }
             }
@@ -98,21 +115,9 @@ public final class ReleaseComparison {
                 apps = List.of(Application.BUILT_IN.get("jython"), Application.BUILT_IN.get("jruby"));
             }
             return new Options(apps, seconds, warmup, period, out, data, standalone, agent, tolerance,
-                    relativeTolerance, top);
+                    samplingZ, top);
         }
 
-        private static double fraction(String option, String v) {
-            double x;
-            try {
-                x = Double.parseDouble(v);
-            } catch (NumberFormatException e) {
-                x = -1;
-            }
-            if (!(x >= 0 && x < 1)) {
-                throw new IllegalArgumentException(option + " must be a number in [0, 1), got '" + v + "'");
-            }
-            return x;
-        }
 
         private static int notNegative(String option, String v) {
             try {
@@ -205,12 +210,12 @@ public final class ReleaseComparison {
                         execution(app, runs.get(2)));
                 List<MigrationStudy.Result> migration = MigrationStudy.run(trees[0], trees[2], code.changes(),
                         newBatches, ShareTolerance.absolute(options.tolerance()));
-                List<MigrationStudy.Result> relativeMigration = MigrationStudy.run(trees[0], trees[2],
-                        code.changes(), newBatches, ShareTolerance.relative(options.relativeTolerance()));
+                List<MigrationStudy.Result> samplingMigration = MigrationStudy.run(trees[0], trees[2],
+                        code.changes(), newBatches, ShareTolerance.sampling(options.samplingZ()));
                 return new ReleaseReport(app.name(), app.coordinates(app.oldVersion()),
                         app.coordinates(app.newVersion()), options.seconds(), ProfiledRun.settings(options.periodMillis(), options.warmupSeconds()),
                         runs, code.oldCode(), code.newCode(), noise, comparison, migration, options.tolerance(),
-                        relativeMigration, options.relativeTolerance(), Duration.ofNanos(System.nanoTime() - start));
+                        samplingMigration, options.samplingZ(), Duration.ofNanos(System.nanoTime() - start));
             }
         }
     }

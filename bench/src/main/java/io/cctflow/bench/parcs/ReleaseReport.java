@@ -18,15 +18,16 @@ import java.util.Locale;
  * @param sampling the agent's and the workload JVM's settings of every run; null in reports written
  *     before it was recorded (sampled every 10 ms, without {@code DebugNonSafepoints})
  * @param migration profile migration judged with the absolute {@code tolerance}
- * @param relativeMigration the same migration judged with {@code relativeTolerance}; null (and the
- *     tolerance null) in reports written before it was measured
+ * @param samplingMigration the same migration judged within {@code samplingZ} standard deviations of
+ *     the sampling noise ({@code ShareTolerance.sampling}); null (and {@code samplingZ} null) in
+ *     reports written before it was measured
  * @param harnessWallTime from the start of the application's harness (jars fetched, pipeline
  *     started) until its report was complete (the pipeline's shutdown after it is not included)
  */
 record ReleaseReport(String application, String oldCoordinates, String newCoordinates, int workloadSeconds,
         String sampling, List<ProfiledRun> runs, Code oldCode, Code newCode, JsonNode noise, JsonNode comparison,
-        List<MigrationStudy.Result> migration, double tolerance, List<MigrationStudy.Result> relativeMigration,
-        Double relativeTolerance, Duration harnessWallTime) {
+        List<MigrationStudy.Result> migration, double tolerance, List<MigrationStudy.Result> samplingMigration,
+        Double samplingZ, Duration harnessWallTime) {
 
     /** Classes and methods a release's CodeManifest holds (only the classes it loaded and we fingerprint). */
     record Code(int classes, int methods) {
@@ -115,13 +116,14 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
         md.append(String.format(Locale.ROOT, "%n## Profile migration (seed 001), tolerance %.3f of the root's samples%n%n",
                 tolerance));
         migrationTable(md, migration);
-        if (relativeMigration != null && relativeTolerance != null) {
-            md.append(String.format(Locale.ROOT, "%n## Profile migration (seed 001), tolerance %.1f %% of the real share%n%n"
-                    + "An entry is correct when its share is within %.1f %% of the newer release's: a context the"
-                    + " profile lacks is wrong however rarely it was sampled (with the absolute tolerance above,"
-                    + " every context below it counts as correct, even when missing).%n%n",
-                    relativeTolerance * 100, relativeTolerance * 100));
-            migrationTable(md, relativeMigration);
+        if (samplingMigration != null && samplingZ != null) {
+            md.append(String.format(Locale.ROOT, "%n## Profile migration (seed 001), within %.1f standard deviations of the"
+                    + " sampling noise%n%nAn entry is correct when its share b' is within %.1f sqrt(2 b (1 - b) / n) of the"
+                    + " newer release's share b (n its samples): as close as another run of the same length would be."
+                    + " A context the profile lacks is wrong unless the newer release sampled it only a few times (with the"
+                    + " absolute tolerance above, every context rarer than the tolerance counts as correct, missing or not).%n%n",
+                    samplingZ, samplingZ));
+            migrationTable(md, samplingMigration);
         }
         return md.toString();
     }

@@ -17,8 +17,8 @@ class ReleaseComparisonOptionsTest {
         assertThat(o.periodMillis()).isEqualTo(1);
         assertThat(o.out()).isEqualTo(Path.of("bench/reports/parcs"));
         assertThat(o.tolerance()).isEqualTo(0.01);
-        assertThat(o.relativeTolerance()).isEqualTo(0.1);
-        assertThat(ReleaseComparison.Options.parse("--relative-tolerance", "0.25").relativeTolerance()).isEqualTo(0.25);
+        assertThat(o.samplingZ()).isEqualTo(2.0);
+        assertThat(ReleaseComparison.Options.parse("--sampling-z", "3").samplingZ()).isEqualTo(3.0);
     }
 
     @Test
@@ -44,8 +44,8 @@ class ReleaseComparisonOptionsTest {
                 .hasMessageContaining("--period must be 1..1000 milliseconds, got '1001'");
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--tolerance", "1.5"))
                 .hasMessageContaining("--tolerance must be a number in [0, 1)");
-        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--relative-tolerance", "x"))
-                .hasMessageContaining("--relative-tolerance must be a number in [0, 1), got 'x'");
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--sampling-z", "x"))
+                .hasMessageContaining("--sampling-z must be a number in (0, 10], got 'x'");
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--app", "x=a:b"))
                 .hasMessageContaining("NAME=GROUP:ARTIFACT:OLD:NEW:SCRIPT");
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--top"))

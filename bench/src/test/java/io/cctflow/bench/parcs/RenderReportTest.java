@@ -38,7 +38,7 @@ class RenderReportTest {
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.8, 0.9, 0.95, 0.92, 5, 1, 1, 2, 8, 10),
                         5, 6, 200, 3, 12, 1.5)), 0.01,
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.3, 0.5, 0.6, 0.55, 3, 3, 2, 1, 3, 10),
-                        3, 6, 7000, 9, 12000, 1.7)), 0.1, Duration.ofSeconds(599));
+                        3, 6, 7000, 9, 12000, 1.7)), 2.0, Duration.ofSeconds(599));
         Path file = dir.resolve("app.json");
         json.writeValue(file.toFile(), report);
 
@@ -55,27 +55,27 @@ class RenderReportTest {
                 .contains("| ADDED | b | `a.B.c()V` | 2 | 4 | `a.B.d()V` |")
                 .contains("## Profile migration (seed 001), tolerance 0.010 of the root's samples")
                 .contains("| AG | 5 of 6 | 0.800 | 0.900 | 0.950 | 0.920 | 200 of 12 (3 batches) |")
-                .contains("## Profile migration (seed 001), tolerance 10.0 % of the real share")
+                .contains("## Profile migration (seed 001), within 2.0 standard deviations of the sampling noise")
                 .contains("| AG | 3 of 6 | 0.300 | 0.500 | 0.600 | 0.550 | 7000 of 12000 (9 batches) |");
     }
 
     @Test
-    void aReportWrittenBeforeTheRelativeToleranceRendersWithoutItsTable() throws Exception {
+    void aReportWrittenBeforeTheSamplingToleranceRendersWithoutItsTable() throws Exception {
         ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
         ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, null, List.of(),
                 new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), json.readTree("{}"), json.readTree("{}"),
                 List.of(), 0.01, null, null, Duration.ofSeconds(60));
         Path file = dir.resolve("old.json");
         json.writeValue(file.toFile(), report);
-        // what the harness wrote before: no relativeMigration, no relativeTolerance
+        // what the harness wrote before: no samplingMigration, no samplingZ
         ObjectNode written = (ObjectNode) json.readTree(file.toFile());
-        written.remove("relativeMigration");
-        written.remove("relativeTolerance");
+        written.remove("samplingMigration");
+        written.remove("samplingZ");
         json.writeValue(file.toFile(), written);
 
         RenderReport.main(new String[] {file.toString()});
 
         assertThat(Files.readString(dir.resolve("old.md"))).contains("tolerance 0.010 of the root's samples")
-                .doesNotContain("of the real share");
+                .doesNotContain("sampling noise");
     }
 }

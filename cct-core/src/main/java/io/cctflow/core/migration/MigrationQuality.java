@@ -51,9 +51,10 @@ public record MigrationQuality(double acc, double precision, double recall, doub
         Objects.requireNonNull(reference, "reference");
         Objects.requireNonNull(tolerance, "tolerance");
         Cct migrated = migration.tree();
+        long samples = reference.total(Cct.ROOT);
         int correct = 0;
         for (int n = 1; n < reference.size(); n++) {
-            if (tolerance.accepts(share(migrated, migrated.indexOf(reference.id(n))), share(reference, n))) {
+            if (tolerance.accepts(share(migrated, migrated.indexOf(reference.id(n))), share(reference, n), samples)) {
                 correct++;
             }
         }
@@ -63,7 +64,7 @@ public record MigrationQuality(double acc, double precision, double recall, doub
         int fn = 0;
         int tn = 0;
         for (int n = 1; n < old.size(); n++) {
-            boolean trulyReusable = tolerance.accepts(share(old, n), share(reference, reference.indexOf(old.id(n))));
+            boolean trulyReusable = tolerance.accepts(share(old, n), share(reference, reference.indexOf(old.id(n))), samples);
             if (migration.isReusable(n)) {
                 if (trulyReusable) {
                     tp++;

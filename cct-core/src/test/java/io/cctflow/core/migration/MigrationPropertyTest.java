@@ -110,12 +110,12 @@ class MigrationPropertyTest {
     @Property(tries = 300)
     void accCountsTheReferenceContextsWhoseMigratedShareTheToleranceAccepts(@ForAll long seed,
             @ForAll ImpactAnalysis mode, @ForAll @IntRange(min = 0, max = 40) int stacks,
-            @ForAll @DoubleRange(min = 0, max = 0.2) double absolute, @ForAll @DoubleRange(min = 0, max = 0.5) double relative) {
+            @ForAll @DoubleRange(min = 0, max = 0.2) double absolute, @ForAll @DoubleRange(min = 0, max = 3) double z) {
         Cct old = MigrationTrees.random(seed, stacks, 6, 5);
         Cct partial = MigrationTrees.random(seed + 1, stacks / 3, 6, 5);
         Cct reference = MigrationTrees.random(seed + 2, stacks, 6, 5);
         Migration m = ProfileMigration.migrate(old, MigrationTrees.randomChanges(seed, 5), mode, partial);
-        ShareTolerance tolerance = new ShareTolerance(absolute, relative);
+        ShareTolerance tolerance = new ShareTolerance(absolute, z);
 
         // brute force: the trees as maps of contexts, a missing context has share 0
         Map<Long, Map.Entry<Long, Long>> real = MigrationTrees.counts(reference);
@@ -130,7 +130,8 @@ class MigrationPropertyTest {
             double b = realRoot == 0 ? 0 : (double) e.getValue().getValue() / realRoot;
             Map.Entry<Long, Long> mine = migrated.get(e.getKey());
             double a = mine == null || migratedRoot == 0 ? 0 : (double) mine.getValue() / migratedRoot;
-            if (Math.abs(a - b) <= absolute + relative * b) {
+            double sd = realRoot == 0 ? 0 : Math.sqrt(2 * b * (1 - b) / realRoot);
+            if (Math.abs(a - b) <= absolute + z * sd) {
                 correct++;
             }
         }
@@ -139,25 +140,36 @@ class MigrationPropertyTest {
         assertThat(q.correctEntries()).isEqualTo(correct);
         assertThat(q.referenceEntries()).isEqualTo(real.size() - 1);
         // a wider tolerance never finds fewer entries correct
-        MigrationQuality wider = MigrationQuality.of(m, reference, new ShareTolerance(absolute + 0.05, relative + 0.1));
+        MigrationQuality wider = MigrationQuality.of(m, reference, new ShareTolerance(absolute + 0.05, z + 1));
         assertThat(wider.correctEntries()).isGreaterThanOrEqualTo(q.correctEntries());
         assertThat(wider.truePositives() + wider.falseNegatives())
                 .isGreaterThanOrEqualTo(q.truePositives() + q.falseNegatives());
     }
 
     @Property(tries = 200)
-    void aRelativeToleranceNeverAcceptsAContextTheGeneratedProfileLacks(@ForAll long seed,
-            @ForAll @IntRange(min = 1, max = 40) int stacks) {
+    void underTheSamplingToleranceTheRealProfileIsPerfectAndAnEmptyOneOnlyRightWhereFewSamplesFell(
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int stacks) {
         Cct reference = MigrationTrees.random(seed, stacks, 6, 5);
+        ShareTolerance twoSigma = ShareTolerance.sampling(2);
+        Migration itself = ProfileMigration.migrate(reference, ChangeList.NONE, ImpactAnalysis.AG, new Cct());
+        assertThat(MigrationQuality.of(itself, reference, twoSigma).acc()).isEqualTo(1.0);
+
         Migration empty = ProfileMigration.migrate(new Cct(), ChangeList.NONE, ImpactAnalysis.AG, new Cct());
-        assertThat(MigrationQuality.of(empty, reference, ShareTolerance.relative(0.5)).correctEntries()).isZero();
-        // while one percentage point accepts every context below it
-        long small = 0;
-        for (int n = 1; n < reference.size(); n++) {
-            if ((double) reference.total(n) / reference.total(Cct.ROOT) <= 0.01) {
-                small++;
+        long n = reference.total(Cct.ROOT);
+        long absoluteSmall = 0;
+        long samplingSmall = 0;
+        for (int k = 1; k < reference.size(); k++) {
+            double b = (double) reference.total(k) / n;
+            if (b <= 0.01) {
+                absoluteSmall++;
+            }
+            // share 0 is within two standard deviations: b <= 2 sqrt(2 b (1 - b) / n)
+            if (b <= 2 * Math.sqrt(2 * b * (1 - b) / n)) {
+                samplingSmall++;
             }
         }
-        assertThat(MigrationQuality.of(empty, reference, ShareTolerance.absolute(0.01)).correctEntries()).isEqualTo(small);
+        assertThat(MigrationQuality.of(empty, reference, ShareTolerance.absolute(0.01)).correctEntries())
+                .isEqualTo(absoluteSmall);
+        assertThat(MigrationQuality.of(empty, reference, twoSigma).correctEntries()).isEqualTo(samplingSmall);
     }
 }
