@@ -177,7 +177,10 @@ public final class ReleaseComparison {
         try (PipelineProcess pipeline = PipelineProcess.start(options.standaloneJar(), data.resolve("pipeline"),
                 Duration.ofMinutes(3))) {
             List<ProfiledRun> runs = new ArrayList<>();
-            String[][] plan = {{app.oldVersion(), "run1"}, {app.oldVersion(), "run2"}, {app.newVersion(), "run1"}};
+            // two JVMs per release: the second pair (old run 2 -> new run 2) is a second draw of the
+            // release comparison, so one harness run shows how far a pair of JVMs can move it
+            String[][] plan = {{app.oldVersion(), "run1"}, {app.oldVersion(), "run2"}, {app.newVersion(), "run1"},
+                {app.newVersion(), "run2"}};
             for (String[] p : plan) {
                 Path jar = p[0].equals(app.oldVersion()) ? oldJar : newJar;
                 String instance = app.name() + "-" + p[0] + "-" + p[1];
@@ -200,10 +203,12 @@ public final class ReleaseComparison {
                 CompareClient.Side old1 = side(runs.get(0));
                 CompareClient.Side old2 = side(runs.get(1));
                 CompareClient.Side new1 = side(runs.get(2));
-                step(app, "comparing (noise, then releases)");
+                CompareClient.Side new2 = side(runs.get(3));
+                step(app, "comparing (noise, then the releases, pair 1 and pair 2)");
                 JsonNode noise = client.compare(app.name(), old1, old2, null, options.top());
-                JsonNode comparison = client.compare(app.name(), old1, new1, new CompareClient.Side[] {old1, old2},
-                        options.top());
+                CompareClient.Side[] noisePair = {old1, old2};
+                JsonNode comparison = client.compare(app.name(), old1, new1, noisePair, options.top());
+                JsonNode secondPair = client.compare(app.name(), old2, new2, noisePair, options.top());
                 CodeManifests code = CodeManifests.read(reader, app.name(), app.oldVersion(), app.newVersion());
                 step(app, "migrating the older profile (AG, AG_CALLER, BA)");
                 List<SampleBatch> newBatches = KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC,
@@ -214,7 +219,7 @@ public final class ReleaseComparison {
                         code.changes(), newBatches, ShareTolerance.sampling(options.samplingZ()));
                 return new ReleaseReport(app.name(), app.coordinates(app.oldVersion()),
                         app.coordinates(app.newVersion()), options.seconds(), ProfiledRun.settings(options.periodMillis(), options.warmupSeconds()),
-                        runs, code.oldCode(), code.newCode(), noise, comparison, migration, options.tolerance(),
+                        runs, code.oldCode(), code.newCode(), noise, comparison, secondPair, migration, options.tolerance(),
                         samplingMigration, options.samplingZ(), Duration.ofNanos(System.nanoTime() - start));
             }
         }

@@ -14,7 +14,9 @@ import java.util.Locale;
  * @param runs every profiled run, in the order they ran
  * @param noise the compare response of the two runs of the older release
  * @param comparison the compare response of the older release against the newer, with the noise
- *     threshold
+ *     threshold (the first JVM of each)
+ * @param secondPair the same for the second JVM of each release, a second draw of the comparison;
+ *     null in reports written before the harness ran two JVMs of the newer release
  * @param sampling the agent's and the workload JVM's settings of every run; null in reports written
  *     before it was recorded (sampled every 10 ms, without {@code DebugNonSafepoints})
  * @param migration profile migration judged with the absolute {@code tolerance}
@@ -26,7 +28,7 @@ import java.util.Locale;
  */
 record ReleaseReport(String application, String oldCoordinates, String newCoordinates, int workloadSeconds,
         String sampling, List<ProfiledRun> runs, Code oldCode, Code newCode, JsonNode noise, JsonNode comparison,
-        List<MigrationStudy.Result> migration, double tolerance, List<MigrationStudy.Result> samplingMigration,
+        JsonNode secondPair, List<MigrationStudy.Result> migration, double tolerance, List<MigrationStudy.Result> samplingMigration,
         Double samplingZ, Duration harnessWallTime) {
 
     /** Classes and methods a release's CodeManifest holds (only the classes it loaded and we fingerprint). */
@@ -50,8 +52,8 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
         if (sampling != null) {
             md.append("\n\nSampling: ").append(sampling).append('.');
         }
-        md.append(String.format(Locale.ROOT, "%n%nHarness wall time: %.1f min (pipeline start-up, the three runs, "
-                + "waiting until they are stored, both comparisons, migration).%n", harnessWallTime.toMillis() / 60e3));
+        md.append(String.format(Locale.ROOT, "%n%nHarness wall time: %.1f min (pipeline start-up, the runs, "
+                + "waiting until they are stored, the comparisons, migration).%n", harnessWallTime.toMillis() / 60e3));
         md.append("\n\n## Code (PARCS Table 3)\n\n| | old | new |\n|---|---|---|\n");
         md.append("| classes (loaded, fingerprinted) | ").append(oldCode.classes()).append(" | ")
                 .append(newCode.classes()).append(" |\n");
@@ -100,6 +102,9 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
                     d.path("delta").asDouble(), mt.path("timeA").asDouble(), mt.path("timeB").asDouble(),
                     mt.path("change").asText(), mt.path("degrees").asInt()));
         }
+        if (secondPair != null) {
+            secondPairSection(md, c, secondPair);
+        }
         md.append("\n## Attributions\n\n| stage | side | subtree root | nodes | samples | suspects |\n|---|---|---|---|---|---|\n");
         for (JsonNode a : c.path("attributions")) {
             md.append("| ").append(a.path("stage").asText()).append(" | ").append(a.path("side").asText())
@@ -126,6 +131,48 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
             migrationTable(md, samplingMigration);
         }
         return md.toString();
+    }
+
+    /** The second pair of JVMs next to the first: how far one draw of the comparison can move. */
+    private static void secondPairSection(StringBuilder md, JsonNode first, JsonNode second) {
+        md.append("\n## Second pair of JVMs (old run 2 → new run 2)\n\n"
+                + "The same comparison for the second JVM of each release, with the same noise threshold: a second"
+                + " draw, to show how far one pair of JVMs moves the figures.\n\n"
+                + "| | pair 1 | pair 2 |\n|---|---|---|\n");
+        md.append(String.format(Locale.ROOT, "| samples old / new | %d / %d | %d / %d |%n",
+                first.path("a").path("samples").asLong(), first.path("b").path("samples").asLong(),
+                second.path("a").path("samples").asLong(), second.path("b").path("samples").asLong()));
+        md.append(String.format(Locale.ROOT, "| CCT nodes old / new | %d / %d | %d / %d |%n",
+                first.path("a").path("nodes").asInt(), first.path("b").path("nodes").asInt(),
+                second.path("a").path("nodes").asInt(), second.path("b").path("nodes").asInt()));
+        md.append(String.format(Locale.ROOT, "| common tree (share of old / new) | %d (%.1f %% / %.1f %%) | %d (%.1f %% / %.1f %%) |%n",
+                first.path("commonTree").path("size").asInt(), 100 * first.path("commonTree").path("shareOfA").asDouble(),
+                100 * first.path("commonTree").path("shareOfB").asDouble(),
+                second.path("commonTree").path("size").asInt(), 100 * second.path("commonTree").path("shareOfA").asDouble(),
+                100 * second.path("commonTree").path("shareOfB").asDouble()));
+        md.append(String.format(Locale.ROOT, "| overlap self / total | %.1f %% / %.1f %% | %.1f %% / %.1f %% |%n",
+                100 * first.path("overlap").path("self").asDouble(), 100 * first.path("overlap").path("total").asDouble(),
+                100 * second.path("overlap").path("self").asDouble(), 100 * second.path("overlap").path("total").asDouble()));
+        md.append(String.format(Locale.ROOT, "| score | %.1f | %.1f |%n", first.path("score").asDouble(),
+                second.path("score").asDouble()));
+        md.append("| top weight differences | ").append(topDifferences(first)).append(" | ")
+                .append(topDifferences(second)).append(" |\n");
+    }
+
+    private static String topDifferences(JsonNode comparison) {
+        StringBuilder out = new StringBuilder();
+        int listed = 0;
+        for (JsonNode d : comparison.path("differences")) {
+            if (listed++ == 3) {
+                break;
+            }
+            String method = d.path("method").asText();
+            // the simple name is enough here; the tables above carry the full signature
+            String shortName = method.replaceFirst("\\(.*$", "").replaceFirst("^.*\\.([^.]+\\.[^.]+)$", "$1");
+            out.append(listed > 1 ? "; " : "").append('`').append(shortName).append("` ")
+                    .append(String.format(Locale.ROOT, "%+.3f", d.path("delta").asDouble()));
+        }
+        return listed == 0 ? "none beyond noise" : out.toString();
     }
 
     private static void migrationTable(StringBuilder md, List<MigrationStudy.Result> migration) {

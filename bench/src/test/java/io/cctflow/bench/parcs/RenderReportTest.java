@@ -32,9 +32,14 @@ class RenderReportTest {
                  "stages": [{"stage": "ADDED", "subtreesA": 0, "nodesA": 0, "subtreesB": 1, "nodesB": 2}],
                  "differences": [], "attributions": [{"stage": "ADDED", "side": "b", "method": "a.B.c()V", "nodes": 2,
                    "samples": 4, "suspects": ["a.B.d()V", "a.B.d()V"]}]}""");
+        JsonNode secondPair = json.readTree("""
+                {"a": {"samples": 11, "nodes": 7}, "b": {"samples": 13, "nodes": 6},
+                 "commonTree": {"size": 4, "shareOfA": 0.57, "shareOfB": 0.67},
+                 "overlap": {"self": 0.6, "total": 0.7}, "score": 20.5, "noise": {"threshold": 0.66},
+                 "differences": [{"method": "org.python.core.PyList.append(Lorg/python/core/PyObject;)V", "delta": 0.0312}]}""");
         ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, ProfiledRun.settings(1, 30),
                 List.of(new ProfiledRun("1", "app-1-run1", Duration.ofMillis(181_500), Duration.ofMillis(150_900))),
-                new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), noise, comparison,
+                new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), noise, comparison, secondPair,
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.8, 0.9, 0.95, 0.92, 5, 1, 1, 2, 8, 10),
                         5, 6, 200, 3, 12, 1.5)), 0.01,
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.3, 0.5, 0.6, 0.55, 3, 3, 2, 1, 3, 10),
@@ -53,6 +58,10 @@ class RenderReportTest {
                 .contains("app-1-run1 (1, 181.5 s, 150.9 s of it sampled)")
                 .contains("None beyond noise: the releases' self overlap (80.0 %) is not below the noise threshold (66.0 %)")
                 .contains("| ADDED | b | `a.B.c()V` | 2 | 4 | `a.B.d()V` |")
+                .contains("| common tree (share of old / new) | 3 (50.0 % / 60.0 %) | 4 (57.0 % / 67.0 %) |")
+                .contains("| overlap self / total | 80.0 % / 90.0 % | 60.0 % / 70.0 % |")
+                .contains("| score | 31.1 | 20.5 |")
+                .contains("| top weight differences | none beyond noise | `PyList.append` +0.031 |")
                 .contains("## Profile migration (seed 001), tolerance 0.010 of the root's samples")
                 .contains("| AG | 5 of 6 | 0.800 | 0.900 | 0.950 | 0.920 | 200 of 12 (3 batches) |")
                 .contains("## Profile migration (seed 001), within 2.0 standard deviations of the sampling noise")
@@ -60,15 +69,16 @@ class RenderReportTest {
     }
 
     @Test
-    void aReportWrittenBeforeTheSamplingToleranceRendersWithoutItsTable() throws Exception {
+    void aReportWrittenBeforeTheSecondPairAndTheSamplingToleranceRendersWithoutThem() throws Exception {
         ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
         ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, null, List.of(),
                 new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), json.readTree("{}"), json.readTree("{}"),
-                List.of(), 0.01, null, null, Duration.ofSeconds(60));
+                null, List.of(), 0.01, null, null, Duration.ofSeconds(60));
         Path file = dir.resolve("old.json");
         json.writeValue(file.toFile(), report);
-        // what the harness wrote before: no samplingMigration, no samplingZ
+        // what the harness wrote before: no second pair, no samplingMigration, no samplingZ
         ObjectNode written = (ObjectNode) json.readTree(file.toFile());
+        written.remove("secondPair");
         written.remove("samplingMigration");
         written.remove("samplingZ");
         json.writeValue(file.toFile(), written);
@@ -76,6 +86,6 @@ class RenderReportTest {
         RenderReport.main(new String[] {file.toString()});
 
         assertThat(Files.readString(dir.resolve("old.md"))).contains("tolerance 0.010 of the root's samples")
-                .doesNotContain("sampling noise");
+                .doesNotContain("sampling noise").doesNotContain("Second pair");
     }
 }
