@@ -3,6 +3,7 @@ package io.cctflow.bench.parcs;
 import io.cctflow.core.Cct;
 import io.cctflow.core.diff.ChangeList;
 import io.cctflow.core.migration.ImpactAnalysis;
+import io.cctflow.core.migration.MethodContexts;
 import io.cctflow.core.migration.Migration;
 import io.cctflow.core.migration.MigrationQuality;
 import io.cctflow.core.migration.ProfileMigration;
@@ -40,13 +41,18 @@ final class MigrationStudy {
     }
 
     /**
-     * @param oldTree the older release's stored profile
-     * @param reference the newer release's stored profile (the real new profile)
+     * Contexts are matched by their methods alone ({@link MethodContexts}): every tree is projected
+     * before it is migrated or measured, because call-site lines move between releases.
+     *
+     * @param storedOld the older release's stored profile
+     * @param storedReference the newer release's stored profile (the real new profile)
      * @param newBatches the newer release's batches in sequence order
      * @param tolerance when a share counts as correct, for Acc and the discrimination ({@link MigrationQuality#of})
      */
-    static List<Result> run(Cct oldTree, Cct reference, ChangeList changes, List<SampleBatch> newBatches,
+    static List<Result> run(Cct storedOld, Cct storedReference, ChangeList changes, List<SampleBatch> newBatches,
             ShareTolerance tolerance) {
+        Cct oldTree = MethodContexts.of(storedOld);
+        Cct reference = MethodContexts.of(storedReference);
         double[] prefixAcc = new double[newBatches.size()];
         long[] prefixSamples = new long[newBatches.size()];
         Cct partial = new Cct();
@@ -54,7 +60,8 @@ final class MigrationStudy {
             SampleBatch batch = newBatches.get(k);
             BatchTrees.mergeComplete(batch, partial);
             prefixSamples[k] = partial.total(Cct.ROOT);
-            Migration scratch = ProfileMigration.migrate(new Cct(), ChangeList.NONE, ImpactAnalysis.AG, partial);
+            Migration scratch = ProfileMigration.migrate(new Cct(), ChangeList.NONE, ImpactAnalysis.AG,
+                    MethodContexts.of(partial));
             prefixAcc[k] = MigrationQuality.of(scratch, reference, tolerance).acc();
         }
         List<Result> results = new ArrayList<>();

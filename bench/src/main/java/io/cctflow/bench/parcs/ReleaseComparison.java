@@ -118,7 +118,6 @@ public final class ReleaseComparison {
                     samplingZ, top);
         }
 
-
         private static int notNegative(String option, String v) {
             try {
                 int n = Integer.parseInt(v);

@@ -7,7 +7,8 @@ import java.util.Objects;
  * The seed 001 Sect. 5 metrics of one migration, measured against the real new profile.
  *
  * <p>An <em>entry</em> (seed 001: "each entry refers to one unit in the profiles") is a calling
- * context: a non-root node, matched across trees by its node id (a pure function of the path). Its
+ * context: a non-root node, matched across trees by its node id (a pure function of the path, call-site
+ * lines included: across releases, whose lines move, measure {@link MethodContexts} of both trees). Its
  * value is its inclusive share, {@code total(node) / total(ROOT)}; shares, not raw counts, because
  * sampled profiles of different lengths are never equal in counts. A value is <em>correct</em>
  * when the {@link ShareTolerance} accepts it against the reference value; a context missing from a
