@@ -78,7 +78,8 @@ public final class AgentOverheadBenchmark {
         Files.writeString(runDir.resolve(Setup.NO_EVENTS_JFC), Setup.noEventSettings(), StandardCharsets.UTF_8);
         String loadBefore = loadAverage();
 
-        OverheadReport report = new OverheadReport(options.threads(), options.setups());
+        OverheadReport report = new OverheadReport(options.threads(), options.setups(), options.quiet(),
+                Runtime.getRuntime().availableProcessors());
         // a loaded 2-core machine can take more than the default minute to start a broker
         try (KafkaServer kafka = KafkaServer.builder(runDir.resolve("kafka")).startTimeout(BROKER_START).start();
                 ProcessFreezer freezer = new ProcessFreezer()) {
@@ -116,7 +117,7 @@ public final class AgentOverheadBenchmark {
                 .plus(CHILD_SLACK.multipliedBy(options.setups().size()));
         try (Writer csv = Files.newBufferedWriter(runDir.resolve("slices.csv"), StandardCharsets.UTF_8)) {
             csv.write("round,cycle,measured,position,setup,ops,wallNanos,workersNanos,agentNanos,jfrNanos,jitNanos,"
-                    + "gcNanos,otherNanos\n");
+                    + "gcNanos,otherNanos,othersMachineNanos\n");
             for (int round = 1; round <= options.rounds(); round++) {
                 Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
                 if (elapsed.plus(roundEstimate).plus(RESERVE).compareTo(options.maxTime()) > 0) {
@@ -160,10 +161,12 @@ public final class AgentOverheadBenchmark {
                     Slice slice = children.get(s).measure(freezer, options.slice());
                     slices[s.ordinal()] = slice;
                     report.addThawed(s, slice.wallNanos() / 1e9);
-                    csv.write(String.format(Locale.ROOT, "%d,%d,%b,%d,%s,%d,%d,%s%n", round, cycle + 1, cycle >= warm,
-                            position, s.id(), slice.ops(), slice.wallNanos(),
-                            ThreadCpu.format(slice.cpuByKind()).replaceAll("[a-z]+=", "").replace(' ', ',')));
+                    csv.write(String.format(Locale.ROOT, "%d,%d,%b,%d,%s,%d,%d,%s,%d%n", round, cycle + 1,
+                            cycle >= warm, position, s.id(), slice.ops(), slice.wallNanos(),
+                            ThreadCpu.format(slice.cpuByKind()).replaceAll("[a-z]+=", "").replace(' ', ','),
+                            slice.othersNanos()));
                 }
+                csv.flush(); // a run cut short still leaves every complete cycle
                 if (cycle >= warm) {
                     measured.add(slices);
                 }
@@ -215,7 +218,8 @@ public final class AgentOverheadBenchmark {
                 "- %d round(s), each with a fresh child JVM per setup (%s): %d workload threads,"
                         + " `-Xms%s -Xmx%s -XX:+UseG1GC`; all frozen (SIGSTOP) but one at a time, which runs"
                         + " for a %d ms slice; per cycle every child one slice, in a shuffled order;"
-                        + " %d warm-up cycles (discarded), then %d measured cycles; whole run %d s",
+                        + " %d warm-up cycles (discarded), then %d measured cycles; quiet cycle: the rest of the machine"
+                        + " used < %.0f %% of the cores in each of its slices; whole run %d s",
                 "- agent: `%s`, `period` 20 ms or 10 ms, `flush=%s`, `stackdepth=%d`;"
                         + " plain JFR: `-XX:StartFlightRecording` with jdk.ExecutionSample alone at 20 ms"
                         + " (maxage 2m, maxsize 32m, as the agent's stream); every JFR child also gets"
@@ -227,7 +231,7 @@ public final class AgentOverheadBenchmark {
                 System.getProperty("java.runtime.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
                 loadBefore, loadAverage(),
                 rounds, String.join(", ", labels), o.threads(), o.heap(), o.heap(), o.slice().toMillis(),
-                o.warmupCycles(), o.measuredCycles(), took.toSeconds(),
+                o.warmupCycles(), o.measuredCycles(), o.quiet() * 100, took.toSeconds(),
                 o.agentJar().getFileName(), OverheadOptions.agentDuration(o.flush()), o.stackDepth(), o.stackDepth(),
                 runDir);
     }

@@ -103,11 +103,13 @@ final class Child {
     /**
      * Thaws the (frozen) child for {@code length}, freezes it again and returns what it did: every
      * operation and CPU nanosecond between the two freezes; the wall time from the middle of the
-     * {@code SIGCONT} request to the middle of the {@code SIGSTOP} request.
+     * {@code SIGCONT} request to the middle of the {@code SIGSTOP} request; the rest of the
+     * machine's CPU from just before the thaw to just after the freeze.
      */
     Slice measure(ProcessFreezer freezer, Duration length) throws IOException, InterruptedException {
         long opsBefore = counters.sum();
         ThreadCpu cpuBefore = ThreadCpu.of(pid());
+        MachineCpu.Snapshot machineBefore = MachineCpu.take();
         long thawSent = System.nanoTime();
         freezer.thaw(pid());
         long thawDone = System.nanoTime();
@@ -118,10 +120,11 @@ final class Child {
         long stopSent = System.nanoTime();
         freezer.freeze(pid());
         long stopDone = System.nanoTime();
+        MachineCpu.Snapshot machineAfter = MachineCpu.take();
         long[] cpu = ThreadCpu.of(pid()).since(cpuBefore);
         long ops = counters.sum() - opsBefore;
         long wall = (stopSent + stopDone) / 2 - (thawSent + thawDone) / 2;
-        return new Slice(ops, wall, cpu);
+        return new Slice(ops, wall, cpu, machineAfter.othersNanosSince(machineBefore));
     }
 
     /**

@@ -59,4 +59,27 @@ final class CycleRatios {
         }
         return slice;
     }
+
+    /**
+     * The cycles in which every slice was {@linkplain Slice#quiet quiet}: the rest of the machine
+     * used less than {@code share} of its {@code cores} while any child of the cycle ran. The choice
+     * depends on the other parties' CPU only (the benchmark's own processes, broker included, are
+     * not counted), never on what a child did, so it favours no setup.
+     */
+    static List<Slice[]> quiet(List<Slice[]> cycles, double share, int cores) {
+        List<Slice[]> quiet = new ArrayList<>();
+        for (Slice[] cycle : cycles) {
+            boolean all = true;
+            for (Slice s : cycle) {
+                if (s != null && !s.quiet(share, cores)) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                quiet.add(cycle);
+            }
+        }
+        return quiet;
+    }
 }

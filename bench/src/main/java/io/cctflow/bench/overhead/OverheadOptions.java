@@ -21,12 +21,14 @@ import java.util.Locale;
  * @param heap        {@code -Xms} and {@code -Xmx} of the children
  * @param stackDepth  JFR stack depth, for the agent and the plain JFR recording alike
  * @param seed        seed of the slice order within each cycle
+ * @param quiet       a cycle is quiet when the rest of the machine used less than this share of its
+ *                    cores in every slice of it
  * @param agentJar    the shaded agent jar
  * @param workDir     broker data, the .jfc files and every child's output
  * @param reportDir   where the Markdown report is written
  */
 record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration warmup, Duration measure,
-        int threads, Duration flush, Duration maxTime, String heap, int stackDepth, long seed, Path agentJar,
+        int threads, Duration flush, Duration maxTime, String heap, int stackDepth, long seed, double quiet, Path agentJar,
         Path workDir, Path reportDir) {
 
     static final String USAGE = String.join("\n",
@@ -42,6 +44,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             "  --heap SIZE        -Xms and -Xmx of the children (default 256m)",
             "  --stackdepth N     JFR stack depth of agent and plain JFR (default 256)",
             "  --seed N           seed of the slice order in each cycle (default 1)",
+            "  --quiet SHARE      quiet cycle: the rest of the machine used less than this share of the cores (default 0.05)",
             "  --agent-jar PATH   shaded agent jar (default bench/target/cctflow-agent.jar)",
             "  --work-dir PATH    broker data and child output (default bench/target/overhead)",
             "  --report-dir PATH  Markdown report directory (default bench/reports)",
@@ -59,6 +62,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
         String heap = "256m";
         int stackDepth = 256;
         long seed = 1;
+        double quiet = 0.05;
         Path agentJar = Path.of("bench/target/cctflow-agent.jar");
         Path workDir = Path.of("bench/target/overhead");
         Path reportDir = Path.of("bench/reports");
@@ -83,6 +87,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 case "--heap" -> heap = value;
                 case "--stackdepth" -> stackDepth = positive(key, value);
                 case "--seed" -> seed = number(key, value);
+                case "--quiet" -> quiet = share(key, value);
                 case "--agent-jar" -> agentJar = Path.of(value);
                 case "--work-dir" -> workDir = Path.of(value);
                 case "--report-dir" -> reportDir = Path.of(value);
@@ -90,7 +95,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             }
         }
         return new OverheadOptions(rounds, setups, slice, warmup, measure, threads, flush, maxTime, heap, stackDepth,
-                seed, agentJar, workDir, reportDir);
+                seed, quiet, agentJar, workDir, reportDir);
     }
 
     /** Measured cycles per round: enough slices for {@link #measure} of thawed time per child. */
@@ -133,6 +138,19 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             // reported below
         }
         throw new IllegalArgumentException("option " + key + " must be a positive integer, was '" + value + "'");
+    }
+
+    private static double share(String key, String value) {
+        try {
+            double d = Double.parseDouble(value);
+            if (d > 0 && d <= 1) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("option " + key + " must be a share in (0, 1] such as 0.05, was '"
+                + value + "'");
     }
 
     private static long number(String key, String value) {

@@ -1,11 +1,21 @@
 package io.cctflow.bench.overhead;
 
 /**
- * What one child did while it was thawed for one slice: operations completed, wall time thawed
- * and CPU time by {@link ThreadCpu.Kind} (indexed by ordinal; all zero where {@code /proc} has no
- * per-thread figures). Immutable (the array is not copied: do not change it).
+ * What one child did while it was thawed for one slice: operations completed, wall time thawed,
+ * CPU time by {@link ThreadCpu.Kind} (indexed by ordinal; all zero where {@code /proc} has no
+ * per-thread figures), and the CPU time the rest of the machine (not the benchmark's processes)
+ * used meanwhile ({@link MachineCpu}). Immutable (the array is not copied: do not change it).
  */
-record Slice(long ops, long wallNanos, long[] cpuByKind) {
+record Slice(long ops, long wallNanos, long[] cpuByKind, long othersNanos) {
+    /**
+     * Whether the rest of the machine used less than {@code share} of its {@code cores} during the
+     * slice: the child then had the cores to itself, so its wall-clock rate is not the scheduler's
+     * share under contention.
+     */
+    boolean quiet(double share, int cores) {
+        return othersNanos < share * cores * wallNanos;
+    }
+
     /** CPU time of one kind of thread in the slice. */
     long cpuNanos(ThreadCpu.Kind kind) {
         return cpuByKind[kind.ordinal()];

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class CycleRatiosTest {
 
     private static Slice slice(long ops, long wallNanos, long workers, long agent) {
-        return new Slice(ops, wallNanos, new long[] {workers, agent, 0, 0, 0, 1_000});
+        return new Slice(ops, wallNanos, new long[] {workers, agent, 0, 0, 0, 1_000}, 0);
     }
 
     private static Slice[] cycle(Slice none, Slice agent) {
@@ -83,5 +83,19 @@ class CycleRatiosTest {
                 .hasMessageContaining("plain JFR 20 ms");
         assertThatThrownBy(() -> CycleRatios.ofSums(List.of(), Setup.AGENT_20, Setup.NONE, Slice.Rate.WALL))
                 .hasMessageContaining("no cycles");
+    }
+
+    @Test
+    void quietCyclesAreThoseWhereOthersUsedLittleInEverySlice() {
+        Slice quiet = new Slice(1, 1_000_000_000, new long[6], 99_000_000); // 99 ms of 2 cores x 1 s < 5 %
+        Slice busy = new Slice(1, 1_000_000_000, new long[6], 100_000_000); // 5 %: not below
+        Slice[] bothQuiet = cycle(quiet, quiet);
+        Slice[] oneBusy = cycle(quiet, busy);
+
+        assertThat(quiet.quiet(0.05, 2)).isTrue();
+        assertThat(busy.quiet(0.05, 2)).isFalse();
+        assertThat(CycleRatios.quiet(List.<Slice[]>of(bothQuiet, oneBusy, bothQuiet), 0.05, 2))
+                .containsExactly(bothQuiet, bothQuiet);
+        assertThat(CycleRatios.quiet(List.<Slice[]>of(oneBusy), 0.051, 2)).containsExactly(oneBusy);
     }
 }

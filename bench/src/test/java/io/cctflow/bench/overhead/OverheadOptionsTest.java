@@ -26,6 +26,7 @@ class OverheadOptionsTest {
         assertThat(o.heap()).isEqualTo("256m");
         assertThat(o.stackDepth()).isEqualTo(256);
         assertThat(o.seed()).isEqualTo(1);
+        assertThat(o.quiet()).isEqualTo(0.05);
         assertThat(o.agentJar()).isEqualTo(Path.of("bench/target/cctflow-agent.jar"));
         assertThat(o.workDir()).isEqualTo(Path.of("bench/target/overhead"));
         assertThat(o.reportDir()).isEqualTo(Path.of("bench/reports"));
@@ -35,14 +36,14 @@ class OverheadOptionsTest {
     void parsesEveryOption() {
         OverheadOptions o = OverheadOptions.parse("--rounds", "5", "--setups", "jfr20, none,jfrnoevents,jfridle",
                 "--slice", "2s", "--warmup", "500ms", "--measure", "9s", "--threads", "4", "--flush", "1s",
-                "--max-time", "2m", "--heap", "512m", "--stackdepth", "128", "--seed", "-7", "--agent-jar", "a.jar",
+                "--max-time", "2m", "--heap", "512m", "--stackdepth", "128", "--seed", "-7", "--quiet", "0.1", "--agent-jar", "a.jar",
                 "--work-dir", "w", "--report-dir", "r");
 
         // setups in Setup order whatever order they were given in
         assertThat(o).isEqualTo(new OverheadOptions(5,
                 List.of(Setup.NONE, Setup.JFR_20, Setup.JFR_IDLE, Setup.JFR_NO_EVENTS), Duration.ofSeconds(2),
                 Duration.ofMillis(500), Duration.ofSeconds(9), 4, Duration.ofSeconds(1), Duration.ofMinutes(2), "512m",
-                128, -7, Path.of("a.jar"), Path.of("w"), Path.of("r")));
+                128, -7, 0.1, Path.of("a.jar"), Path.of("w"), Path.of("r")));
     }
 
     @Test
@@ -73,6 +74,8 @@ class OverheadOptionsTest {
                 .hasMessageContaining("--measure").hasMessageContaining("6s");
         assertThatThrownBy(() -> OverheadOptions.parse("--warmup"))
                 .hasMessageContaining("--warmup needs a value");
+        assertThatThrownBy(() -> OverheadOptions.parse("--quiet", "5"))
+                .hasMessageContaining("--quiet").hasMessageContaining("'5'");
         assertThatThrownBy(() -> OverheadOptions.parse("--seed", "x"))
                 .hasMessageContaining("--seed").hasMessageContaining("'x'");
         assertThatThrownBy(() -> OverheadOptions.parse("--speed", "1"))
