@@ -37,7 +37,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             "  --setups LIST      setups run side by side (default none,agent20,agent10,jfr20; also jfridle, jfrnoevents)",
             "  --slice D          thawed time of one child in one slice (default 1500ms)",
             "  --warmup D         per child and round, thawed time in slices before measuring (default 20s)",
-            "  --measure D        per child and round, thawed time in measured slices (default 45s)",
+            "  --measure D        per child and round, thawed time in measured slices (default 30s)",
             "  --threads N        workload threads (default 2)",
             "  --flush D          the agent's flush interval (default 5s)",
             "  --max-time D       bound on the whole run; later rounds are skipped (default 14m)",
@@ -55,7 +55,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
         List<Setup> setups = List.of(Setup.NONE, Setup.AGENT_20, Setup.AGENT_10, Setup.JFR_20);
         Duration slice = Duration.ofMillis(1500);
         Duration warmup = Duration.ofSeconds(20);
-        Duration measure = Duration.ofSeconds(45);
+        Duration measure = Duration.ofSeconds(30);
         int threads = 2;
         Duration flush = Duration.ofSeconds(5);
         Duration maxTime = Duration.ofMinutes(14);

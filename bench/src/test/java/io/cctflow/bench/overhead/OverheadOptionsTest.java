@@ -19,7 +19,7 @@ class OverheadOptionsTest {
         assertThat(o.setups()).containsExactly(Setup.NONE, Setup.AGENT_20, Setup.AGENT_10, Setup.JFR_20);
         assertThat(o.slice()).isEqualTo(Duration.ofMillis(1500));
         assertThat(o.warmup()).isEqualTo(Duration.ofSeconds(20));
-        assertThat(o.measure()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(o.measure()).isEqualTo(Duration.ofSeconds(30));
         assertThat(o.threads()).isEqualTo(2);
         assertThat(o.flush()).isEqualTo(Duration.ofSeconds(5));
         assertThat(o.maxTime()).isEqualTo(Duration.ofMinutes(14));
