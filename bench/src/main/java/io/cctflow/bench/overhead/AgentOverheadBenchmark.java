@@ -1,6 +1,7 @@
 package io.cctflow.bench.overhead;
 
 import java.io.IOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,27 +9,36 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 
 import io.cctflow.servers.KafkaServer;
 
 /**
  * The collector agent's overhead, side by side in one run: a CPU-bound workload
- * ({@link OverheadWorkload}) in fresh child JVMs without agent, with the shaded agent at 20 ms and
- * at 10 ms, and with a plain JFR recording of the same event at 20 ms, in interleaved rounds (each
- * round runs all four, the first one rotating from round to round so no setup always follows the
- * same other). Ratios are taken within a round, then summarised over rounds, so slow drifts of a
- * shared machine cancel. The agents publish to a real broker ({@link KafkaServer}) started here;
- * afterwards their batches are read back for bytes per sample. Prints a Markdown report and writes
- * it to {@code --report-dir}. See bench/README.md.
+ * ({@link OverheadWorkload}) in child JVMs without agent, with the shaded agent at 20 ms and at
+ * 10 ms, and with a plain JFR recording of the same event at 20 ms. Per round one fresh child per
+ * setup runs; all are frozen ({@code SIGSTOP}) except one, which is thawed for a short slice; a
+ * cycle gives every child one slice, in a shuffled order. Ratios are taken per cycle (slices
+ * seconds apart, so the drift of a shared machine cancels), summarised over cycles and rounds
+ * (fresh JVMs per round average over JVM-specific effects such as code layout). The agents publish
+ * to a real broker ({@link KafkaServer}) started here; afterwards their batches are read back for
+ * bytes per sample. Prints a Markdown report and writes it to {@code --report-dir}. See
+ * bench/README.md.
  */
 public final class AgentOverheadBenchmark {
     /** Kept free at the end of {@code --max-time} for reading back and stopping the broker. */
     private static final Duration RESERVE = Duration.ofSeconds(45);
     private static final Duration BROKER_START = Duration.ofMinutes(3);
-    /** Assumed cost of a child beyond warm-up and measurement before one has been timed. */
-    private static final Duration CHILD_SLACK = Duration.ofSeconds(3);
+    /** Assumed cost of starting and ending a child, before a round has been timed. */
+    private static final Duration CHILD_SLACK = Duration.ofSeconds(8);
+    /** Assumed cost of a slice beyond its thawed time (reading /proc, signals), before a round has been timed. */
+    private static final Duration SLICE_SLACK = Duration.ofMillis(30);
     /** The agent's default {@code manifest.topic}. */
     private static final String MANIFESTS_TOPIC = "cctflow.manifests";
 
@@ -63,15 +73,17 @@ public final class AgentOverheadBenchmark {
         long startNanos = System.nanoTime();
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
         Path runDir = Files.createDirectories(options.workDir().resolve("run-" + stamp));
-        Path jfc = runDir.resolve("execution-sample-20ms.jfc");
-        Files.writeString(jfc, Setup.executionSampleSettings(Setup.JFR_20.periodMillis), StandardCharsets.UTF_8);
+        Files.writeString(runDir.resolve(Setup.SAMPLES_JFC), Setup.executionSampleSettings(Setup.JFR_20.periodMillis),
+                StandardCharsets.UTF_8);
+        Files.writeString(runDir.resolve(Setup.NO_EVENTS_JFC), Setup.noEventSettings(), StandardCharsets.UTF_8);
         String loadBefore = loadAverage();
 
-        OverheadReport report = new OverheadReport(options.threads(),
-                options.warmup().plus(options.measure()).toMillis() / 1000.0);
+        OverheadReport report = new OverheadReport(options.threads(), options.setups(), options.quiet(),
+                Runtime.getRuntime().availableProcessors());
         // a loaded 2-core machine can take more than the default minute to start a broker
-        try (KafkaServer kafka = KafkaServer.builder(runDir.resolve("kafka")).startTimeout(BROKER_START).start()) {
-            for (Setup s : Setup.values()) {
+        try (KafkaServer kafka = KafkaServer.builder(runDir.resolve("kafka")).startTimeout(BROKER_START).start();
+                ProcessFreezer freezer = new ProcessFreezer()) {
+            for (Setup s : options.setups()) {
                 if (s.isAgent()) {
                     kafka.createTopic(s.topic(), 1, Map.of());
                 }
@@ -79,8 +91,8 @@ public final class AgentOverheadBenchmark {
             // the agents also publish code manifests (on by default), as in production, where the
             // topic exists: without it their manifest senders would retry and warn all run long
             kafka.createTopic(MANIFESTS_TOPIC, 1, Map.of());
-            runRounds(options, kafka.bootstrapServers(), jfc, runDir, report, startNanos);
-            for (Setup s : Setup.values()) {
+            runRounds(options, kafka.bootstrapServers(), runDir, report, freezer, startNanos);
+            for (Setup s : options.setups()) {
                 if (s.isAgent()) {
                     report.addWire(s, WireStats.read(kafka.bootstrapServers(), s.topic()));
                 }
@@ -98,39 +110,104 @@ public final class AgentOverheadBenchmark {
         return report.rounds() > 0 ? 0 : 1;
     }
 
-    private static void runRounds(OverheadOptions options, String bootstrap, Path jfc, Path runDir,
-            OverheadReport report, long startNanos) throws IOException, InterruptedException {
-        Setup[] setups = Setup.values();
-        Duration perChild = options.warmup().plus(options.measure()).plus(CHILD_SLACK);
-        Duration roundEstimate = perChild.multipliedBy(setups.length);
-        for (int round = 1; round <= options.rounds(); round++) {
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
-            if (elapsed.plus(roundEstimate).plus(RESERVE).compareTo(options.maxTime()) > 0) {
-                System.err.printf(Locale.ROOT, "stopping after %d round(s): another (~%d s) would pass --max-time %s%n",
-                        round - 1, roundEstimate.toSeconds(), options.maxTime());
-                break;
-            }
-            long roundStart = System.nanoTime();
-            ChildRun.Result[] results = new ChildRun.Result[setups.length];
-            for (int i = 0; i < setups.length; i++) {
-                Setup s = setups[(round - 1 + i) % setups.length];
-                ChildRun.Result r = ChildRun.run(s, round,
-                        s.jvmOptions(options.agentJar(), bootstrap, jfc, options.flush(), options.stackDepth(), round),
-                        options, runDir);
-                results[s.ordinal()] = r;
-                System.err.printf(Locale.ROOT, "round %d/%d %-16s %10.1f ops/s %10.1f ops/CPU-s  heap after GC %6.1f MiB%n", round,
-                        options.rounds(), s.label, r.opsPerSecond(), r.opsPerCpuSecond(), r.heapAfterGcBytes() / 1048576.0);
-            }
-            report.addRound(results);
-            Duration took = Duration.ofNanos(System.nanoTime() - roundStart);
-            if (took.compareTo(roundEstimate) > 0 || round == 1) {
-                roundEstimate = took;
+    private static void runRounds(OverheadOptions options, String bootstrap, Path runDir, OverheadReport report,
+            ProcessFreezer freezer, long startNanos) throws IOException, InterruptedException {
+        int cycles = options.warmupCycles() + options.measuredCycles();
+        Duration roundEstimate = options.slice().plus(SLICE_SLACK).multipliedBy((long) cycles * options.setups().size())
+                .plus(CHILD_SLACK.multipliedBy(options.setups().size()));
+        try (Writer csv = Files.newBufferedWriter(runDir.resolve("slices.csv"), StandardCharsets.UTF_8)) {
+            csv.write("round,cycle,measured,position,setup,ops,wallNanos,workersNanos,agentNanos,jfrNanos,jitNanos,"
+                    + "gcNanos,otherNanos,othersMachineNanos\n");
+            for (int round = 1; round <= options.rounds(); round++) {
+                Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
+                if (elapsed.plus(roundEstimate).plus(RESERVE).compareTo(options.maxTime()) > 0) {
+                    System.err.printf(Locale.ROOT, "stopping after %d round(s): another (~%d s) would pass --max-time %s%n",
+                            round - 1, roundEstimate.toSeconds(), options.maxTime());
+                    break;
+                }
+                long roundStart = System.nanoTime();
+                report.addRound(runRound(options, bootstrap, runDir, report, freezer, round, csv));
+                Duration took = Duration.ofNanos(System.nanoTime() - roundStart);
+                if (took.compareTo(roundEstimate) > 0 || round == 1) {
+                    roundEstimate = took;
+                }
             }
         }
     }
 
+    /** Starts one child per setup, runs the warm-up and measured cycles, ends the children. */
+    private static Round runRound(OverheadOptions options, String bootstrap, Path runDir, OverheadReport report,
+            ProcessFreezer freezer, int round, Writer csv) throws IOException, InterruptedException {
+        Map<Setup, Child> children = new EnumMap<>(Setup.class);
+        Random order = new Random(options.seed() * 1_000_003L + round);
+        try {
+            List<Setup> startOrder = new ArrayList<>(options.setups());
+            Collections.shuffle(startOrder, order);
+            for (Setup s : startOrder) {
+                children.put(s, Child.start(s, round, s.jvmOptions(options.agentJar(), bootstrap, runDir,
+                        options.flush(), options.stackDepth(), round), options, runDir, freezer));
+                System.err.printf(Locale.ROOT, "round %d: %s started (JFR wait %d ms), frozen%n", round, s.label,
+                        children.get(s).awaitMillis());
+            }
+            List<Slice[]> measured = new ArrayList<>();
+            int warm = options.warmupCycles();
+            int total = warm + options.measuredCycles();
+            for (int cycle = 0; cycle < total; cycle++) {
+                List<Setup> sequence = new ArrayList<>(options.setups());
+                Collections.shuffle(sequence, order);
+                Slice[] slices = new Slice[Setup.values().length];
+                for (int position = 0; position < sequence.size(); position++) {
+                    Setup s = sequence.get(position);
+                    Slice slice = children.get(s).measure(freezer, options.slice());
+                    slices[s.ordinal()] = slice;
+                    report.addThawed(s, slice.wallNanos() / 1e9);
+                    csv.write(String.format(Locale.ROOT, "%d,%d,%b,%d,%s,%d,%d,%s,%d%n", round, cycle + 1,
+                            cycle >= warm, position, s.id(), slice.ops(), slice.wallNanos(),
+                            ThreadCpu.format(slice.cpuByKind()).replaceAll("[a-z]+=", "").replace(' ', ','),
+                            slice.othersNanos()));
+                }
+                csv.flush(); // a run cut short still leaves every complete cycle
+                if (cycle >= warm) {
+                    measured.add(slices);
+                }
+                if ((cycle + 1) % 10 == 0 || cycle + 1 == total) {
+                    System.err.printf(Locale.ROOT, "round %d: cycle %d/%d (%d warm-up)%s%n", round, cycle + 1, total,
+                            warm, cycle >= warm ? progress(measured) : "");
+                }
+            }
+            Map<Setup, Round.ChildEnd> ends = new EnumMap<>(Setup.class);
+            for (Setup s : options.setups()) {
+                Child c = children.get(s);
+                SliceProtocol.Result result = c.end(freezer);
+                ends.put(s, new Round.ChildEnd(c.awaitMillis(), result.heapAfterGcBytes(), result.rssBytes(),
+                        c.agentWarnings()));
+            }
+            children.clear();
+            return new Round(round, measured, ends, loadAverage());
+        } finally {
+            for (Child c : children.values()) {
+                c.kill();
+            }
+        }
+    }
+
+    /** The running median of agent 20 ms / none (or the first other setup / none), for the progress line. */
+    private static String progress(List<Slice[]> measured) {
+        for (Setup s : Setup.values()) {
+            if (s != Setup.NONE && measured.get(0)[s.ordinal()] != null && measured.get(0)[Setup.NONE.ordinal()] != null) {
+                return String.format(Locale.ROOT, ", %s / none median %.4f", s.label,
+                        Quantiles.of(CycleRatios.perCycle(measured, s, Setup.NONE, Slice.Rate.WALL)).median());
+            }
+        }
+        return "";
+    }
+
     private static String header(OverheadOptions o, String args, String stamp, String loadBefore, Path runDir,
             Duration took, int rounds) {
+        List<String> labels = new ArrayList<>();
+        for (Setup s : o.setups()) {
+            labels.add(s.label);
+        }
         return String.format(Locale.ROOT, String.join("\n",
                 "# Collector agent overhead (%s UTC)",
                 "",
@@ -138,19 +215,23 @@ public final class AgentOverheadBenchmark {
                 "",
                 "- machine: %d cores, %s %s, %s; **shared** (other builds and tests may run): load average"
                         + " %s at the start, %s at the end",
-                "- %d round(s) of 4 child JVMs (order rotated per round), each: %d workload threads, %d ms warm-up,"
-                        + " %d ms measured, `-Xms%s -Xmx%s -XX:+UseG1GC`; whole run %d s",
+                "- %d round(s), each with a fresh child JVM per setup (%s): %d workload threads,"
+                        + " `-Xms%s -Xmx%s -XX:+UseG1GC`; all frozen (SIGSTOP) but one at a time, which runs"
+                        + " for a %d ms slice; per cycle every child one slice, in a shuffled order;"
+                        + " %d warm-up cycles (discarded), then %d measured cycles; quiet cycle: the rest of the machine"
+                        + " used < %.0f %% of the cores in each of its slices; whole run %d s",
                 "- agent: `%s`, `period` 20 ms or 10 ms, `flush=%s`, `stackdepth=%d`;"
                         + " plain JFR: `-XX:StartFlightRecording` with jdk.ExecutionSample alone at 20 ms"
                         + " (maxage 2m, maxsize 32m, as the agent's stream); every JFR child also gets"
                         + " `-XX:FlightRecorderOptions:stackdepth=%d`",
-                "- children's output: `%s`",
+                "- children's output and every slice (`slices.csv`): `%s`",
                 ""),
                 stamp, AgentOverheadBenchmark.class.getName(), args,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),
                 System.getProperty("java.runtime.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
                 loadBefore, loadAverage(),
-                rounds, o.threads(), o.warmup().toMillis(), o.measure().toMillis(), o.heap(), o.heap(), took.toSeconds(),
+                rounds, String.join(", ", labels), o.threads(), o.heap(), o.heap(), o.slice().toMillis(),
+                o.warmupCycles(), o.measuredCycles(), o.quiet() * 100, took.toSeconds(),
                 o.agentJar().getFileName(), OverheadOptions.agentDuration(o.flush()), o.stackDepth(), o.stackDepth(),
                 runDir);
     }

@@ -2,51 +2,67 @@ package io.cctflow.bench.overhead;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * Options of {@link AgentOverheadBenchmark}, parsed from {@code --key value} pairs. Immutable.
  *
- * @param rounds      rounds of the four configurations, each round one child JVM per configuration
- * @param warmup      time each child runs before it starts counting
- * @param measure     the measured interval of each child
+ * @param rounds      rounds, each with fresh child JVMs of every setup
+ * @param setups      the setups run in every round, in {@link Setup} order; always holds {@link Setup#NONE}
+ * @param slice       how long one child runs thawed in one slice
+ * @param warmup      per child and round, thawed time in slices before the measured cycles (discarded)
+ * @param measure     per child and round, thawed time in measured slices
  * @param threads     worker threads of the workload
- * @param flush       the agent's flush interval ({@code flush=}); shorter than {@code measure}, so
- *                    every measured interval holds at least one flush
+ * @param flush       the agent's flush interval ({@code flush=})
  * @param maxTime     bound on the whole run: no round starts that would likely end after it
  * @param heap        {@code -Xms} and {@code -Xmx} of the children
  * @param stackDepth  JFR stack depth, for the agent and the plain JFR recording alike
+ * @param seed        seed of the slice order within each cycle
+ * @param quiet       a cycle is quiet when the rest of the machine used less than this share of its
+ *                    cores in every slice of it
  * @param agentJar    the shaded agent jar
- * @param workDir     broker data, the .jfc file and every child's output
+ * @param workDir     broker data, the .jfc files and every child's output
  * @param reportDir   where the Markdown report is written
  */
-record OverheadOptions(int rounds, Duration warmup, Duration measure, int threads, Duration flush,
-        Duration maxTime, String heap, int stackDepth, Path agentJar, Path workDir, Path reportDir) {
+record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration warmup, Duration measure,
+        int threads, Duration flush, Duration maxTime, String heap, int stackDepth, long seed, double quiet, Path agentJar,
+        Path workDir, Path reportDir) {
 
     static final String USAGE = String.join("\n",
             "usage: java -cp 'bench/target/classes:bench/target/lib/*' io.cctflow.bench.overhead.AgentOverheadBenchmark [options]",
-            "  --rounds N         rounds of none / agent 20 ms / agent 10 ms / plain JFR 20 ms (default 12)",
-            "  --warmup D         per child, before counting, after JFR runs (default 5s)",
-            "  --measure D        per child, the measured interval (default 6s)",
+            "  --rounds N         rounds, each with fresh child JVMs of every setup (default 3)",
+            "  --setups LIST      setups run side by side (default none,agent20,agent10,jfr20; also jfridle, jfrnoevents)",
+            "  --slice D          thawed time of one child in one slice (default 1500ms)",
+            "  --warmup D         per child and round, thawed time in slices before measuring (default 20s)",
+            "  --measure D        per child and round, thawed time in measured slices (default 30s)",
             "  --threads N        workload threads (default 2)",
             "  --flush D          the agent's flush interval (default 5s)",
-            "  --max-time D       bound on the whole run; later rounds are skipped (default 10m)",
+            "  --max-time D       bound on the whole run; later rounds are skipped (default 14m)",
             "  --heap SIZE        -Xms and -Xmx of the children (default 256m)",
             "  --stackdepth N     JFR stack depth of agent and plain JFR (default 256)",
+            "  --seed N           seed of the slice order in each cycle (default 1)",
+            "  --quiet SHARE      quiet cycle: the rest of the machine used less than this share of the cores (default 0.05)",
             "  --agent-jar PATH   shaded agent jar (default bench/target/cctflow-agent.jar)",
             "  --work-dir PATH    broker data and child output (default bench/target/overhead)",
             "  --report-dir PATH  Markdown report directory (default bench/reports)",
             "durations: 500ms, 6s, 10m");
 
     static OverheadOptions parse(String... args) {
-        int rounds = 12;
-        Duration warmup = Duration.ofSeconds(5);
-        Duration measure = Duration.ofSeconds(6);
+        int rounds = 3;
+        List<Setup> setups = List.of(Setup.NONE, Setup.AGENT_20, Setup.AGENT_10, Setup.JFR_20);
+        Duration slice = Duration.ofMillis(1500);
+        Duration warmup = Duration.ofSeconds(20);
+        Duration measure = Duration.ofSeconds(30);
         int threads = 2;
         Duration flush = Duration.ofSeconds(5);
-        Duration maxTime = Duration.ofMinutes(10);
+        Duration maxTime = Duration.ofMinutes(14);
         String heap = "256m";
         int stackDepth = 256;
+        long seed = 1;
+        double quiet = 0.05;
         Path agentJar = Path.of("bench/target/cctflow-agent.jar");
         Path workDir = Path.of("bench/target/overhead");
         Path reportDir = Path.of("bench/reports");
@@ -61,6 +77,8 @@ record OverheadOptions(int rounds, Duration warmup, Duration measure, int thread
             String value = args[++i];
             switch (key) {
                 case "--rounds" -> rounds = positive(key, value);
+                case "--setups" -> setups = setups(key, value);
+                case "--slice" -> slice = duration(key, value);
                 case "--warmup" -> warmup = duration(key, value);
                 case "--measure" -> measure = duration(key, value);
                 case "--threads" -> threads = positive(key, value);
@@ -68,14 +86,46 @@ record OverheadOptions(int rounds, Duration warmup, Duration measure, int thread
                 case "--max-time" -> maxTime = duration(key, value);
                 case "--heap" -> heap = value;
                 case "--stackdepth" -> stackDepth = positive(key, value);
+                case "--seed" -> seed = number(key, value);
+                case "--quiet" -> quiet = share(key, value);
                 case "--agent-jar" -> agentJar = Path.of(value);
                 case "--work-dir" -> workDir = Path.of(value);
                 case "--report-dir" -> reportDir = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + key);
             }
         }
-        return new OverheadOptions(rounds, warmup, measure, threads, flush, maxTime, heap, stackDepth,
-                agentJar, workDir, reportDir);
+        return new OverheadOptions(rounds, setups, slice, warmup, measure, threads, flush, maxTime, heap, stackDepth,
+                seed, quiet, agentJar, workDir, reportDir);
+    }
+
+    /** Measured cycles per round: enough slices for {@link #measure} of thawed time per child. */
+    int measuredCycles() {
+        return cycles(measure);
+    }
+
+    /** Warm-up cycles per round. */
+    int warmupCycles() {
+        return cycles(warmup);
+    }
+
+    private int cycles(Duration thawed) {
+        return (int) Math.max(1, (thawed.toNanos() + slice.toNanos() - 1) / slice.toNanos());
+    }
+
+    private static List<Setup> setups(String key, String value) {
+        EnumSet<Setup> chosen = EnumSet.noneOf(Setup.class);
+        for (String id : value.split(",")) {
+            try {
+                chosen.add(Setup.ofId(id.strip()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("option " + key + ": " + e.getMessage(), e);
+            }
+        }
+        if (!chosen.contains(Setup.NONE) || chosen.size() < 2) {
+            throw new IllegalArgumentException("option " + key + " must list none and at least one other setup"
+                    + " (ratios are taken against none), was '" + value + "'");
+        }
+        return List.copyOf(new ArrayList<>(chosen));
     }
 
     private static int positive(String key, String value) {
@@ -88,6 +138,27 @@ record OverheadOptions(int rounds, Duration warmup, Duration measure, int thread
             // reported below
         }
         throw new IllegalArgumentException("option " + key + " must be a positive integer, was '" + value + "'");
+    }
+
+    private static double share(String key, String value) {
+        try {
+            double d = Double.parseDouble(value);
+            if (d > 0 && d <= 1) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("option " + key + " must be a share in (0, 1] such as 0.05, was '"
+                + value + "'");
+    }
+
+    private static long number(String key, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option " + key + " must be an integer, was '" + value + "'", e);
+        }
     }
 
     static Duration duration(String key, String value) {

@@ -8,29 +8,51 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Turns the children's results into the Markdown report: throughput per setup, per-round ratios
- * (each round's runs of two setups, divided), heap and bytes per sample. Not thread-safe.
+ * Turns the rounds into the Markdown report: the goal ratios with their intervals, every ratio
+ * against no agent, CPU by thread kind, heap, bytes per sample. Not thread-safe.
  */
 final class OverheadReport {
     private static final double MIB = 1024.0 * 1024.0;
+    /** Confidence level of the median intervals. */
+    static final double LEVEL = 0.95;
 
-    private final int threads;
-    private final double sampledSecondsPerChild;
-    private final List<ChildRun.Result[]> rounds = new ArrayList<>();
-    private final Map<Setup, WireStats> wire = new EnumMap<>(Setup.class);
-
-    /**
-     * @param threads                the workload's threads, for the per-thread sample rate
-     * @param sampledSecondsPerChild warm-up plus measured time: how long each JFR child runs sampled
-     */
-    OverheadReport(int threads, double sampledSecondsPerChild) {
-        this.threads = threads;
-        this.sampledSecondsPerChild = sampledSecondsPerChild;
+    /** A ratio of two setups' rates, with the goal it must meet (NaN: none). */
+    record Pair(Setup a, Setup b, double goal) {
+        String label() {
+            return a.label + " / " + b.label;
+        }
     }
 
-    /** One complete round: {@code results[setup.ordinal()]}. */
-    void addRound(ChildRun.Result[] results) {
-        rounds.add(results.clone());
+    /** Fewest quiet cycles for a wall-clock verdict. */
+    static final int MIN_QUIET_CYCLES = 8;
+
+    private final int threads;
+    private final List<Setup> setups;
+    private final double quietShare;
+    private final int cores;
+    private final List<Round> rounds = new ArrayList<>();
+    private final Map<Setup, WireStats> wire = new EnumMap<>(Setup.class);
+    private final Map<Setup, Double> thawedSeconds = new EnumMap<>(Setup.class);
+
+    /**
+     * @param threads    the workload's threads, for the per-thread sample rate
+     * @param quietShare see {@link CycleRatios#quiet}
+     * @param cores      the machine's cores
+     */
+    OverheadReport(int threads, List<Setup> setups, double quietShare, int cores) {
+        this.threads = threads;
+        this.setups = List.copyOf(setups);
+        this.quietShare = quietShare;
+        this.cores = cores;
+    }
+
+    void addRound(Round round) {
+        rounds.add(round);
+    }
+
+    /** Thawed seconds of one child of {@code setup} in a round (warm-up and measured slices), for rates of samples. */
+    void addThawed(Setup setup, double seconds) {
+        thawedSeconds.merge(setup, seconds, Double::sum);
     }
 
     void addWire(Setup setup, WireStats stats) {
@@ -41,149 +63,281 @@ final class OverheadReport {
         return rounds.size();
     }
 
+    /** The ratios reported: the goals first, then every setup against none, then 10 ms against 20 ms. */
+    List<Pair> pairs() {
+        List<Pair> pairs = new ArrayList<>();
+        if (setups.contains(Setup.AGENT_20)) {
+            pairs.add(new Pair(Setup.AGENT_20, Setup.NONE, 0.99));
+            if (setups.contains(Setup.JFR_20)) {
+                pairs.add(new Pair(Setup.AGENT_20, Setup.JFR_20, 0.995));
+            }
+        }
+        for (Setup s : setups) {
+            if (s != Setup.NONE && s != Setup.AGENT_20) {
+                pairs.add(new Pair(s, Setup.NONE, Double.NaN));
+            }
+        }
+        if (setups.contains(Setup.AGENT_10) && setups.contains(Setup.AGENT_20)) {
+            pairs.add(new Pair(Setup.AGENT_10, Setup.AGENT_20, Double.NaN));
+        }
+        if (setups.contains(Setup.JFR_20)) {
+            for (Setup s : List.of(Setup.JFR_IDLE, Setup.JFR_NO_EVENTS)) {
+                if (setups.contains(s)) {
+                    pairs.add(new Pair(Setup.JFR_20, s, Double.NaN));
+                }
+            }
+        }
+        return pairs;
+    }
+
+    /** The cycles of one round a table is about. */
+    private interface CycleChoice {
+        List<Slice[]> of(Round r);
+    }
+
+    private List<Slice[]> quietCycles(Round r) {
+        return CycleRatios.quiet(r.cycles(), quietShare, cores);
+    }
+
+    /** The chosen cycles of every round. */
+    private List<Slice[]> cycles(CycleChoice choice) {
+        List<Slice[]> all = new ArrayList<>();
+        for (Round r : rounds) {
+            all.addAll(choice.of(r));
+        }
+        return all;
+    }
+
+    /**
+     * Whether {@code pair}'s goal is shown for {@code rate} over the chosen cycles: there are at
+     * least {@value #MIN_QUIET_CYCLES}, and the lower end of the interval of their median and every
+     * round's own median (of rounds with at least 3 such cycles) reach it.
+     */
+    private boolean shown(Pair pair, Slice.Rate rate, CycleChoice choice) {
+        List<Slice[]> chosen = cycles(choice);
+        if (chosen.size() < MIN_QUIET_CYCLES) {
+            return false;
+        }
+        double[] ci = Quantiles.medianInterval(CycleRatios.perCycle(chosen, pair.a(), pair.b(), rate), LEVEL);
+        if (ci[0] < pair.goal()) {
+            return false;
+        }
+        for (Round r : rounds) {
+            List<Slice[]> own = choice.of(r);
+            if (own.size() >= 3
+                    && Quantiles.of(CycleRatios.perCycle(own, pair.a(), pair.b(), rate)).median() < pair.goal()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The report; {@code header} comes first (command, machine, options). */
     String toMarkdown(String header) {
         StringBuilder md = new StringBuilder(header);
         if (rounds.isEmpty()) {
             return md.append("\nNo round completed.\n").toString();
         }
-        md.append("\n## Throughput\n\n")
-                .append("Operations of the whole workload per second of wall time, and per second of the child"
-                        + " process's CPU time (workers, agent, JFR, GC, JIT). On a shared machine the wall-clock"
-                        + " rate follows the CPU the other processes leave; the rate per CPU second charges the"
-                        + " agent's own threads to it and depends much less on the neighbours. JFR start wait: from"
-                        + " the child's start of work until a JFR recording ran (the agent starts on its own"
-                        + " thread); warm-up began only then.\n\n")
-                .append("| configuration | ops/s median | IQR | min .. max | ops per CPU-s median | IQR | min .. max"
-                        + " | heap after GC, median | RSS, median | JFR start wait, median |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (Setup s : Setup.values()) {
-            Quantiles q = Quantiles.of(values(r -> r[s.ordinal()].opsPerSecond()));
-            Quantiles c = Quantiles.of(values(r -> r[s.ordinal()].opsPerCpuSecond()));
-            Quantiles heap = Quantiles.of(values(r -> r[s.ordinal()].heapAfterGcBytes() / MIB));
-            Quantiles rss = Quantiles.of(values(r -> r[s.ordinal()].rssBytes() / MIB));
-            Quantiles wait = Quantiles.of(values(r -> r[s.ordinal()].awaitMillis() / 1000.0));
-            md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f .. %.1f | %.1f .. %.1f | %.1f | %.1f .. %.1f"
-                    + " | %.1f .. %.1f | %.1f MiB | %.0f MiB | %.1f s |%n", s.label, q.median(), q.q1(), q.q3(),
-                    q.min(), q.max(), c.median(), c.q1(), c.q3(), c.min(), c.max(), heap.median(), rss.median(),
-                    wait.median()));
+        ratios(md, Slice.Rate.WALL, this::quietCycles, "quiet cycles");
+        ratios(md, Slice.Rate.WALL, Round::cycles, "all cycles");
+        ratios(md, Slice.Rate.CPU, Round::cycles, "all cycles");
+        ratios(md, Slice.Rate.WORKER_CPU, Round::cycles, "all cycles");
+        rates(md);
+        cpu(md);
+        heap(md);
+        wire(md);
+        perRound(md);
+        return md.toString();
+    }
+
+    private void ratios(StringBuilder md, Slice.Rate rate, CycleChoice choice, String which) {
+        List<Slice[]> chosen = cycles(choice);
+        md.append("\n## Ratios of ").append(rate.label).append(", ").append(which)
+                .append(" (1.000 = no cost; 0.990 = 1 % loss)\n\n");
+        if (rate == Slice.Rate.WALL && which.startsWith("quiet")) {
+            md.append(String.format(Locale.ROOT, "Quiet cycles: in every slice of the cycle the rest of the machine"
+                    + " (all but the benchmark's own processes) used less than %.0f %% of its %d cores; %d of %d"
+                    + " measured cycles. On a contended machine the scheduler does not give every setup the same"
+                    + " share of the cores (see the CPU table), so the wall-clock goals are judged on quiet cycles."
+                    + " ", quietShare * 100, cores, chosen.size(), cycles(Round::cycles).size()));
+            md.append("Per cycle, each setup's rate over its slice, divided; then the median of those ratios over"
+                    + " the cycles of all rounds, with its ").append(pct(LEVEL)).append(" interval (order"
+                    + " statistics, distribution-free) and quartiles; each round's own median (fresh JVMs per round:"
+                    + " their spread is the JVM-to-JVM effect, e.g. code layout); and each round's ratio of sums"
+                    + " (all operations over all thawed time of those cycles, which charges rare costly slices in"
+                    + " full). **Shown** = at least ").append(MIN_QUIET_CYCLES).append(" cycles, and the interval's"
+                    + " lower end and the median of every round with at least 3 of them reach the goal.\n\n");
         }
+        if (chosen.isEmpty()) {
+            md.append("No such cycle.\n");
+            return;
+        }
+        md.append("| ratio | cycles | median | ").append(pct(LEVEL)).append(" interval | IQR | per-round medians"
+                + " | per-round ratio of sums | goal |\n|---|---:|---:|---:|---:|---|---|---|\n");
+        for (Pair p : pairs()) {
+            List<Double> values = CycleRatios.perCycle(chosen, p.a(), p.b(), rate);
+            Quantiles q = Quantiles.of(values);
+            double[] ci = Quantiles.medianInterval(values, LEVEL);
+            List<String> medians = new ArrayList<>();
+            List<String> sums = new ArrayList<>();
+            for (Round r : rounds) {
+                List<Slice[]> own = choice.of(r);
+                medians.add(own.isEmpty() ? "–" : String.format(Locale.ROOT, "%.4f",
+                        Quantiles.of(CycleRatios.perCycle(own, p.a(), p.b(), rate)).median()));
+                sums.add(own.isEmpty() ? "–"
+                        : String.format(Locale.ROOT, "%.4f", CycleRatios.ofSums(own, p.a(), p.b(), rate)));
+            }
+            boolean shown = shown(p, rate, choice);
+            String verdict = rate == Slice.Rate.WALL && which.startsWith("quiet")
+                    ? (shown ? "**shown**" : "**not shown**") : (shown ? "reached" : "not reached");
+            String goal = Double.isNaN(p.goal()) ? "" : String.format(Locale.ROOT, "≥ %.3f: %s", p.goal(), verdict);
+            md.append(String.format(Locale.ROOT, "| %s | %d | %.4f | %.4f .. %.4f | %.4f .. %.4f | %s | %s | %s |%n",
+                    p.label(), q.n(), q.median(), ci[0], ci[1], q.q1(), q.q3(), String.join(", ", medians),
+                    String.join(", ", sums), goal));
+        }
+    }
 
-        ratios(md, "wall-clock throughput", ChildRun.Result::opsPerSecond);
-        ratios(md, "throughput per CPU second", ChildRun.Result::opsPerCpuSecond);
+    private void rates(StringBuilder md) {
+        md.append("\n## Rates per setup (medians over rounds of each round's sums)\n\n")
+                .append("`cores received`: the child's CPU seconds per thawed second (all its threads), in all"
+                        + " measured cycles and in quiet ones; when others compete, what a setup receives is the"
+                        + " scheduler's doing.\n\n")
+                .append("| configuration | thawed s measured per round | ops/s | ops per CPU-s | ops per worker CPU-s"
+                        + " | cores received, all cycles | quiet cycles | JFR start wait |\n"
+                        + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Setup s : setups) {
+            md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.3f | %s | %.1f s |%n", s.label,
+                    medianOverRounds(r -> sum(r, s, Slice::wallNanos) / 1e9),
+                    medianOverRounds(r -> CycleRatios.rateOfSums(r.cycles(), s, Slice.Rate.WALL)),
+                    medianOverRounds(r -> CycleRatios.rateOfSums(r.cycles(), s, Slice.Rate.CPU)),
+                    medianOverRounds(r -> CycleRatios.rateOfSums(r.cycles(), s, Slice.Rate.WORKER_CPU)),
+                    coresReceived(cycles(Round::cycles), s), cycles(this::quietCycles).isEmpty() ? "–"
+                            : String.format(Locale.ROOT, "%.3f", coresReceived(cycles(this::quietCycles), s)),
+                    medianOverRounds(r -> r.ends().get(s).awaitMillis() / 1000.0)));
+        }
+    }
 
-        md.append("\n## CPU time by thread kind in the measured interval (medians over rounds)\n\n")
-                .append("From `/proc/self/task/*/schedstat` of each child: nanoseconds each thread spent on a CPU,"
-                        + " by native thread name. `agent` = `cctflow-*` and `kafka-*` threads (the agent's JFR stream"
-                        + " is parsed on `cctflow-sampler`), `jfr` = JFR's own threads (`JFR Sampler`, `JFR Recorder"
-                        + " Thread`, ...). `(agent + jfr) / workers` is the CPU the profiling took per CPU second of"
-                        + " work, `(agent + jfr) cores` per second of wall time (0.01 = 1 % of one core). Neither"
-                        + " counts waiting for a CPU, but JFR samples by wall-clock period, so when the workers get"
-                        + " little CPU the first rises. Costs inside the workers' own time (caches, safepoints) show"
-                        + " in `ops per worker CPU-s`, which also drops while the workers' code is not yet, or no"
-                        + " longer, compiled.\n\n")
-                .append("| configuration | workers ms | agent ms | jfr ms | jit ms | gc ms | other ms"
-                        + " | (agent + jfr) / workers, median | IQR | min .. max | (agent + jfr) cores, median"
-                        + " | ops per worker CPU-s, median |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (Setup s : Setup.values()) {
+    private void cpu(StringBuilder md) {
+        md.append("\n## CPU time by thread kind, per second thawed (medians over rounds)\n\n")
+                .append("Read by the parent from `/proc/<pid>/task/*/schedstat` of the frozen child before and after"
+                        + " each slice: milliseconds on a CPU per second of thawed wall time, by native thread name."
+                        + " `agent` = `cctflow-*` and `kafka-*` threads (the agent's JFR stream is parsed on"
+                        + " `cctflow-sampler`), `jfr` = JFR's own threads (`JFR Sampler`, `JFR Recorder Thread`, ...)."
+                        + " `(agent + jfr) / workers` is the CPU the profiling took per CPU second of work. 2,000 ms"
+                        + " per s = both cores.\n\n")
+                .append("| configuration | workers | agent | jfr | jit | gc | other | all | (agent + jfr) / workers |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Setup s : setups) {
             md.append("| ").append(s.label).append(" |");
             for (ThreadCpu.Kind k : ThreadCpu.Kind.values()) {
-                md.append(String.format(Locale.ROOT, " %.1f |",
-                        Quantiles.of(values(r -> r[s.ordinal()].cpuNanos(k) / 1e6)).median()));
+                md.append(String.format(Locale.ROOT, " %.2f |", medianOverRounds(
+                        r -> sum(r, s, x -> x.cpuNanos(k)) / 1e6 / (sum(r, s, Slice::wallNanos) / 1e9))));
             }
-            Quantiles share = Quantiles.of(values(r -> profilingShare(r[s.ordinal()])));
-            Quantiles perWorkerCpu = Quantiles.of(values(r -> r[s.ordinal()].ops() * 1e9
-                    / r[s.ordinal()].cpuNanos(ThreadCpu.Kind.WORKERS)));
-            Quantiles cores = Quantiles.of(values(r -> (r[s.ordinal()].cpuNanos(ThreadCpu.Kind.AGENT)
-                    + r[s.ordinal()].cpuNanos(ThreadCpu.Kind.JFR)) / (double) r[s.ordinal()].nanos()));
-            md.append(String.format(Locale.ROOT, " %.4f | %.4f .. %.4f | %.4f .. %.4f | %.4f | %.0f |%n",
-                    share.median(), share.q1(), share.q3(), share.min(), share.max(), cores.median(),
-                    perWorkerCpu.median()));
+            md.append(String.format(Locale.ROOT, " %.1f | %.4f |%n",
+                    medianOverRounds(r -> sum(r, s, Slice::cpuNanos) / 1e6 / (sum(r, s, Slice::wallNanos) / 1e9)),
+                    medianOverRounds(r -> (sum(r, s, x -> x.cpuNanos(ThreadCpu.Kind.AGENT))
+                            + sum(r, s, x -> x.cpuNanos(ThreadCpu.Kind.JFR)))
+                            / sum(r, s, x -> x.cpuNanos(ThreadCpu.Kind.WORKERS)))));
         }
+    }
 
+    private void heap(StringBuilder md) {
         md.append("\n## Agent heap (goal < 32 MiB)\n\n")
                 .append("Used heap after two `System.gc()` at the end of each child, minus the same figure of the"
                         + " no-agent child of the same round (the workload keeps almost nothing alive, so the rest"
                         + " is the agent with its JFR consumer). RSS grows by more: JFR's native buffers and the"
                         + " agent's code and threads.\n\n")
                 .append("| configuration | heap − none, median | min .. max | RSS − none, median |\n|---|---:|---:|---:|\n");
-        for (Setup s : new Setup[] {Setup.AGENT_20, Setup.AGENT_10, Setup.JFR_20}) {
-            Quantiles heap = Quantiles.of(values(
-                    r -> (r[s.ordinal()].heapAfterGcBytes() - r[Setup.NONE.ordinal()].heapAfterGcBytes()) / MIB));
-            Quantiles rss = Quantiles.of(values(
-                    r -> (r[s.ordinal()].rssBytes() - r[Setup.NONE.ordinal()].rssBytes()) / MIB));
+        for (Setup s : setups) {
+            if (s == Setup.NONE) {
+                continue;
+            }
+            List<Double> heap = new ArrayList<>();
+            List<Double> rss = new ArrayList<>();
+            for (Round r : rounds) {
+                heap.add((r.ends().get(s).heapAfterGcBytes() - r.ends().get(Setup.NONE).heapAfterGcBytes()) / MIB);
+                rss.add((r.ends().get(s).rssBytes() - r.ends().get(Setup.NONE).rssBytes()) / MIB);
+            }
+            Quantiles h = Quantiles.of(heap);
             md.append(String.format(Locale.ROOT, "| %s | %.2f MiB | %.2f .. %.2f | %.1f MiB |%n",
-                    s.label, heap.median(), heap.min(), heap.max(), rss.median()));
+                    s.label, h.median(), h.min(), h.max(), Quantiles.of(rss).median()));
         }
+    }
 
-        if (!wire.isEmpty()) {
-            md.append("\n## On the wire (all rounds, read back from the broker)\n\n")
-                    .append("| configuration | batches | samples | truncated | distinct stacks | Avro bytes / sample"
-                            + " | Kafka log bytes / sample (gzip) | stats.samplesSeen | samples / s / thread |\n")
-                    .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-            for (Map.Entry<Setup, WireStats> e : wire.entrySet()) {
-                WireStats w = e.getValue();
-                double childSeconds = rounds.size() * sampledSecondsPerChild;
-                md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %.2f | %.2f | %d | %.1f |%n",
-                        e.getKey().label, w.batches(), w.samples(), w.truncatedSamples(), w.stacks(),
-                        w.avroBytesPerSample(), w.logBytesPerSample(), w.samplesSeen(),
-                        w.samples() / childSeconds / threads));
-            }
-            md.append("\n`samples / s / thread`: all samples divided by rounds × (warm-up + measured time) ×"
-                    + " threads; the agent also samples a little before the warm-up and during exit, so this is"
-                    + " slightly high. JFR takes fewer samples than the period allows when threads wait for a"
-                    + " CPU.\n");
+    private void wire(StringBuilder md) {
+        if (wire.isEmpty()) {
+            return;
         }
+        md.append("\n## On the wire (all rounds, read back from the broker)\n\n")
+                .append("| configuration | batches | samples | truncated | distinct stacks | Avro bytes / sample"
+                        + " | Kafka log bytes / sample (gzip) | stats.samplesSeen | samples / thawed s / thread |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Map.Entry<Setup, WireStats> e : wire.entrySet()) {
+            WireStats w = e.getValue();
+            double seconds = thawedSeconds.getOrDefault(e.getKey(), Double.NaN);
+            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %.2f | %.2f | %d | %.1f |%n",
+                    e.getKey().label, w.batches(), w.samples(), w.truncatedSamples(), w.stacks(),
+                    w.avroBytesPerSample(), w.logBytesPerSample(), w.samplesSeen(), w.samples() / seconds / threads));
+        }
+        md.append("\n`samples / thawed s / thread`: all samples divided by the thawed seconds of the warm-up and"
+                + " measured slices of all rounds and by the threads; the agent also samples while the child starts"
+                + " and ends, so this is slightly high. Batches: a frozen child's flush timer fires when it is"
+                + " thawed, so with `--flush` shorter than a cycle every slice of an agent child holds a flush"
+                + " (more batches per thawed second than the flush interval says).\n");
+    }
 
-        md.append("\n## Per round (operations per second of wall time / per CPU second)\n\n| round |");
-        for (Setup s : Setup.values()) {
-            md.append(' ').append(s.label).append(" |");
+    private void perRound(StringBuilder md) {
+        md.append("\n## Per round (median of per-cycle ratios of ops per wall second, all cycles)\n\n"
+                + "| round | cycles | quiet |");
+        List<Pair> pairs = pairs();
+        for (Pair p : pairs) {
+            md.append(' ').append(p.label()).append(" |");
         }
-        md.append("\n|---|").append("---:|".repeat(Setup.values().length)).append('\n');
-        for (ChildRun.Result[] r : rounds) {
-            md.append("| ").append(r[0].round()).append(" |");
-            for (Setup s : Setup.values()) {
-                md.append(String.format(Locale.ROOT, " %.1f / %.1f |", r[s.ordinal()].opsPerSecond(),
-                        r[s.ordinal()].opsPerCpuSecond()));
+        md.append(" load average after |\n|---:|---:|---:|").append("---:|".repeat(pairs.size())).append("---|\n");
+        int warnings = 0;
+        for (Round r : rounds) {
+            md.append("| ").append(r.number()).append(" | ").append(r.cycles().size()).append(" | ")
+                    .append(quietCycles(r).size()).append(" |");
+            for (Pair p : pairs) {
+                md.append(String.format(Locale.ROOT, " %.4f |",
+                        Quantiles.of(CycleRatios.perCycle(r.cycles(), p.a(), p.b(), Slice.Rate.WALL)).median()));
             }
-            md.append('\n');
+            md.append(' ').append(r.loadAverage()).append(" |\n");
+            for (Round.ChildEnd end : r.ends().values()) {
+                warnings += end.agentWarnings();
+            }
         }
-        int warnings = rounds.stream().mapToInt(r -> r[Setup.AGENT_20.ordinal()].agentWarnings()
-                + r[Setup.AGENT_10.ordinal()].agentWarnings()).sum();
         md.append("\nAgent warnings (`[cctflow-agent] WARN` lines) over all agent children: ").append(warnings)
                 .append('\n');
-        return md.toString();
     }
 
-    private static double profilingShare(ChildRun.Result r) {
-        long workers = r.cpuNanos(ThreadCpu.Kind.WORKERS);
-        return workers == 0 ? Double.NaN
-                : (double) (r.cpuNanos(ThreadCpu.Kind.AGENT) + r.cpuNanos(ThreadCpu.Kind.JFR)) / workers;
+    private static double coresReceived(List<Slice[]> cycles, Setup s) {
+        long cpu = 0;
+        long wall = 0;
+        for (Slice[] cycle : cycles) {
+            cpu += cycle[s.ordinal()].cpuNanos();
+            wall += cycle[s.ordinal()].wallNanos();
+        }
+        return (double) cpu / wall;
     }
 
-    private void ratios(StringBuilder md, String what, ToDoubleFunction<ChildRun.Result> metric) {
-        md.append("\n## Ratios of ").append(what).append(", per round (1.000 = no cost; 0.990 = 1 % loss)\n\n")
-                .append("| ratio | median | IQR | min .. max | goal |\n|---|---:|---:|---:|---|\n");
-        ratio(md, metric, Setup.AGENT_20, Setup.NONE, "≥ 0.990 (≤ 1 % loss)");
-        ratio(md, metric, Setup.AGENT_10, Setup.NONE, "");
-        ratio(md, metric, Setup.JFR_20, Setup.NONE, "");
-        ratio(md, metric, Setup.AGENT_20, Setup.JFR_20, "≥ 0.995 (≤ 0.5 % loss)");
-        ratio(md, metric, Setup.AGENT_10, Setup.AGENT_20, "");
-    }
-
-    private void ratio(StringBuilder md, ToDoubleFunction<ChildRun.Result> metric, Setup a, Setup b, String goal) {
-        Quantiles q = Quantiles.of(values(
-                r -> metric.applyAsDouble(r[a.ordinal()]) / metric.applyAsDouble(r[b.ordinal()])));
-        md.append(String.format(Locale.ROOT, "| %s / %s | %.4f | %.4f .. %.4f | %.4f .. %.4f | %s |%n",
-                a.label, b.label, q.median(), q.q1(), q.q3(), q.min(), q.max(), goal));
-    }
-
-    private List<Double> values(ToDoubleFunction<ChildRun.Result[]> f) {
-        List<Double> values = new ArrayList<>(rounds.size());
-        for (ChildRun.Result[] r : rounds) {
+    private double medianOverRounds(ToDoubleFunction<Round> f) {
+        List<Double> values = new ArrayList<>();
+        for (Round r : rounds) {
             values.add(f.applyAsDouble(r));
         }
-        return values;
+        return Quantiles.of(values).median();
+    }
+
+    private static double sum(Round r, Setup s, java.util.function.ToLongFunction<Slice> f) {
+        long total = 0;
+        for (Slice[] cycle : r.cycles()) {
+            total += f.applyAsLong(cycle[s.ordinal()]);
+        }
+        return total;
+    }
+
+    private static String pct(double level) {
+        return String.format(Locale.ROOT, "%.0f %%", level * 100);
     }
 }

@@ -4,8 +4,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
-/** The four ways the benchmark starts its host JVMs. */
+/**
+ * The ways the benchmark starts its host JVMs: the four the issue compares, and two experiments on
+ * what JFR costs without sampling ({@code --setups}).
+ */
 enum Setup {
     /** No agent, no JFR: the baseline. */
     NONE("none", 0),
@@ -14,7 +18,16 @@ enum Setup {
     /** Our shaded agent at twice the rate. */
     AGENT_10("agent 10 ms", 10),
     /** A plain JFR recording with only jdk.ExecutionSample at 20 ms, same stack depth, no agent. */
-    JFR_20("plain JFR 20 ms", 20);
+    JFR_20("plain JFR 20 ms", 20),
+    /** Experiment: JFR initialised in the child ({@code FlightRecorder.getFlightRecorder()}), no recording. */
+    JFR_IDLE("JFR, no recording", 0),
+    /** Experiment: a plain JFR recording with no event enabled (JFR's threads and flushes, no sampler). */
+    JFR_NO_EVENTS("JFR recording, no events", 0);
+
+    /** The settings file of {@link #JFR_20}, in the run's directory. */
+    static final String SAMPLES_JFC = "execution-sample-20ms.jfc";
+    /** The settings file of {@link #JFR_NO_EVENTS}, in the run's directory. */
+    static final String NO_EVENTS_JFC = "no-events.jfc";
 
     final String label;
     final int periodMillis;
@@ -28,9 +41,27 @@ enum Setup {
         return this == AGENT_20 || this == AGENT_10;
     }
 
-    /** Short name used in topics, versions and file names. */
+    /** Short name used in {@code --setups}, topics, versions and file names. */
     String id() {
-        return name().toLowerCase(java.util.Locale.ROOT).replace("_", "");
+        return name().toLowerCase(Locale.ROOT).replace("_", "");
+    }
+
+    /**
+     * The setup named {@code id} (as {@link #id()}).
+     *
+     * @throws IllegalArgumentException naming the known ids if there is none
+     */
+    static Setup ofId(String id) {
+        for (Setup s : values()) {
+            if (s.id().equals(id)) {
+                return s;
+            }
+        }
+        List<String> ids = new ArrayList<>();
+        for (Setup s : values()) {
+            ids.add(s.id());
+        }
+        throw new IllegalArgumentException("unknown setup '" + id + "'; known: " + String.join(", ", ids));
     }
 
     /** The topic this setup's agents publish to (one per setup, so log sizes can be told apart). */
@@ -38,13 +69,22 @@ enum Setup {
         return "cctflow.bench." + id();
     }
 
+    /** Arguments of {@link OverheadWorkload} after the thread count and counters file. */
+    List<String> childArguments() {
+        return switch (this) {
+            case NONE -> List.of();
+            case JFR_IDLE -> List.of(OverheadWorkload.INIT_JFR);
+            default -> List.of(OverheadWorkload.AWAIT_JFR);
+        };
+    }
+
     /**
      * JVM options for one child of this setup.
      *
-     * @param bootstrap the broker, for the agent
-     * @param jfc       the settings file of the plain JFR recording
+     * @param bootstrap   the broker, for the agent
+     * @param settingsDir where {@link #SAMPLES_JFC} and {@link #NO_EVENTS_JFC} are
      */
-    List<String> jvmOptions(Path agentJar, String bootstrap, Path jfc, Duration flush, int stackDepth,
+    List<String> jvmOptions(Path agentJar, String bootstrap, Path settingsDir, Duration flush, int stackDepth,
             int round) {
         List<String> options = new ArrayList<>();
         if (this == NONE) {
@@ -57,8 +97,9 @@ enum Setup {
                     + ",topic=" + topic() + ",service=overhead-bench,version=" + id()
                     + ",instance=" + id() + "-r" + round + ",period=" + periodMillis + "ms"
                     + ",flush=" + OverheadOptions.agentDuration(flush) + ",stackdepth=" + stackDepth);
-        } else {
+        } else if (this == JFR_20 || this == JFR_NO_EVENTS) {
             // like the agent's stream: in the disk repository, bounded to 2 minutes and 32 MiB
+            Path jfc = settingsDir.resolve(this == JFR_20 ? SAMPLES_JFC : NO_EVENTS_JFC);
             options.add("-XX:StartFlightRecording:settings=" + jfc.toAbsolutePath() + ",maxage=2m,maxsize=32m");
         }
         return options;
@@ -66,14 +107,23 @@ enum Setup {
 
     /** A .jfc that enables jdk.ExecutionSample alone, at {@code periodMillis}, as the agent does. */
     static String executionSampleSettings(int periodMillis) {
-        return String.join("\n",
-                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-                "<configuration version=\"2.0\" label=\"cctflow-bench\""
-                        + " description=\"jdk.ExecutionSample only, as the cctflow agent records it\">",
+        return settings("jdk.ExecutionSample only, as the cctflow agent records it", String.join("\n",
                 "  <event name=\"jdk.ExecutionSample\">",
                 "    <setting name=\"enabled\">true</setting>",
                 "    <setting name=\"period\">" + periodMillis + " ms</setting>",
-                "  </event>",
+                "  </event>"));
+    }
+
+    /** A .jfc that enables no event (every event is off unless a settings file enables it). */
+    static String noEventSettings() {
+        return settings("no events: JFR running without sampling", "");
+    }
+
+    private static String settings(String description, String events) {
+        return String.join("\n",
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+                "<configuration version=\"2.0\" label=\"cctflow-bench\" description=\"" + description + "\">",
+                events,
                 "</configuration>",
                 "");
     }

@@ -11,8 +11,10 @@ import java.util.Map;
 /**
  * CPU time of this process's threads by kind, from Linux's {@code /proc/self/task/<tid>/schedstat}
  * (nanoseconds on a CPU) and {@code comm} (the native thread name, at most 15 characters), so JFR's
- * native threads and the JIT count too. On a shared machine this is the figure that does not
- * depend on how long threads waited for a CPU. Elsewhere every snapshot is empty.
+ * native threads and the JIT count too, of another process (the overhead benchmark's parent reads
+ * its frozen children). On a shared machine this is the figure that does not depend on how
+ * long threads waited for a CPU. Elsewhere every snapshot is empty. A thread that ended between
+ * two snapshots is missing from the later one: its CPU since the first is not counted.
  */
 final class ThreadCpu {
     /** The kinds, in the order of {@link #format}. */
@@ -27,10 +29,14 @@ final class ThreadCpu {
         this.threads = threads;
     }
 
-    /** The CPU time each thread of this process has used so far. */
-    static ThreadCpu snapshot() {
+    /** The CPU time each thread of process {@code pid} has used so far (empty if it has ended). */
+    static ThreadCpu of(long pid) {
+        return snapshot(Path.of("/proc", Long.toString(pid), "task"));
+    }
+
+    private static ThreadCpu snapshot(Path taskDir) {
         Map<String, Thread> threads = new HashMap<>();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(taskDir)) {
             for (Path task : tasks) {
                 try {
                     String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
@@ -75,6 +81,15 @@ final class ThreadCpu {
             return Kind.GC;
         }
         return Kind.OTHER;
+    }
+
+    /** The sum over kinds of {@code byKind}. */
+    static long total(long[] byKind) {
+        long sum = 0;
+        for (long n : byKind) {
+            sum += n;
+        }
+        return sum;
     }
 
     /** {@code workers=<ns> agent=<ns> jfr=<ns> jit=<ns> gc=<ns> other=<ns>}. */

@@ -51,4 +51,58 @@ class QuantilesTest {
     void refusesAnEmptySample() {
         assertThatThrownBy(() -> Quantiles.of(List.of())).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void medianIntervalRankIsTheTextbookOneForTwentyValues() {
+        // P(6 <= B <= 14) = 0.9586 for B ~ Binomial(20, 1/2); P(7 <= B <= 13) = 0.8847
+        assertThat(Quantiles.medianIntervalRank(20, 0.95)).isEqualTo(6);
+        assertThat(Quantiles.medianIntervalRank(20, 0.80)).isEqualTo(7);
+    }
+
+    @Test
+    void medianIntervalRankIsTheLargestWithEnoughCoverageByExactBinomials() {
+        for (int n = 1; n <= 80; n++) {
+            for (double level : new double[] {0.5, 0.9, 0.95, 0.99}) {
+                int expected = 1;
+                for (int l = 1; 2 * l <= n; l++) {
+                    if (coverage(n, l) >= level) {
+                        expected = l;
+                    }
+                }
+                assertThat(Quantiles.medianIntervalRank(n, level)).as("n=%d level=%s", n, level).isEqualTo(expected);
+            }
+        }
+    }
+
+    /** P(l <= B <= n - l), B ~ Binomial(n, 1/2), exactly. */
+    private static double coverage(int n, int l) {
+        java.math.BigInteger inside = java.math.BigInteger.ZERO;
+        for (int k = l; k <= n - l; k++) {
+            inside = inside.add(choose(n, k));
+        }
+        return new java.math.BigDecimal(inside).divide(new java.math.BigDecimal(java.math.BigInteger.TWO.pow(n)),
+                java.math.MathContext.DECIMAL64).doubleValue();
+    }
+
+    private static java.math.BigInteger choose(int n, int k) {
+        java.math.BigInteger c = java.math.BigInteger.ONE;
+        for (int i = 1; i <= k; i++) {
+            c = c.multiply(java.math.BigInteger.valueOf(n - k + i)).divide(java.math.BigInteger.valueOf(i));
+        }
+        return c;
+    }
+
+    @Test
+    void medianIntervalTakesTheOrderStatisticsOfThatRank() {
+        List<Double> values = new ArrayList<>();
+        for (int i = 20; i >= 1; i--) {
+            values.add((double) i);
+        }
+        Collections.shuffle(values, new Random(3));
+
+        assertThat(Quantiles.medianInterval(values, 0.95)).containsExactly(6.0, 15.0);
+        assertThat(Quantiles.medianInterval(List.of(1.0, 2.0, 3.0), 0.95)).containsExactly(1.0, 3.0);
+        assertThatThrownBy(() -> Quantiles.medianInterval(List.of(), 0.95)).hasMessageContaining("no values");
+        assertThatThrownBy(() -> Quantiles.medianInterval(values, 1.0)).hasMessageContaining("level");
+    }
 }

@@ -10,15 +10,16 @@ import org.junit.jupiter.api.Test;
 
 class SetupTest {
     private static final Path JAR = Path.of("/x/agent.jar");
-    private static final Path JFC = Path.of("/x/es.jfc");
+    private static final Path SETTINGS = Path.of("/x");
 
     private static List<String> options(Setup setup) {
-        return setup.jvmOptions(JAR, "127.0.0.1:9092", JFC, Duration.ofSeconds(5), 256, 3);
+        return setup.jvmOptions(JAR, "127.0.0.1:9092", SETTINGS, Duration.ofSeconds(5), 256, 3);
     }
 
     @Test
     void baselineHasNeitherAgentNorJfr() {
         assertThat(options(Setup.NONE)).isEmpty();
+        assertThat(Setup.NONE.childArguments()).isEmpty();
     }
 
     @Test
@@ -27,14 +28,35 @@ class SetupTest {
                 "-javaagent:/x/agent.jar=bootstrap.servers=127.0.0.1:9092,topic=cctflow.bench.agent10,"
                         + "service=overhead-bench,version=agent10,instance=agent10-r3,period=10ms,flush=5000ms,"
                         + "stackdepth=256");
+        assertThat(Setup.AGENT_10.childArguments()).containsExactly(OverheadWorkload.AWAIT_JFR);
     }
 
     @Test
     void plainJfrRecordsWithTheSettingsFileAndSameDepthButNoAgent() {
         assertThat(options(Setup.JFR_20)).containsExactly("-XX:FlightRecorderOptions:stackdepth=256",
-                "-XX:StartFlightRecording:settings=/x/es.jfc,maxage=2m,maxsize=32m");
+                "-XX:StartFlightRecording:settings=/x/execution-sample-20ms.jfc,maxage=2m,maxsize=32m");
+        assertThat(Setup.JFR_20.childArguments()).containsExactly(OverheadWorkload.AWAIT_JFR);
         assertThat(Setup.executionSampleSettings(20))
                 .contains("<event name=\"jdk.ExecutionSample\">", "<setting name=\"period\">20 ms</setting>")
                 .doesNotContain("jdk.ObjectAllocationSample");
+    }
+
+    @Test
+    void jfrExperimentsDifferFromPlainJfrOnlyInWhatRuns() {
+        assertThat(options(Setup.JFR_NO_EVENTS)).containsExactly("-XX:FlightRecorderOptions:stackdepth=256",
+                "-XX:StartFlightRecording:settings=/x/no-events.jfc,maxage=2m,maxsize=32m");
+        assertThat(Setup.JFR_NO_EVENTS.childArguments()).containsExactly(OverheadWorkload.AWAIT_JFR);
+        assertThat(Setup.noEventSettings()).contains("<configuration").doesNotContain("<event");
+        // initialised in the child, no recording to wait for
+        assertThat(options(Setup.JFR_IDLE)).containsExactly("-XX:FlightRecorderOptions:stackdepth=256");
+        assertThat(Setup.JFR_IDLE.childArguments()).containsExactly(OverheadWorkload.INIT_JFR);
+    }
+
+    @Test
+    void idsNameTheSetupsOfTheOptions() {
+        for (Setup s : Setup.values()) {
+            assertThat(Setup.ofId(s.id())).isEqualTo(s);
+        }
+        assertThat(Setup.JFR_NO_EVENTS.id()).isEqualTo("jfrnoevents");
     }
 }
