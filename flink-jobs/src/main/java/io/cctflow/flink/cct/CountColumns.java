@@ -1,12 +1,15 @@
 package io.cctflow.flink.cct;
 
 import io.cctflow.core.TreeCounts;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
- * {@link TreeCounts} as a Flink POJO (public array fields, no-arg constructor), so batches and
- * window accumulators are serialised by Flink's own serializers, never by Kryo, and state can
- * evolve. Conversions share the arrays; neither side modifies them.
+ * {@link TreeCounts} as columns (public array fields, no-arg constructor) that Flink serializes
+ * with {@link CountColumnsSerializer} (in bulk, never by Kryo), in batches and window accumulators.
+ * Conversions share the arrays; neither side modifies them, and nobody modifies a {@code
+ * CountColumns} after building it: the serializer's {@code copy} returns the same object.
  */
+@TypeInfo(CountColumnsTypeInfo.Factory.class)
 public class CountColumns {
     public long[] nodeIds = new long[0];
     public long[] self = new long[0];
