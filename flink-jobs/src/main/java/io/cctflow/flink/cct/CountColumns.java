@@ -22,6 +22,8 @@ public class CountColumns {
     public long[] methodIds = new long[0];
     public long[] methodSamples = new long[0];
     public long[] methodSelf = new long[0];
+    /** These columns as counts, once built or checked: a window's running sum is not checked again at every batch. */
+    private transient TreeCounts counts;
 
     public CountColumns() {
     }
@@ -39,13 +41,17 @@ public class CountColumns {
         c.methodIds = counts.methodIds();
         c.methodSamples = counts.methodSamples();
         c.methodSelf = counts.methodSelf();
+        c.counts = counts;
         return c;
     }
 
     /** @throws IllegalArgumentException if the columns are malformed (see {@link TreeCounts#of}) */
     public TreeCounts toTreeCounts() {
-        return TreeCounts.of(nodeIds, self, total, threadNodeIds, threadIds, threadSelf, threadDictIds, threadDictNames,
-                methodIds, methodSamples, methodSelf);
+        if (counts == null) {
+            counts = TreeCounts.of(nodeIds, self, total, threadNodeIds, threadIds, threadSelf, threadDictIds,
+                    threadDictNames, methodIds, methodSamples, methodSelf);
+        }
+        return counts;
     }
 
     /** A new sum of both; neither is modified. */
