@@ -72,7 +72,8 @@ public final class SamplesJob {
      * counts; pending truncated stacks; 3: the merge operator has the task definitions as its
      * broadcast input, broadcast state of definitions, keyed state of method names; 4: nodes and
      * method names in keyed state as bytes; 5: nodes in keyed state as chunks, a list of byte arrays;
-     * 6: count columns in window sums and batches serialized by {@code CountColumnsSerializer}).
+     * 6: count columns in window sums and batches serialized by {@code CountColumnsSerializer},
+     * method names in keyed state as chunks, a list of byte arrays).
      */
     public static final int STATE_VERSION = 6;
 
