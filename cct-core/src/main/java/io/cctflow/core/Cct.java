@@ -46,8 +46,10 @@ public final class Cct {
     private int[] lines;
     private int[] depths;
     private int[] recursiveParents;
+    /** Null in a tree without counts ({@link #topologyOnly}). */
     private long[] self;
     private long[] total;
+    private final boolean counted;
     private int size;
     private long collisions;
 
@@ -62,6 +64,21 @@ public final class Cct {
     }
 
     public Cct(int expectedNodes) {
+        this(expectedNodes, true);
+    }
+
+    /**
+     * A tree that keeps its topology only (ids, parents, methods, lines, depths, recursive parents,
+     * threads): counts given to it are dropped and read as 0, so its nodes cost 16 bytes less each,
+     * and nothing per (node, thread). For trees whose counts are kept elsewhere ({@link
+     * StackCounts}) and never read. Nodes are created exactly as in a counted tree.
+     */
+    public static Cct topologyOnly(int expectedNodes) {
+        return new Cct(expectedNodes, false);
+    }
+
+    private Cct(int expectedNodes, boolean counted) {
+        this.counted = counted;
         int cap = Math.max(16, expectedNodes);
         index = new LongIntMap(cap);
         ids = new long[cap];
@@ -70,14 +87,14 @@ public final class Cct {
         lines = new int[cap];
         depths = new int[cap];
         recursiveParents = new int[cap];
-        self = new long[cap];
-        total = new long[cap];
+        self = counted ? new long[cap] : null;
+        total = counted ? new long[cap] : null;
         ids[ROOT] = NodeId.ROOT;
         parents[ROOT] = NONE;
         recursiveParents[ROOT] = NONE;
         index.put(NodeId.ROOT, ROOT);
         size = 1;
-        int entries = Math.max(16, cap / 2);
+        int entries = counted ? Math.max(16, cap / 2) : 1;
         threadSelf = new LongSums(entries);
         thread(ThreadNames.UNKNOWN);
     }
@@ -104,6 +121,12 @@ public final class Cct {
     public int addStack(long[] methodIds, int[] callSiteLines, int depth, int thread, long count) {
         checkThread(thread);
         int node = ROOT;
+        if (!counted) {
+            for (int i = 0; i < depth; i++) {
+                node = child(node, methodIds[i], callSiteLines[i]);
+            }
+            return node;
+        }
         total[ROOT] += count;
         for (int i = 0; i < depth; i++) {
             node = child(node, methodIds[i], callSiteLines[i]);
@@ -164,6 +187,9 @@ public final class Cct {
 
     /** Adds counts to a node, e.g. when rebuilding a tree from stored per-node counts. */
     public void addCounts(int node, long selfCount, long totalCount) {
+        if (!counted) {
+            return;
+        }
         self[node] += selfCount;
         total[node] += totalCount;
     }
@@ -175,7 +201,9 @@ public final class Cct {
      */
     public void addThreadSelf(int node, int thread, long selfCount) {
         checkThread(thread);
-        threadSelf.add(NodeThreadKey.of(node, thread), selfCount);
+        if (counted) {
+            threadSelf.add(NodeThreadKey.of(node, thread), selfCount);
+        }
     }
 
     /**
@@ -287,8 +315,10 @@ public final class Cct {
         lines = Arrays.copyOf(lines, cap);
         depths = Arrays.copyOf(depths, cap);
         recursiveParents = Arrays.copyOf(recursiveParents, cap);
-        self = Arrays.copyOf(self, cap);
-        total = Arrays.copyOf(total, cap);
+        if (counted) {
+            self = Arrays.copyOf(self, cap);
+            total = Arrays.copyOf(total, cap);
+        }
     }
 
     /** Number of nodes including the virtual root. */
@@ -331,12 +361,12 @@ public final class Cct {
 
     /** Samples whose leaf is this node. */
     public long self(int node) {
-        return self[node];
+        return counted ? self[node] : 0;
     }
 
     /** Samples whose stack passes through this node (each counted once). */
     public long total(int node) {
-        return total[node];
+        return counted ? total[node] : 0;
     }
 
     /** Lookups that found an id already taken by a different (parent, method, line). */

@@ -41,11 +41,11 @@ public final class Outputs {
     public static final ListStateDescriptor<byte[]> CCT_NODE_CHUNKS = new ListStateDescriptor<>("cct-node-chunks",
             PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     /**
-     * Per execution: {@code className.methodName} of each method of its CCT, for task matching,
-     * UTF-8 (one bulk write per name in a snapshot, where a string is written char by char).
+     * Per execution: {@code className.methodName} of each method of its CCT, for task matching, as
+     * chunks of UTF-8 names, one per batch that brought new methods ({@code StoredNames}).
      */
-    public static final MapStateDescriptor<Long, byte[]> CCT_METHOD_NAMES = new MapStateDescriptor<>(
-            "cct-method-names-utf8", Types.LONG, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+    public static final ListStateDescriptor<byte[]> CCT_METHOD_NAME_CHUNKS = new ListStateDescriptor<>(
+            "cct-method-name-chunks", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     /** Per execution: highest batch sequence number seen, to count lost batches. */
     public static final ValueStateDescriptor<Long> LAST_SEQUENCE =
             new ValueStateDescriptor<>("last-sequence", Types.LONG);

@@ -71,9 +71,11 @@ public final class SamplesJob {
      * version can no longer be restored (2: window sums with per-thread, per-method and truncation
      * counts; pending truncated stacks; 3: the merge operator has the task definitions as its
      * broadcast input, broadcast state of definitions, keyed state of method names; 4: nodes and
-     * method names in keyed state as bytes; 5: nodes in keyed state as chunks, a list of byte arrays).
+     * method names in keyed state as bytes; 5: nodes in keyed state as chunks, a list of byte arrays;
+     * 6: count columns in window sums and batches serialized by {@code CountColumnsSerializer},
+     * method names in keyed state as chunks, a list of byte arrays).
      */
-    public static final int STATE_VERSION = 5;
+    public static final int STATE_VERSION = 6;
 
     private SamplesJob() {
     }

@@ -13,8 +13,13 @@ import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -70,6 +75,41 @@ class CctMergeFunctionTest {
         assertThat(topology.get(1).getValue().nodes).isEmpty();
         assertThat(topology.get(1).getValue().instance.firstSampleMillis()).isEqualTo(70_000);
         assertThat(harness.getSideOutput(Outputs.DEAD_LETTERS)).isNull();
+    }
+
+    @Test
+    void keepsTheNameOfEachMethodOfTheTreeOnceInState() throws Exception {
+        long[] one = {1};
+        harness.processElement(new StreamRecord<>(TestBatches.record(
+                TestBatches.batch(EXEC, 0, 60_000, new int[][] {{0, 1}}, one), 0)));
+        // new nodes with a new method (m2) and with known ones
+        harness.processElement(new StreamRecord<>(TestBatches.record(
+                TestBatches.batch(EXEC, 1, 70_000, new int[][] {{0, 1, 2}, {0, 2}}, new long[] {1, 1}), 1)));
+        // a new node of known methods only, then nothing new
+        harness.processElement(new StreamRecord<>(TestBatches.record(
+                TestBatches.batch(EXEC, 2, 80_000, new int[][] {{0, 2, 1}}, one), 2)));
+        harness.processElement(new StreamRecord<>(TestBatches.record(
+                TestBatches.batch(EXEC, 3, 90_000, new int[][] {{0, 2, 1}}, one), 3)));
+
+        var backend = harness.getOperator().getKeyedStateBackend();
+        backend.setCurrentKey(EXEC.key());
+        ListState<byte[]> chunks = backend.getPartitionedState(VoidNamespace.INSTANCE,
+                VoidNamespaceSerializer.INSTANCE, Outputs.CCT_METHOD_NAME_CHUNKS);
+        List<String> names = new ArrayList<>();
+        int count = 0;
+        for (byte[] chunk : chunks.get()) {
+            count++;
+            ByteBuffer b = ByteBuffer.wrap(chunk);
+            while (b.hasRemaining()) {
+                long id = b.getLong();
+                byte[] name = new byte[b.getInt()];
+                b.get(name);
+                names.add(new String(name, StandardCharsets.UTF_8));
+                assertThat(id).isEqualTo(MethodId.of("T", names.get(names.size() - 1).substring(2), "()V"));
+            }
+        }
+        assertThat(count).as("chunks: one per batch that brought a new method").isEqualTo(2);
+        assertThat(names).containsExactly("T.m0", "T.m1", "T.m2");
     }
 
     @Test

@@ -1,7 +1,5 @@
 package io.cctflow.graph;
 
-import java.util.Arrays;
-
 /**
  * The byte form of a window's long arrays ({@code :Window} properties): each value zigzag-encoded
  * as a LEB128 varint, so small counts take one or two bytes and a 64-bit node id ten. A Neo4j
@@ -13,20 +11,28 @@ final class PackedLongs {
     }
 
     static byte[] pack(long[] values) {
-        byte[] out = new byte[values.length * 2 + 8];
+        // sized exactly first: node ids take ten bytes each, so growing a guess copied the array
+        // several times
+        int length = 0;
+        for (long v : values) {
+            length += varintLength((v << 1) ^ (v >> 63));
+        }
+        byte[] out = new byte[length];
         int pos = 0;
         for (long v : values) {
             long z = (v << 1) ^ (v >> 63);
-            if (out.length - pos < 10) {
-                out = Arrays.copyOf(out, out.length * 2 + 10);
-            }
             while ((z & ~0x7FL) != 0) {
                 out[pos++] = (byte) ((z & 0x7F) | 0x80);
                 z >>>= 7;
             }
             out[pos++] = (byte) z;
         }
-        return Arrays.copyOf(out, pos);
+        return out;
+    }
+
+    /** Bytes of {@code z} as an unsigned LEB128 varint: one per started 7 bits, at least one. */
+    private static int varintLength(long z) {
+        return 1 + (63 - Long.numberOfLeadingZeros(z | 1)) / 7;
     }
 
     /** @throws IllegalArgumentException if {@code bytes} ends inside a value or a value is too long */

@@ -14,7 +14,10 @@ public final class SortedColumns {
 
     /**
      * The row-wise sum of two tables with the same shape: rows with equal keys have their counts
-     * added, the others are copied. Neither input is modified.
+     * added, the others are copied. Neither input is modified. When the keys of one input are all
+     * the keys of the sum (e.g. a window's running sum and a batch that brought no new node), the
+     * sum's key columns are that input's arrays, not copies: tables are never modified after they
+     * are built, and the running sum then allocates only its count columns.
      */
     public static long[][] sum(long[][] a, long[][] b, int keyColumns) {
         int columns = a.length;
@@ -35,13 +38,18 @@ public final class SortedColumns {
                 j++;
             }
         }
-        long[][] out = new long[columns][rows];
+        long[][] sharedKeys = rows == n ? a : rows == m ? b : null;
+        long[][] out = new long[columns][];
+        for (int col = 0; col < columns; col++) {
+            out[col] = sharedKeys != null && col < keyColumns ? sharedKeys[col] : new long[rows];
+        }
+        int firstWritten = sharedKeys != null ? keyColumns : 0;
         int i = 0;
         int j = 0;
         int k = 0;
         while (i < n || j < m) {
             int c = i == n ? 1 : j == m ? -1 : compareKeys(a, i, b, j, keyColumns);
-            for (int col = 0; col < columns; col++) {
+            for (int col = firstWritten; col < columns; col++) {
                 if (c < 0) {
                     out[col][k] = a[col][i];
                 } else if (c > 0) {

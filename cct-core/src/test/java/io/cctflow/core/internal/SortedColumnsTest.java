@@ -50,6 +50,96 @@ class SortedColumnsTest {
         }
     }
 
+    /**
+     * Two random sorted tables against the same reference, with the second table's keys often a
+     * subset of the first's (or the other way round), the case where the sum takes over that input's
+     * key columns: the sum is right either way and neither input changes.
+     */
+    @Property(tries = 300)
+    void sumEqualsSummingPerKeyAndLeavesItsInputsAlone(@ForAll long seed, @ForAll @IntRange(min = 0, max = 200) int rows,
+            @ForAll @IntRange(min = 1, max = 2) int keyColumns, @ForAll @IntRange(min = 0, max = 2) int shape) {
+        Random random = new Random(seed);
+        long[][] a = randomTable(random, rows, keyColumns);
+        long[][] b = randomTable(random, rows, keyColumns);
+        if (shape == 1) {
+            b = subsetOf(random, a, keyColumns); // b brings no new key
+        } else if (shape == 2) {
+            a = subsetOf(random, b, keyColumns); // a brings no new key
+        }
+        long[][] aBefore = deepCopy(a);
+        long[][] bBefore = deepCopy(b);
+        TreeMap<List<Long>, long[]> reference = new TreeMap<>(SortedColumnsTest::compareLists);
+        for (long[][] t : List.of(a, b)) {
+            for (int r = 0; r < t[0].length; r++) {
+                List<Long> key = new ArrayList<>();
+                for (int c = 0; c < keyColumns; c++) {
+                    key.add(t[c][r]);
+                }
+                long[] sums = reference.computeIfAbsent(key, k -> new long[2]);
+                sums[0] += t[keyColumns][r];
+                sums[1] += t[keyColumns + 1][r];
+            }
+        }
+
+        long[][] sum = SortedColumns.sum(a, b, keyColumns);
+
+        assertThat(sum[0]).hasSize(reference.size());
+        int r = 0;
+        for (Map.Entry<List<Long>, long[]> e : reference.entrySet()) {
+            for (int c = 0; c < keyColumns; c++) {
+                assertThat(sum[c][r]).isEqualTo(e.getKey().get(c));
+            }
+            assertThat(sum[keyColumns][r]).isEqualTo(e.getValue()[0]);
+            assertThat(sum[keyColumns + 1][r]).isEqualTo(e.getValue()[1]);
+            r++;
+        }
+        assertThat(a).isDeepEqualTo(aBefore);
+        assertThat(b).isDeepEqualTo(bBefore);
+        for (int c = keyColumns; c < sum.length; c++) {
+            assertThat(sum[c]).isNotSameAs(a[c]).isNotSameAs(b[c]);
+        }
+    }
+
+    /** Rows with distinct keys in key order, counts 0..999. */
+    private static long[][] randomTable(Random random, int rows, int keyColumns) {
+        long[][] table = new long[keyColumns + 2][rows];
+        for (int r = 0; r < rows; r++) {
+            for (int c = 0; c < keyColumns; c++) {
+                table[c][r] = random.nextInt(60) - 30;
+            }
+            table[keyColumns][r] = random.nextInt(1000);
+            table[keyColumns + 1][r] = random.nextInt(1000);
+        }
+        return SortedColumns.sortAndCombine(table, keyColumns);
+    }
+
+    /** Some of the rows of {@code table} (keys kept in order), with new counts. */
+    private static long[][] subsetOf(Random random, long[][] table, int keyColumns) {
+        List<Integer> kept = new ArrayList<>();
+        for (int r = 0; r < table[0].length; r++) {
+            if (random.nextInt(4) != 0) {
+                kept.add(r);
+            }
+        }
+        long[][] subset = new long[table.length][kept.size()];
+        for (int k = 0; k < kept.size(); k++) {
+            for (int c = 0; c < keyColumns; c++) {
+                subset[c][k] = table[c][kept.get(k)];
+            }
+            subset[keyColumns][k] = random.nextInt(1000);
+            subset[keyColumns + 1][k] = random.nextInt(1000);
+        }
+        return subset;
+    }
+
+    private static long[][] deepCopy(long[][] table) {
+        long[][] copy = new long[table.length][];
+        for (int c = 0; c < table.length; c++) {
+            copy[c] = table[c].clone();
+        }
+        return copy;
+    }
+
     private static int compareLists(List<Long> a, List<Long> b) {
         for (int i = 0; i < a.size(); i++) {
             int c = Long.compare(a.get(i), b.get(i));

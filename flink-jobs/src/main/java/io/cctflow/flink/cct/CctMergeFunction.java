@@ -5,6 +5,7 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.StackCounts;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.truncated.MergeResult;
+import io.cctflow.core.truncated.MethodNodeIndex;
 import io.cctflow.core.truncated.TruncatedStackMerger;
 import io.cctflow.flink.Outputs;
 import io.cctflow.flink.ingest.BatchDecoder;
@@ -59,7 +60,7 @@ import org.apache.flink.util.Collector;
  * parent does not) are emitted, new nodes' too: the graph stores roots, readers take the subtrees
  * below them. Labels are a pure function of path, service and
  * definitions, so they are not kept in state; the method names they need are ({@link
- * Outputs#CCT_METHOD_NAMES}). An invalid definition is dead-lettered with the reason and counted,
+ * Outputs#CCT_METHOD_NAME_CHUNKS}). An invalid definition is dead-lettered with the reason and counted,
  * and removes an earlier definition with its id: the accepted definitions are always the valid
  * subset of the topic's latest values, whatever the restart.
  *
@@ -142,7 +143,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         truncatedExpired = metrics.counter("truncatedSamplesExpired");
         sequenceGaps = metrics.counter("sequenceGaps");
         hashCollisions = metrics.counter("hashCollisions");
-        tasks = new TaskLabelling(getRuntimeContext().getMapState(Outputs.CCT_METHOD_NAMES), metrics,
+        tasks = new TaskLabelling(getRuntimeContext().getListState(Outputs.CCT_METHOD_NAME_CHUNKS), metrics,
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0);
     }
 
@@ -366,8 +367,30 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         nodes.add(StoredNodes.encode(created));
         if (++instance.storedChunks > StoredNodes.MAX_CHUNKS) {
             nodes.update(List.of(StoredNodes.concat(nodes.get())));
+            tasks.compactNames(); // added only with nodes: never more chunks of names than of nodes
             instance.storedChunks = 1;
         }
+    }
+
+    /**
+     * The methods of the batch's new nodes (from {@code sizeBefore}) that no older node of the
+     * execution's tree has: those whose names are not in its state yet.
+     */
+    private static List<MethodRecord> newMethods(InstanceTrees.Entry entry, int sizeBefore,
+            Map<Long, MethodRecord> usedMethods) {
+        MethodNodeIndex index = entry.index();
+        index.catchUp();
+        List<MethodRecord> fresh = new ArrayList<>();
+        for (MethodRecord m : usedMethods.values()) {
+            int node = index.first(m.id()); // newest first
+            while (node >= sizeBefore) {
+                node = index.next(node);
+            }
+            if (node < 0) {
+                fresh.add(m);
+            }
+        }
+        return fresh;
     }
 
     /**
@@ -391,7 +414,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             usedMethods.putIfAbsent(node.methodId(), method);
         }
         storeNodes(entry, created);
-        tasks.rememberNames(usedMethods.values());
+        tasks.rememberNames(newMethods(entry, sizeBefore, usedMethods));
         nodesCreated.inc(created.size());
         InstanceInfo info = batch.instance();
         InstanceRecord instance = new InstanceRecord(execution.service(), execution.version(), execution.instance(),

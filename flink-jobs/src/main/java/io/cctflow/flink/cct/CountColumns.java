@@ -1,12 +1,15 @@
 package io.cctflow.flink.cct;
 
 import io.cctflow.core.TreeCounts;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
- * {@link TreeCounts} as a Flink POJO (public array fields, no-arg constructor), so batches and
- * window accumulators are serialised by Flink's own serializers, never by Kryo, and state can
- * evolve. Conversions share the arrays; neither side modifies them.
+ * {@link TreeCounts} as columns (public array fields, no-arg constructor) that Flink serializes
+ * with {@link CountColumnsSerializer} (in bulk, never by Kryo), in batches and window accumulators.
+ * Conversions share the arrays; neither side modifies them, and nobody modifies a {@code
+ * CountColumns} after building it: the serializer's {@code copy} returns the same object.
  */
+@TypeInfo(CountColumnsTypeInfo.Factory.class)
 public class CountColumns {
     public long[] nodeIds = new long[0];
     public long[] self = new long[0];
@@ -19,6 +22,8 @@ public class CountColumns {
     public long[] methodIds = new long[0];
     public long[] methodSamples = new long[0];
     public long[] methodSelf = new long[0];
+    /** These columns as counts, once built or checked: a window's running sum is not checked again at every batch. */
+    private transient TreeCounts counts;
 
     public CountColumns() {
     }
@@ -36,13 +41,17 @@ public class CountColumns {
         c.methodIds = counts.methodIds();
         c.methodSamples = counts.methodSamples();
         c.methodSelf = counts.methodSelf();
+        c.counts = counts;
         return c;
     }
 
     /** @throws IllegalArgumentException if the columns are malformed (see {@link TreeCounts#of}) */
     public TreeCounts toTreeCounts() {
-        return TreeCounts.of(nodeIds, self, total, threadNodeIds, threadIds, threadSelf, threadDictIds, threadDictNames,
-                methodIds, methodSamples, methodSelf);
+        if (counts == null) {
+            counts = TreeCounts.of(nodeIds, self, total, threadNodeIds, threadIds, threadSelf, threadDictIds,
+                    threadDictNames, methodIds, methodSamples, methodSelf);
+        }
+        return counts;
     }
 
     /** A new sum of both; neither is modified. */

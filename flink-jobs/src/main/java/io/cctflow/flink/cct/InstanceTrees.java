@@ -14,8 +14,8 @@ import java.util.Map;
  * maximal common merging, which needs every node of a method and child lookups. Derived data:
  * keyed state ({@code CCT_NODE_CHUNKS}) is the truth; a tree is rebuilt from it on a miss (after a
  * restore, or after eviction) and kept in step by the caller, which adds each new node to both.
- * At most {@code capacity} trees are kept, least recently used evicted. Counts in these trees are
- * meaningless. Not thread-safe: one per operator instance.
+ * At most {@code capacity} trees are kept, least recently used evicted. The trees keep no counts
+ * ({@link Cct#topologyOnly}). Not thread-safe: one per operator instance.
  */
 final class InstanceTrees {
     /**
@@ -84,7 +84,7 @@ final class InstanceTrees {
             }
         }
         nodes.sort(Comparator.comparingInt(StoredNodes.Node::depth));
-        Cct tree = new Cct(nodes.size() + 16);
+        Cct tree = Cct.topologyOnly(nodes.size() + 16);
         for (StoredNodes.Node n : nodes) {
             int parent = tree.indexOf(n.parentId());
             if (parent < 0) {

@@ -15,7 +15,6 @@ import io.cctflow.flink.task.TaskDefinitions;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeTasks;
 import io.cctflow.graph.model.TaskDefinitionRecord;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -24,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.state.BroadcastState;
-import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -36,14 +35,14 @@ import org.slf4j.LoggerFactory;
  * their parents and applies definition changes to existing nodes. cct-core's {@link TaskLabeller}
  * (one per service, see {@link TaskDefinitions}) does all matching; labels are a pure function of
  * path, service and definitions, so they are computed on the in-memory trees and never kept in
- * state, only the method names they need ({@link Outputs#CCT_METHOD_NAMES}).
+ * state, only the method names they need ({@link Outputs#CCT_METHOD_NAME_CHUNKS}).
  *
  * <p>One per operator instance, used only from its task thread: not thread-safe.
  */
 final class TaskLabelling {
     private static final Logger LOG = LoggerFactory.getLogger(TaskLabelling.class);
 
-    private final MapState<Long, byte[]> methodNames;
+    private final ListState<byte[]> methodNames;
     /** Method id to {@code className.methodName} for every execution of this subtask: derived, filled from state. */
     private final Map<Long, String> qualifiedNames = new HashMap<>();
     /** Definition changes and rejections are the same on every subtask: only the first emits them. */
@@ -53,19 +52,38 @@ final class TaskLabelling {
     /** Parsed view of the broadcast state; {@code null} until first used after (re)start. */
     private TaskDefinitions definitions;
 
-    TaskLabelling(MapState<Long, byte[]> methodNames, MetricGroup metrics, boolean firstSubtask) {
+    TaskLabelling(ListState<byte[]> methodNames, MetricGroup metrics, boolean firstSubtask) {
         this.methodNames = methodNames;
         this.firstSubtask = firstSubtask;
         this.rejected = metrics.counter("taskDefinitionsRejected");
         this.labelsUpdated = metrics.counter("nodeLabelsUpdated");
     }
 
-    /** Keeps the names of the methods of the current key's new nodes, in state and in memory. */
+    /**
+     * Keeps the names of methods new to the current key's tree (the caller passes each method once
+     * per execution: those of its new nodes that no older node has), in state as one chunk and in
+     * memory.
+     */
     void rememberNames(Collection<MethodRecord> methods) throws Exception {
+        if (methods.isEmpty()) {
+            return;
+        }
+        List<Long> ids = new ArrayList<>(methods.size());
+        List<String> names = new ArrayList<>(methods.size());
         for (MethodRecord m : methods) {
             String name = qualifiedName(m);
-            methodNames.put(m.id(), name.getBytes(StandardCharsets.UTF_8));
+            ids.add(m.id());
+            names.add(name);
             qualifiedNames.putIfAbsent(m.id(), name);
+        }
+        methodNames.add(StoredNames.encode(ids, names));
+    }
+
+    /** Rewrites the current key's chunks of names as one (when its chunks of nodes are compacted). */
+    void compactNames() throws Exception {
+        Iterable<byte[]> chunks = methodNames.get();
+        if (chunks != null) {
+            methodNames.update(List.of(StoredNodes.concat(chunks)));
         }
     }
 
@@ -112,10 +130,12 @@ final class TaskLabelling {
 
     /** Makes the names of the current key's methods known to the labellers. */
     private void loadMethodNames() throws Exception {
-        for (Map.Entry<Long, byte[]> e : methodNames.entries()) {
-            if (!qualifiedNames.containsKey(e.getKey())) {
-                qualifiedNames.put(e.getKey(), new String(e.getValue(), StandardCharsets.UTF_8));
-            }
+        Iterable<byte[]> chunks = methodNames.get();
+        if (chunks == null) {
+            return;
+        }
+        for (byte[] chunk : chunks) {
+            StoredNames.decode(chunk, qualifiedNames::putIfAbsent);
         }
     }
 

@@ -15,7 +15,9 @@ import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
  * previous one and the final firing leaves the exact window counts. This makes a sample queryable
  * seconds after it arrives instead of after the window closes.
  *
- * <p>The final firing does not purge: with an allowed lateness the window's sums must stay, so a
+ * <p>When the watermark passes the window's end it fires once more, unless no element arrived
+ * since the last early firing (which then already emitted the final sums: writing them again was
+ * one in seven of the window writes of a fleet sending every 10 s). The final firing does not purge: with an allowed lateness the window's sums must stay, so a
  * late batch fires the whole window again (its exact new counts), not the late batch alone. The
  * window operator drops the contents when the lateness has passed.
  */
@@ -61,10 +63,13 @@ public class EarlyFiringTrigger extends Trigger<Object, TimeWindow> {
             return TriggerResult.CONTINUE;
         }
         ValueState<Long> pending = ctx.getPartitionedState(PENDING);
-        if (pending.value() != null) {
-            ctx.deleteProcessingTimeTimer(pending.value());
-            pending.clear();
+        if (pending.value() == null) {
+            // every element of the window arrived before its last early firing, which emitted
+            // these very sums: firing again would rewrite the same counts
+            return TriggerResult.CONTINUE;
         }
+        ctx.deleteProcessingTimeTimer(pending.value());
+        pending.clear();
         return TriggerResult.FIRE;
     }
 
