@@ -13,7 +13,7 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
 /** {@link PackedLongs}: every long array comes back as it went in; damaged bytes are refused. */
-class PackedLongsProperties {
+class PackedLongsTest {
 
     @Property(tries = 500)
     void unpackInvertsPack(@ForAll @Size(max = 300) long[] values) {
