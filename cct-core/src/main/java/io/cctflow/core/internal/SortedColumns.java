@@ -133,6 +133,9 @@ public final class SortedColumns {
      * (with {@code at} partly written) as soon as a key of {@code t} is not in {@code acc}.
      */
     private static boolean findRows(long[][] acc, long[][] t, int keyColumns, int[] at) {
+        if (keyColumns == 1) {
+            return findRows(acc[0], t[0], at);
+        }
         int size = acc[0].length;
         int i = 0;
         for (int r = 0; r < t[0].length; r++) {
@@ -155,6 +158,37 @@ public final class SortedColumns {
             }
             i = lo;
             if (i == size || compareKeys(acc, i, t, r, keyColumns) != 0) {
+                return false;
+            }
+            at[r] = i;
+        }
+        return true;
+    }
+
+    /** {@link #findRows(long[][], long[][], int, int[])} for keys of one column (nodes, methods): the hot case. */
+    private static boolean findRows(long[] acc, long[] keys, int[] at) {
+        int size = acc.length;
+        int i = 0;
+        for (int r = 0; r < keys.length; r++) {
+            long key = keys[r];
+            int step = 1;
+            int lo = i;
+            while (i < size && acc[i] < key) {
+                lo = i + 1;
+                i = Math.min(size, i + step);
+                step *= 2;
+            }
+            int hi = i;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (acc[mid] < key) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            i = lo;
+            if (i == size || acc[i] != key) {
                 return false;
             }
             at[r] = i;
