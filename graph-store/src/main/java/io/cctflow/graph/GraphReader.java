@@ -17,9 +17,11 @@ import io.cctflow.graph.model.WindowVersion;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
@@ -195,39 +197,74 @@ public final class GraphReader {
     }
 
     /**
-     * Version and members (no counts) of the roll-ups of whole deployments ({@code rollupKeys},
-     * {@link Keys#deploymentRollup}) of one resolution that lie inside [fromMillis, toMillis).
+     * What a range read's plan lists in one query ({@link #rollupVersions}): the database clock when
+     * the query ran, and span, write time and (for deployments' roll-ups) members of the roll-ups.
+     *
+     * @param deploymentRollups roll-ups of whole deployments, members empty if a window has none
+     * @param executionRollups roll-ups of single executions
      */
-    public List<DeploymentWindowVersion> deploymentWindowVersions(Collection<String> rollupKeys, Resolution resolution,
-            long fromMillis, long toMillis) {
-        return read("""
-                MATCH (w:Window)
-                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
-                  AND w.end <= $to
-                RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written,
-                       w.members AS members
-                """,
-                params("keys", List.copyOf(rollupKeys), "resolution", resolution.property(), "from", fromMillis,
-                        "to", toMillis),
-                r -> new DeploymentWindowVersion(toVersion(r, resolution), r.get("members").isNull() ? List.of()
-                        : r.get("members").asList(Value::asString)));
+    public record RollupVersions(long nowMillis, List<DeploymentWindowVersion> deploymentRollups,
+            List<WindowVersion> executionRollups) {
     }
 
     /**
-     * Span and write time (no counts) of the windows of one resolution of the given executions that
-     * lie inside [fromMillis, toMillis): one cheap row each, to plan which windows to read.
+     * Span and write time (no counts) of the roll-ups that lie inside [fromMillis, toMillis): of
+     * the executions ({@code executionKeys}) at {@code executionResolutions}, and of whole
+     * deployments ({@code deploymentKeys}, {@link Keys#deploymentRollup}) with their members at
+     * {@code deploymentResolutions}; with the database clock ({@link #databaseTimeMillis}) taken
+     * by the same query. One query returning one row of columns: a plan used to list them in one
+     * query per resolution and kind plus one for the clock, and on this machine each round trip
+     * cost more than the rows it returned.
      */
-    public List<WindowVersion> windowVersions(Collection<String> executionKeys, Resolution resolution,
-            long fromMillis, long toMillis) {
+    public RollupVersions rollupVersions(Collection<String> executionKeys, Collection<Resolution> executionResolutions,
+            Collection<String> deploymentKeys, Collection<Resolution> deploymentResolutions, long fromMillis,
+            long toMillis) {
+        List<Map<String, Object>> seeks = new ArrayList<>();
+        for (Resolution r : deploymentResolutions) {
+            for (String key : deploymentKeys) {
+                seeks.add(Map.of("key", key, "resolution", r.property()));
+            }
+        }
+        for (Resolution r : executionResolutions) {
+            for (String key : executionKeys) {
+                seeks.add(Map.of("key", key, "resolution", r.property()));
+            }
+        }
+        Set<String> deployments = new HashSet<>(deploymentKeys);
+        // collect() skips nulls, so every collected value is non-null (coalesce) to keep the columns aligned
         return read("""
-                MATCH (w:Window)
-                WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
-                  AND w.end <= $to
-                RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written
-                """,
-                params("keys", List.copyOf(executionKeys), "resolution", resolution.property(), "from", fromMillis,
-                        "to", toMillis),
-                r -> toVersion(r, resolution));
+                CALL {
+                  UNWIND $seeks AS s
+                  MATCH (w:Window)
+                  WHERE w.instance = s.key AND w.resolution = s.resolution AND w.start >= $from AND w.start < $to
+                    AND w.end <= $to
+                  RETURN collect(w.instance) AS instance, collect(w.resolution) AS resolution,
+                         collect(w.start) AS start, collect(w.end) AS end,
+                         collect(coalesce(w.written, $noWritten)) AS written, collect(coalesce(w.members, [])) AS members
+                }
+                RETURN timestamp() AS now, instance, resolution, start, end, written, members
+                """, params("seeks", seeks, "from", fromMillis, "to", toMillis, "noWritten", Long.MAX_VALUE), r -> {
+                    Value instance = r.get("instance");
+                    Value resolution = r.get("resolution");
+                    Value start = r.get("start");
+                    Value end = r.get("end");
+                    Value written = r.get("written");
+                    Value members = r.get("members");
+                    List<DeploymentWindowVersion> ofDeployments = new ArrayList<>();
+                    List<WindowVersion> ofExecutions = new ArrayList<>();
+                    for (int i = 0; i < instance.size(); i++) {
+                        String key = instance.get(i).asString();
+                        WindowVersion v = new WindowVersion(new WindowSpan(key,
+                                Resolution.ofProperty(resolution.get(i).asString()),
+                                start.get(i).asLong(), end.get(i).asLong()), written.get(i).asLong());
+                        if (deployments.contains(key)) {
+                            ofDeployments.add(new DeploymentWindowVersion(v, members.get(i).asList(Value::asString)));
+                        } else {
+                            ofExecutions.add(v);
+                        }
+                    }
+                    return new RollupVersions(r.get("now").asLong(), ofDeployments, ofExecutions);
+                }).get(0);
     }
 
     /**

@@ -151,8 +151,10 @@ public final class RangeReader {
     }
 
     /**
-     * Plans the read of [fromMillis, toMillis) for the executions: cheap queries that list the
-     * windows (span and write time) without their counts. A roll-up of a whole deployment is used
+     * Plans the read of [fromMillis, toMillis) for the executions: two cheap queries that list the
+     * windows (span and write time) without their counts, one for the roll-ups of every resolution
+     * with the database clock ({@link GraphReader#rollupVersions}), one for the fine windows of
+     * what they leave uncovered. A roll-up of a whole deployment is used
      * when the selection holds every execution it sums (its members) and none of them is covered
      * there yet; an execution's own roll-up where nothing covers the execution yet.
      */
@@ -161,22 +163,29 @@ public final class RangeReader {
     }
 
     private Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis, int attempt) {
-        long now = reader.databaseTimeMillis();
         Set<String> selected = new HashSet<>(executionKeys);
-        Map<String, List<WindowSpan>> covered = new HashMap<>();
-        List<WindowVersion> rollups = new ArrayList<>();
         Set<String> deployments = new TreeSet<>();
         for (String key : executionKeys) {
             deployments.add(Keys.deploymentRollup(key));
         }
         // coarsest first; at each resolution whole deployments before single executions
+        List<Resolution> resolutions = new ArrayList<>();
         for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR, Resolution.TEN_MINUTES}) {
-            if (!fits(r, fromMillis, toMillis)) {
-                continue;
+            if (fits(r, fromMillis, toMillis)) {
+                resolutions.add(r);
             }
-            for (DeploymentWindowVersion d : reader.deploymentWindowVersions(deployments, r, fromMillis, toMillis)) {
+        }
+        List<Resolution> ofExecutions = resolutions.stream().filter(r -> r != Resolution.TEN_MINUTES).toList();
+        GraphReader.RollupVersions listed = resolutions.isEmpty()
+                ? new GraphReader.RollupVersions(reader.databaseTimeMillis(), List.of(), List.of())
+                : reader.rollupVersions(executionKeys, ofExecutions, deployments, resolutions, fromMillis, toMillis);
+        long now = listed.nowMillis();
+        Map<String, List<WindowSpan>> covered = new HashMap<>();
+        List<WindowVersion> rollups = new ArrayList<>();
+        for (Resolution r : resolutions) {
+            for (DeploymentWindowVersion d : listed.deploymentRollups()) {
                 WindowSpan s = d.version().span();
-                if (!d.members().isEmpty() && selected.containsAll(d.members())
+                if (s.resolution() == r && !d.members().isEmpty() && selected.containsAll(d.members())
                         && d.members().stream().noneMatch(m -> overlaps(covered, m, s))) {
                     for (String m : d.members()) {
                         covered.computeIfAbsent(m, k -> new ArrayList<>())
@@ -185,12 +194,9 @@ public final class RangeReader {
                     rollups.add(d.version());
                 }
             }
-            if (r == Resolution.TEN_MINUTES) {
-                continue; // stored for whole deployments only
-            }
-            for (WindowVersion v : reader.windowVersions(executionKeys, r, fromMillis, toMillis)) {
+            for (WindowVersion v : listed.executionRollups()) { // none of ten minutes: stored for deployments only
                 WindowSpan s = v.span();
-                if (!overlaps(covered, s.executionKey(), s)) {
+                if (s.resolution() == r && !overlaps(covered, s.executionKey(), s)) {
                     covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>()).add(s);
                     rollups.add(v);
                 }

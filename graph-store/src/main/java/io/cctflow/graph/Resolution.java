@@ -31,6 +31,20 @@ public enum Resolution {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * The resolution whose {@link #property()} is {@code value}.
+     *
+     * @throws IllegalArgumentException if none is
+     */
+    public static Resolution ofProperty(String value) {
+        for (Resolution r : values()) {
+            if (r.property().equals(value)) {
+                return r;
+            }
+        }
+        throw new IllegalArgumentException("unknown window resolution '" + value + "'");
+    }
+
     /** Start of the roll-up window that holds {@code epochMillis} (UTC-aligned). */
     public long floor(long epochMillis) {
         return Math.floorDiv(epochMillis, millis) * millis;

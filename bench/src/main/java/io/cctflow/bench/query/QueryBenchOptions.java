@@ -15,7 +15,7 @@ import java.util.Map;
  */
 public record QueryBenchOptions(String phase, Path dataDir, int instances, int days, Duration window,
         int samplesPerWindow, int repetitions, int treeNodes, int diffNodes, int calls, long pageCacheBytes,
-        Path reportDir, long seed) {
+        Path reportDir, long seed, int jitWarmup) {
 
     public static final String USAGE = """
             usage: QueryBenchmark [--option value]...
@@ -34,6 +34,8 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
               --page-cache 1g           Neo4j page cache
               --report-dir bench/reports  where query-<UTC time>.md goes
               --seed 1                  random seed of the stack draws
+              --jit-warmup 30           untimed cold 24 h metrics calls over earlier days (other windows
+                                        than the timed ones) before the first timed series; 0: none
             """;
 
     /** Parses {@code args}; a bad option throws naming it. */
@@ -43,7 +45,7 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                 Map.entry("days", "7"), Map.entry("window", "1m"), Map.entry("samples-per-window", "100"),
                 Map.entry("repetitions", "20"), Map.entry("tree-nodes", "100000"),
                 Map.entry("diff-nodes", "200000"), Map.entry("calls", "7"), Map.entry("page-cache", "1g"),
-                Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1")), args);
+                Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1"), Map.entry("jit-warmup", "30")), args);
         String phase = v.get("phase");
         if (!phase.equals("all") && !phase.equals("build") && !phase.equals("measure")) {
             throw new IllegalArgumentException("--phase must be all, build or measure, was '" + phase + "'");
@@ -64,7 +66,7 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
         return new QueryBenchOptions(phase, dir.isEmpty() ? null : Path.of(dir), positive(v, "instances"),
                 positive(v, "days"), window, positive(v, "samples-per-window"), positive(v, "repetitions"),
                 positive(v, "tree-nodes"), positive(v, "diff-nodes"), positive(v, "calls"), bytes(v, "page-cache"),
-                Path.of(v.get("report-dir")), Long.parseLong(v.get("seed")));
+                Path.of(v.get("report-dir")), Long.parseLong(v.get("seed")), nonNegative(v, "jit-warmup"));
     }
 
     private static int positive(Map<String, String> v, String key) {
@@ -76,6 +78,19 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
             return n;
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--" + key + " must be a positive integer, was '" + v.get(key) + "'", e);
+        }
+    }
+
+    private static int nonNegative(Map<String, String> v, String key) {
+        try {
+            int n = Integer.parseInt(v.get(key));
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + key + " must be 0 or a positive integer, was '" + v.get(key) + "'",
+                    e);
         }
     }
 

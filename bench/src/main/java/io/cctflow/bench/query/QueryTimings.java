@@ -77,20 +77,10 @@ final class QueryTimings {
         for (int k = 0; k < methods.size(); k++) {
             long offset = Math.max(window, (Duration.ofMinutes(13 + 37L * k).toMillis() / window) * window);
             long to = dataset.toMillis() - offset;
-            long from = to - range.toMillis();
             if (cold) {
                 clearCache.run();
             }
-            ApiClient.Call call = api.get("/api/v1/metrics/method?service=" + FleetDataset.SERVICE + "&method="
-                    + ApiClient.encode(methods.get(k)) + "&from=" + Instant.ofEpochMilli(from) + "&to="
-                    + Instant.ofEpochMilli(to));
-            long expected = expectedSamples(from, to);
-            long total = call.body().get("totalSamples").asLong();
-            if (total != expected || call.body().get("methodSamples").asLong() <= 0) {
-                throw new IllegalStateException("metrics of " + methods.get(k) + " over " + Instant.ofEpochMilli(from)
-                        + ".." + Instant.ofEpochMilli(to) + ": totalSamples " + total + ", expected " + expected
-                        + "; methodSamples " + call.body().get("methodSamples"));
-            }
+            ApiClient.Call call = checkedMetrics(methods.get(k), to - range.toMillis(), to);
             if (k == 0) {
                 first = call.millis();
             }
@@ -105,6 +95,38 @@ final class QueryTimings {
                         : "window cache kept across the calls (emptied before the first): the windows earlier"
                                 + " calls read come from it, the moving edges from Neo4j"),
                 first, timed, 0.95, goalMillis);
+    }
+
+    /**
+     * {@code calls} untimed cold 24 h calls, so the timed series do not also time the JIT compiling
+     * the service, the driver and Neo4j (on two cores it competes with the calls for seconds):
+     * ranges ending 2 days and more before the dataset's end, so they share no window with the
+     * timed ones (which lie within the last 38 hours); the window cache is emptied before every
+     * call, here as in the cold series. Each method of the series in turn.
+     */
+    void warmUp(int calls, Runnable clearCache) throws IOException, InterruptedException {
+        long window = dataset.windowMillis();
+        long day = Duration.ofDays(1).toMillis();
+        for (int k = 0; k < calls; k++) {
+            long offset = ((2 * day + Duration.ofMinutes(13 + 37L * k).toMillis()) / window) * window;
+            long to = Math.max(dataset.fromMillis() + day, dataset.toMillis() - offset);
+            clearCache.run();
+            checkedMetrics(methods.get(k % methods.size()), to - day, to);
+        }
+    }
+
+    /** Metrics of the fleet over [from, to) for one method, checked against the dataset. */
+    private ApiClient.Call checkedMetrics(String method, long from, long to) throws IOException, InterruptedException {
+        ApiClient.Call call = api.get("/api/v1/metrics/method?service=" + FleetDataset.SERVICE + "&method="
+                + ApiClient.encode(method) + "&from=" + Instant.ofEpochMilli(from) + "&to=" + Instant.ofEpochMilli(to));
+        long expected = expectedSamples(from, to);
+        long total = call.body().get("totalSamples").asLong();
+        if (total != expected || call.body().get("methodSamples").asLong() <= 0) {
+            throw new IllegalStateException("metrics of " + method + " over " + Instant.ofEpochMilli(from)
+                    + ".." + Instant.ofEpochMilli(to) + ": totalSamples " + total + ", expected " + expected
+                    + "; methodSamples " + call.body().get("methodSamples"));
+        }
+        return call;
     }
 
     /** The tree below {@link SyntheticDeployments#TREE_METHOD} in v1, unpruned, as JSON. */

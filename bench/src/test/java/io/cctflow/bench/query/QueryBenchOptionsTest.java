@@ -25,6 +25,7 @@ class QueryBenchOptionsTest {
         assertThat(o.calls()).isEqualTo(7);
         assertThat(o.pageCacheBytes()).isEqualTo(1L << 30);
         assertThat(o.reportDir()).isEqualTo(Path.of("bench/reports"));
+        assertThat(o.jitWarmup()).isEqualTo(30);
     }
 
     @Test
@@ -32,10 +33,10 @@ class QueryBenchOptionsTest {
         QueryBenchOptions o = QueryBenchOptions.parse(new String[] {"--phase", "measure", "--data-dir", "d",
                 "--instances", "2", "--days", "1", "--window", "5m", "--samples-per-window", "7", "--repetitions", "3",
                 "--tree-nodes", "10", "--diff-nodes", "20", "--calls", "4", "--page-cache", "512m",
-                "--report-dir", "r", "--seed", "9"});
+                "--report-dir", "r", "--seed", "9", "--jit-warmup", "0"});
 
         assertThat(o).isEqualTo(new QueryBenchOptions("measure", Path.of("d"), 2, 1, Duration.ofMinutes(5), 7, 3, 10,
-                20, 4, 512L << 20, Path.of("r"), 9));
+                20, 4, 512L << 20, Path.of("r"), 9, 0));
     }
 
     @Test
@@ -48,6 +49,8 @@ class QueryBenchOptionsTest {
                 .hasMessageContaining("--phase measure needs --data-dir");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--page-cache", "lots"}))
                 .hasMessageContaining("--page-cache must be a size");
+        assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--jit-warmup", "-1"}))
+                .hasMessageContaining("--jit-warmup must be 0 or a positive integer");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--nope", "1"}))
                 .hasMessageContaining("unknown option '--nope'");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--days"}))

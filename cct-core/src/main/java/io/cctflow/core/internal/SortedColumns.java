@@ -1,6 +1,8 @@
 package io.cctflow.core.internal;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -71,9 +73,15 @@ public final class SortedColumns {
 
     /**
      * The row-wise sum of any number of tables with the same shape, as a fold of {@link #sum} would
-     * give it, in one pass: rows are accumulated in a hash table by key, then sorted once. Summing
-     * {@code k} tables of {@code n} rows costs O(k n) instead of a fold's O(k * union). None of the
-     * inputs is modified.
+     * give it. None of the inputs is modified.
+     *
+     * <p>Largest table first: its rows are copied, and each further table whose keys it already
+     * holds is added in place (a forward walk that gallops over the rows the smaller table lacks),
+     * which is what summing a range read's windows mostly is (a day's hourly roll-ups and the
+     * fine windows at its edges share their nodes). A table with keys the sum lacks is merged in
+     * ({@link #sum}) while the merges have cost at most twice the rows of all tables; beyond that
+     * the rest is summed in a hash table by key and sorted once, so {@code k} tables of {@code n}
+     * rows never cost a fold's O(k * union).
      *
      * @param tables at least one table; all with the same number of columns
      */
@@ -82,11 +90,128 @@ public final class SortedColumns {
         if (keyColumns < 1 || keyColumns > columns) {
             throw new IllegalArgumentException("tables of " + columns + " columns, " + keyColumns + " key columns");
         }
-        RowSums acc = new RowSums(columns, keyColumns, 1024);
+        long allRows = 0;
         for (long[][] t : tables) {
             if (t.length != columns) {
                 throw new IllegalArgumentException("tables of " + columns + " and " + t.length + " columns");
             }
+            allRows += rows(t);
+        }
+        List<long[][]> bySize = new ArrayList<>(tables);
+        bySize.sort(Comparator.comparingInt((long[][] t) -> t[0].length).reversed());
+        long[][] acc = new long[columns][];
+        for (int col = 0; col < columns; col++) {
+            acc[col] = bySize.get(0)[col].clone();
+        }
+        long mergeBudget = 2 * allRows;
+        int[] at = new int[0];
+        List<long[][]> rest = new ArrayList<>();
+        for (long[][] t : bySize.subList(1, bySize.size())) {
+            int n = t[0].length;
+            if (n == 0) {
+                continue;
+            }
+            if (at.length < n) {
+                at = new int[Math.max(n, at.length * 2)];
+            }
+            if (findRows(acc, t, keyColumns, at)) {
+                for (int col = keyColumns; col < columns; col++) {
+                    long[] sums = acc[col];
+                    long[] counts = t[col];
+                    for (int r = 0; r < n; r++) {
+                        sums[at[r]] += counts[r];
+                    }
+                }
+            } else if (rest.isEmpty() && mergeBudget >= acc[0].length + n) {
+                mergeBudget -= acc[0].length + n;
+                acc = sum(acc, t, keyColumns);
+            } else {
+                rest.add(t);
+            }
+        }
+        if (rest.isEmpty()) {
+            return acc;
+        }
+        rest.add(0, acc);
+        return hashSum(rest, keyColumns);
+    }
+
+    /**
+     * Where each row of {@code t} is in {@code acc} (both sorted by key), into {@code at}; false
+     * (with {@code at} partly written) as soon as a key of {@code t} is not in {@code acc}.
+     */
+    private static boolean findRows(long[][] acc, long[][] t, int keyColumns, int[] at) {
+        if (keyColumns == 1) {
+            return findRows(acc[0], t[0], at);
+        }
+        int size = acc[0].length;
+        int i = 0;
+        for (int r = 0; r < t[0].length; r++) {
+            // gallop: the first row of acc at or after t's row r, from where row r - 1 was found
+            int step = 1;
+            int lo = i;
+            while (i < size && compareKeys(acc, i, t, r, keyColumns) < 0) {
+                lo = i + 1;
+                i = Math.min(size, i + step);
+                step *= 2;
+            }
+            int hi = i; // acc[lo - 1] < key <= acc[hi] (or hi == size)
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (compareKeys(acc, mid, t, r, keyColumns) < 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            i = lo;
+            if (i == size || compareKeys(acc, i, t, r, keyColumns) != 0) {
+                return false;
+            }
+            at[r] = i;
+        }
+        return true;
+    }
+
+    /** {@link #findRows(long[][], long[][], int, int[])} for keys of one column (nodes, methods): the hot case. */
+    private static boolean findRows(long[] acc, long[] keys, int[] at) {
+        int size = acc.length;
+        int i = 0;
+        for (int r = 0; r < keys.length; r++) {
+            long key = keys[r];
+            int step = 1;
+            int lo = i;
+            while (i < size && acc[i] < key) {
+                lo = i + 1;
+                i = Math.min(size, i + step);
+                step *= 2;
+            }
+            int hi = i;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (acc[mid] < key) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            i = lo;
+            if (i == size || acc[i] != key) {
+                return false;
+            }
+            at[r] = i;
+        }
+        return true;
+    }
+
+    /**
+     * The row-wise sum of the tables, accumulated in a hash table by key and sorted once: O(rows)
+     * however many tables there are and however their keys differ.
+     */
+    private static long[][] hashSum(List<long[][]> tables, int keyColumns) {
+        int columns = tables.get(0).length;
+        RowSums acc = new RowSums(columns, keyColumns, 1024);
+        for (long[][] t : tables) {
             int n = rows(t);
             for (int r = 0; r < n; r++) {
                 acc.add(t, r);

@@ -140,6 +140,65 @@ class SortedColumnsTest {
         return copy;
     }
 
+    /**
+     * Many tables whose keys nest (drawn from a prefix of one key range: most tables hold a subset
+     * of the largest), overlap or are disjoint, some empty, against the brute-force reference: a
+     * sorted map from key to summed counts. Covers the in-place additions, the merges and, with
+     * many tables that each bring new keys, the hashing of what remains.
+     */
+    @Property(tries = 300)
+    void sumAllEqualsSummingPerKeyInKeyOrder(@ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int tableCount,
+            @ForAll @IntRange(min = 0, max = 200) int maxRows, @ForAll @IntRange(min = 1, max = 3) int keyColumns,
+            @ForAll @IntRange(min = 1, max = 400) int keyRange) {
+        Random random = new Random(seed);
+        int columns = keyColumns + 2;
+        TreeMap<List<Long>, long[]> reference = new TreeMap<>(SortedColumnsTest::compareLists);
+        List<long[][]> tables = new ArrayList<>();
+        for (int t = 0; t < tableCount; t++) {
+            int rows = maxRows == 0 ? 0 : random.nextInt(maxRows + 1);
+            int range = 1 + random.nextInt(keyRange); // keys of this table: a prefix of the range, shifted or not
+            int offset = random.nextInt(4) == 0 ? random.nextInt(keyRange) : 0;
+            long[][] raw = new long[columns][rows];
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < keyColumns; c++) {
+                    raw[c][r] = random.nextInt(range) + offset - keyRange / 2;
+                }
+                for (int c = keyColumns; c < columns; c++) {
+                    raw[c][r] = random.nextInt(1000) - 100;
+                }
+            }
+            long[][] table = SortedColumns.sortAndCombine(raw, keyColumns);
+            for (int r = 0; r < table[0].length; r++) {
+                List<Long> key = new ArrayList<>();
+                for (int c = 0; c < keyColumns; c++) {
+                    key.add(table[c][r]);
+                }
+                long[] sums = reference.computeIfAbsent(key, k -> new long[2]);
+                sums[0] += table[keyColumns][r];
+                sums[1] += table[keyColumns + 1][r];
+            }
+            tables.add(table);
+        }
+        List<long[][]> copies = tables.stream().map(t -> java.util.Arrays.stream(t).map(long[]::clone)
+                .toArray(long[][]::new)).toList();
+
+        long[][] sum = SortedColumns.sumAll(tables, keyColumns);
+
+        assertThat(sum[0]).hasSize(reference.size());
+        int r = 0;
+        for (Map.Entry<List<Long>, long[]> e : reference.entrySet()) {
+            for (int c = 0; c < keyColumns; c++) {
+                assertThat(sum[c][r]).isEqualTo(e.getKey().get(c));
+            }
+            assertThat(sum[keyColumns][r]).isEqualTo(e.getValue()[0]);
+            assertThat(sum[keyColumns + 1][r]).isEqualTo(e.getValue()[1]);
+            r++;
+        }
+        for (int t = 0; t < tables.size(); t++) {
+            assertThat(tables.get(t)).as("input table %d is not modified", t).isDeepEqualTo(copies.get(t));
+        }
+    }
+
     private static int compareLists(List<Long> a, List<Long> b) {
         for (int i = 0; i < a.size(); i++) {
             int c = Long.compare(a.get(i), b.get(i));
