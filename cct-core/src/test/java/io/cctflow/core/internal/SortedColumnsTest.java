@@ -38,16 +38,7 @@ class SortedColumnsTest {
 
         long[][] combined = SortedColumns.sortAndCombine(table, keyColumns);
 
-        assertThat(combined[0]).hasSize(reference.size());
-        int r = 0;
-        for (Map.Entry<List<Long>, long[]> e : reference.entrySet()) {
-            for (int c = 0; c < keyColumns; c++) {
-                assertThat(combined[c][r]).isEqualTo(e.getKey().get(c));
-            }
-            assertThat(combined[keyColumns][r]).isEqualTo(e.getValue()[0]);
-            assertThat(combined[keyColumns + 1][r]).isEqualTo(e.getValue()[1]);
-            r++;
-        }
+        assertMatches(combined, reference, keyColumns);
     }
 
     /**
@@ -68,31 +59,11 @@ class SortedColumnsTest {
         }
         long[][] aBefore = deepCopy(a);
         long[][] bBefore = deepCopy(b);
-        TreeMap<List<Long>, long[]> reference = new TreeMap<>(SortedColumnsTest::compareLists);
-        for (long[][] t : List.of(a, b)) {
-            for (int r = 0; r < t[0].length; r++) {
-                List<Long> key = new ArrayList<>();
-                for (int c = 0; c < keyColumns; c++) {
-                    key.add(t[c][r]);
-                }
-                long[] sums = reference.computeIfAbsent(key, k -> new long[2]);
-                sums[0] += t[keyColumns][r];
-                sums[1] += t[keyColumns + 1][r];
-            }
-        }
+        TreeMap<List<Long>, long[]> reference = sumsByKey(List.of(a, b), keyColumns);
 
         long[][] sum = SortedColumns.sum(a, b, keyColumns);
 
-        assertThat(sum[0]).hasSize(reference.size());
-        int r = 0;
-        for (Map.Entry<List<Long>, long[]> e : reference.entrySet()) {
-            for (int c = 0; c < keyColumns; c++) {
-                assertThat(sum[c][r]).isEqualTo(e.getKey().get(c));
-            }
-            assertThat(sum[keyColumns][r]).isEqualTo(e.getValue()[0]);
-            assertThat(sum[keyColumns + 1][r]).isEqualTo(e.getValue()[1]);
-            r++;
-        }
+        assertMatches(sum, reference, keyColumns);
         assertThat(a).isDeepEqualTo(aBefore);
         assertThat(b).isDeepEqualTo(bBefore);
         for (int c = keyColumns; c < sum.length; c++) {
@@ -152,7 +123,6 @@ class SortedColumnsTest {
             @ForAll @IntRange(min = 1, max = 400) int keyRange) {
         Random random = new Random(seed);
         int columns = keyColumns + 2;
-        TreeMap<List<Long>, long[]> reference = new TreeMap<>(SortedColumnsTest::compareLists);
         List<long[][]> tables = new ArrayList<>();
         for (int t = 0; t < tableCount; t++) {
             int rows = maxRows == 0 ? 0 : random.nextInt(maxRows + 1);
@@ -167,35 +137,47 @@ class SortedColumnsTest {
                     raw[c][r] = random.nextInt(1000) - 100;
                 }
             }
-            long[][] table = SortedColumns.sortAndCombine(raw, keyColumns);
-            for (int r = 0; r < table[0].length; r++) {
-                List<Long> key = new ArrayList<>();
-                for (int c = 0; c < keyColumns; c++) {
-                    key.add(table[c][r]);
-                }
-                long[] sums = reference.computeIfAbsent(key, k -> new long[2]);
-                sums[0] += table[keyColumns][r];
-                sums[1] += table[keyColumns + 1][r];
-            }
-            tables.add(table);
+            tables.add(SortedColumns.sortAndCombine(raw, keyColumns));
         }
-        List<long[][]> copies = tables.stream().map(t -> java.util.Arrays.stream(t).map(long[]::clone)
-                .toArray(long[][]::new)).toList();
+        TreeMap<List<Long>, long[]> reference = sumsByKey(tables, keyColumns);
+        List<long[][]> copies = tables.stream().map(SortedColumnsTest::deepCopy).toList();
 
         long[][] sum = SortedColumns.sumAll(tables, keyColumns);
 
-        assertThat(sum[0]).hasSize(reference.size());
+        assertMatches(sum, reference, keyColumns);
+        for (int t = 0; t < tables.size(); t++) {
+            assertThat(tables.get(t)).as("input table %d is not modified", t).isDeepEqualTo(copies.get(t));
+        }
+    }
+
+    /** The brute-force reference: every key of the tables with its two counts summed, in key order. */
+    private static TreeMap<List<Long>, long[]> sumsByKey(List<long[][]> tables, int keyColumns) {
+        TreeMap<List<Long>, long[]> reference = new TreeMap<>(SortedColumnsTest::compareLists);
+        for (long[][] t : tables) {
+            for (int r = 0; r < t[0].length; r++) {
+                List<Long> key = new ArrayList<>();
+                for (int c = 0; c < keyColumns; c++) {
+                    key.add(t[c][r]);
+                }
+                long[] sums = reference.computeIfAbsent(key, k -> new long[2]);
+                sums[0] += t[keyColumns][r];
+                sums[1] += t[keyColumns + 1][r];
+            }
+        }
+        return reference;
+    }
+
+    /** {@code table} holds exactly the reference's keys in its order, with its sums. */
+    private static void assertMatches(long[][] table, TreeMap<List<Long>, long[]> reference, int keyColumns) {
+        assertThat(table[0]).hasSize(reference.size());
         int r = 0;
         for (Map.Entry<List<Long>, long[]> e : reference.entrySet()) {
             for (int c = 0; c < keyColumns; c++) {
-                assertThat(sum[c][r]).isEqualTo(e.getKey().get(c));
+                assertThat(table[c][r]).isEqualTo(e.getKey().get(c));
             }
-            assertThat(sum[keyColumns][r]).isEqualTo(e.getValue()[0]);
-            assertThat(sum[keyColumns + 1][r]).isEqualTo(e.getValue()[1]);
+            assertThat(table[keyColumns][r]).isEqualTo(e.getValue()[0]);
+            assertThat(table[keyColumns + 1][r]).isEqualTo(e.getValue()[1]);
             r++;
-        }
-        for (int t = 0; t < tables.size(); t++) {
-            assertThat(tables.get(t)).as("input table %d is not modified", t).isDeepEqualTo(copies.get(t));
         }
     }
 
