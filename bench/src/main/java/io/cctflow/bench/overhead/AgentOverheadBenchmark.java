@@ -84,7 +84,7 @@ public final class AgentOverheadBenchmark {
         try (KafkaServer kafka = KafkaServer.builder(runDir.resolve("kafka")).startTimeout(BROKER_START).start();
                 ProcessFreezer freezer = new ProcessFreezer()) {
             for (Setup s : options.setups()) {
-                if (s.isAgent()) {
+                if (s.publishes()) {
                     kafka.createTopic(s.topic(), 1, Map.of());
                 }
             }
@@ -93,7 +93,7 @@ public final class AgentOverheadBenchmark {
             kafka.createTopic(MANIFESTS_TOPIC, 1, Map.of());
             runRounds(options, kafka.bootstrapServers(), runDir, report, freezer, startNanos);
             for (Setup s : options.setups()) {
-                if (s.isAgent()) {
+                if (s.publishes()) {
                     report.addWire(s, WireStats.read(kafka.bootstrapServers(), s.topic()));
                 }
             }
@@ -112,11 +112,11 @@ public final class AgentOverheadBenchmark {
 
     private static void runRounds(OverheadOptions options, String bootstrap, Path runDir, OverheadReport report,
             ProcessFreezer freezer, long startNanos) throws IOException, InterruptedException {
-        int cycles = options.warmupCycles() + options.measuredCycles();
+        int cycles = (options.warmupCycles() + options.measuredCycles()) * (attaches(options) ? 2 : 1);
         Duration roundEstimate = options.slice().plus(SLICE_SLACK).multipliedBy((long) cycles * options.setups().size())
                 .plus(CHILD_SLACK.multipliedBy(options.setups().size()));
         try (Writer csv = Files.newBufferedWriter(runDir.resolve("slices.csv"), StandardCharsets.UTF_8)) {
-            csv.write("round,cycle,measured,position,setup,ops,wallNanos,workersNanos,agentNanos,jfrNanos,jitNanos,"
+            csv.write("round,cycle,measured,agentAttached,position,setup,ops,wallNanos,workersNanos,agentNanos,jfrNanos,jitNanos,"
                     + "gcNanos,otherNanos,othersMachineNanos\n");
             for (int round = 1; round <= options.rounds(); round++) {
                 Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
@@ -135,7 +135,16 @@ public final class AgentOverheadBenchmark {
         }
     }
 
-    /** Starts one child per setup, runs the warm-up and measured cycles, ends the children. */
+    /** Whether the rounds attach the agent halfway ({@link Setup#JFR_20_ATTACHED}). */
+    private static boolean attaches(OverheadOptions options) {
+        return options.setups().contains(Setup.JFR_20_ATTACHED);
+    }
+
+    /**
+     * Starts one child per setup, runs the warm-up and measured cycles, ends the children. With
+     * {@link Setup#JFR_20_ATTACHED} it then attaches the agent to that child and runs the warm-up and
+     * measured cycles again.
+     */
     private static Round runRound(OverheadOptions options, String bootstrap, Path runDir, OverheadReport report,
             ProcessFreezer freezer, int round, Writer csv) throws IOException, InterruptedException {
         Map<Setup, Child> children = new EnumMap<>(Setup.class);
@@ -149,31 +158,18 @@ public final class AgentOverheadBenchmark {
                 System.err.printf(Locale.ROOT, "round %d: %s started (JFR wait %d ms), frozen%n", round, s.label,
                         children.get(s).awaitMillis());
             }
-            List<Slice[]> measured = new ArrayList<>();
-            int warm = options.warmupCycles();
-            int total = warm + options.measuredCycles();
-            for (int cycle = 0; cycle < total; cycle++) {
-                List<Setup> sequence = new ArrayList<>(options.setups());
-                Collections.shuffle(sequence, order);
-                Slice[] slices = new Slice[Setup.values().length];
-                for (int position = 0; position < sequence.size(); position++) {
-                    Setup s = sequence.get(position);
-                    Slice slice = children.get(s).measure(freezer, options.slice());
-                    slices[s.ordinal()] = slice;
-                    report.addThawed(s, slice.wallNanos() / 1e9);
-                    csv.write(String.format(Locale.ROOT, "%d,%d,%b,%d,%s,%d,%d,%s,%d%n", round, cycle + 1,
-                            cycle >= warm, position, s.id(), slice.ops(), slice.wallNanos(),
-                            ThreadCpu.format(slice.cpuByKind()).replaceAll("[a-z]+=", "").replace(' ', ','),
-                            slice.othersNanos()));
-                }
-                csv.flush(); // a run cut short still leaves every complete cycle
-                if (cycle >= warm) {
-                    measured.add(slices);
-                }
-                if ((cycle + 1) % 10 == 0 || cycle + 1 == total) {
-                    System.err.printf(Locale.ROOT, "round %d: cycle %d/%d (%d warm-up)%s%n", round, cycle + 1, total,
-                            warm, cycle >= warm ? progress(measured) : "");
-                }
+            List<Slice[]> measured = runCycles(options, children, report, freezer, order, round, 0, false, csv);
+            List<Slice[]> beforeAttach = List.of();
+            if (attaches(options)) {
+                beforeAttach = measured;
+                Setup attached = Setup.JFR_20_ATTACHED;
+                long attachStart = System.nanoTime();
+                children.get(attached).attachAgent(freezer, options.agentJar(),
+                        attached.agentArguments(bootstrap, options.flush(), options.stackDepth(), round));
+                System.err.printf(Locale.ROOT, "round %d: agent attached to %s (%d ms thawed), frozen%n", round,
+                        attached.label, (System.nanoTime() - attachStart) / 1_000_000);
+                measured = runCycles(options, children, report, freezer, order, round,
+                        options.warmupCycles() + options.measuredCycles(), true, csv);
             }
             Map<Setup, Round.ChildEnd> ends = new EnumMap<>(Setup.class);
             for (Setup s : options.setups()) {
@@ -183,7 +179,7 @@ public final class AgentOverheadBenchmark {
                         c.agentWarnings()));
             }
             children.clear();
-            return new Round(round, measured, ends, loadAverage());
+            return new Round(round, measured, beforeAttach, ends, loadAverage());
         } finally {
             for (Child c : children.values()) {
                 c.kill();
@@ -191,12 +187,59 @@ public final class AgentOverheadBenchmark {
         }
     }
 
-    /** The running median of agent 20 ms / none (or the first other setup / none), for the progress line. */
+    /**
+     * The warm-up cycles, then the measured ones, which it returns; every slice goes to {@code csv}.
+     *
+     * @param firstCycle cycles of this round run before (their number continues in {@code csv})
+     * @param attached   whether {@link Setup#JFR_20_ATTACHED}'s agent has been attached
+     */
+    private static List<Slice[]> runCycles(OverheadOptions options, Map<Setup, Child> children, OverheadReport report,
+            ProcessFreezer freezer, Random order, int round, int firstCycle, boolean attached, Writer csv)
+            throws IOException, InterruptedException {
+        List<Slice[]> measured = new ArrayList<>();
+        int warm = options.warmupCycles();
+        int total = warm + options.measuredCycles();
+        for (int cycle = 0; cycle < total; cycle++) {
+            List<Setup> sequence = new ArrayList<>(options.setups());
+            Collections.shuffle(sequence, order);
+            Slice[] slices = new Slice[Setup.values().length];
+            for (int position = 0; position < sequence.size(); position++) {
+                Setup s = sequence.get(position);
+                Slice slice = children.get(s).measure(freezer, options.slice());
+                slices[s.ordinal()] = slice;
+                if (s != Setup.JFR_20_ATTACHED || attached) {
+                    // thawed time under the agent, for samples per thawed second
+                    report.addThawed(s, slice.wallNanos() / 1e9);
+                }
+                csv.write(String.format(Locale.ROOT, "%d,%d,%b,%b,%d,%s,%d,%d,%s,%d%n", round, firstCycle + cycle + 1,
+                        cycle >= warm, attached, position, s.id(), slice.ops(), slice.wallNanos(),
+                        ThreadCpu.format(slice.cpuByKind()).replaceAll("[a-z]+=", "").replace(' ', ','),
+                        slice.othersNanos()));
+            }
+            csv.flush(); // a run cut short still leaves every complete cycle
+            if (cycle >= warm) {
+                measured.add(slices);
+            }
+            if ((cycle + 1) % 10 == 0 || cycle + 1 == total) {
+                System.err.printf(Locale.ROOT, "round %d: cycle %d/%d (%d warm-up)%s%s%n", round, cycle + 1, total,
+                        warm, attached ? ", agent attached" : "", cycle >= warm ? progress(measured) : "");
+            }
+        }
+        return measured;
+    }
+
+    /**
+     * The running median of agent 20 ms / none (or the first other setup / none; without none, plain
+     * JFR with the agent attached / plain JFR), for the progress line.
+     */
     private static String progress(List<Slice[]> measured) {
+        Slice[] first = measured.get(0);
         for (Setup s : Setup.values()) {
-            if (s != Setup.NONE && measured.get(0)[s.ordinal()] != null && measured.get(0)[Setup.NONE.ordinal()] != null) {
-                return String.format(Locale.ROOT, ", %s / none median %.4f", s.label,
-                        Quantiles.of(CycleRatios.perCycle(measured, s, Setup.NONE, Slice.Rate.WALL)).median());
+            Setup base = first[Setup.NONE.ordinal()] != null ? Setup.NONE
+                    : s == Setup.JFR_20_ATTACHED ? Setup.JFR_20 : null;
+            if (s != Setup.NONE && base != null && first[s.ordinal()] != null && first[base.ordinal()] != null) {
+                return String.format(Locale.ROOT, ", %s / %s median %.4f", s.label, base.label,
+                        Quantiles.of(CycleRatios.perCycle(measured, s, base, Slice.Rate.WALL)).median());
             }
         }
         return "";

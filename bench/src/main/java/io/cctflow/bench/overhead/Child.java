@@ -1,5 +1,6 @@
 package io.cctflow.bench.overhead;
 
+import io.cctflow.bench.AgentAttach;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -125,6 +126,20 @@ final class Child {
         long ops = counters.sum() - opsBefore;
         long wall = (stopSent + stopDone) / 2 - (thawSent + thawDone) / 2;
         return new Slice(ops, wall, cpu, machineAfter.othersNanosSince(machineBefore));
+    }
+
+    /**
+     * Thaws the (frozen) child, loads our agent into it through the Attach API and freezes it again
+     * once the agent's {@code agentmain} has returned (the agent starts its recording on its own
+     * thread, in the slices that follow). The child works while thawed, but no slice counts it.
+     */
+    void attachAgent(ProcessFreezer freezer, Path agentJar, String arguments) throws IOException, InterruptedException {
+        freezer.thaw(pid());
+        try {
+            AgentAttach.load(pid(), agentJar, arguments, setup.label + " round " + round);
+        } finally {
+            freezer.freeze(pid());
+        }
     }
 
     /**

@@ -27,6 +27,25 @@ final class CycleRatios {
     }
 
     /**
+     * The within-JVM ratio of an agent attached between {@code before} and {@code after} to child
+     * {@code a}: each cycle's {@code rate(a) / rate(b)} after the attach, divided by the median of
+     * those ratios before it. {@code b} gets no agent, so machine drift cancels in each cycle and
+     * both children's JVM-specific speed cancels between the phases. In {@code after}'s cycle order.
+     *
+     * @throws IllegalArgumentException if {@code before} is empty or a cycle lacks {@code a} or {@code b}
+     */
+    static List<Double> afterOverBefore(List<Slice[]> before, List<Slice[]> after, Setup a, Setup b,
+            Slice.Rate rate) {
+        if (before.isEmpty()) {
+            throw new IllegalArgumentException("no cycle before the attach");
+        }
+        double base = Quantiles.of(perCycle(before, a, b, rate)).median();
+        List<Double> ratios = perCycle(after, a, b, rate);
+        ratios.replaceAll(r -> r / base);
+        return ratios;
+    }
+
+    /**
      * The ratio of the two setups' rates over all cycles together: (Σ ops of a / Σ denominator of
      * a) / (Σ ops of b / Σ denominator of b). Unlike a median of per-cycle ratios this charges
      * every operation and every nanosecond, including rare costly slices.

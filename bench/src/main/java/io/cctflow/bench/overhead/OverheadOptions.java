@@ -11,7 +11,8 @@ import java.util.Locale;
  * Options of {@link AgentOverheadBenchmark}, parsed from {@code --key value} pairs. Immutable.
  *
  * @param rounds      rounds, each with fresh child JVMs of every setup
- * @param setups      the setups run in every round, in {@link Setup} order; always holds {@link Setup#NONE}
+ * @param setups      the setups run in every round, in {@link Setup} order; holds {@link Setup#NONE}, or
+ *                    {@link Setup#JFR_20} with {@link Setup#JFR_20_ATTACHED}
  * @param slice       how long one child runs thawed in one slice
  * @param warmup      per child and round, thawed time in slices before the measured cycles (discarded)
  * @param measure     per child and round, thawed time in measured slices
@@ -34,7 +35,9 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
     static final String USAGE = String.join("\n",
             "usage: java -cp 'bench/target/classes:bench/target/lib/*' io.cctflow.bench.overhead.AgentOverheadBenchmark [options]",
             "  --rounds N         rounds, each with fresh child JVMs of every setup (default 3)",
-            "  --setups LIST      setups run side by side (default none,agent20,agent10,jfr20; also jfridle, jfrnoevents)",
+            "  --setups LIST      setups run side by side (default none,agent20,agent10,jfr20; also jfridle, jfrnoevents;",
+            "                     jfr20,jfr20attached: the agent attached halfway through each round to a JVM",
+            "                     recording plain JFR, the same JVM measured before and after; doubles each round)",
             "  --slice D          thawed time of one child in one slice (default 1500ms)",
             "  --warmup D         per child and round, thawed time in slices before measuring (default 20s)",
             "  --measure D        per child and round, thawed time in measured slices (default 30s)",
@@ -121,9 +124,14 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 throw new IllegalArgumentException("option " + key + ": " + e.getMessage(), e);
             }
         }
-        if (!chosen.contains(Setup.NONE) || chosen.size() < 2) {
+        if (chosen.contains(Setup.JFR_20_ATTACHED) && !chosen.contains(Setup.JFR_20)) {
+            throw new IllegalArgumentException("option " + key + ": " + Setup.JFR_20_ATTACHED.id() + " needs "
+                    + Setup.JFR_20.id() + " too (the JVM without the agent it is compared with), was '" + value + "'");
+        }
+        if (!chosen.contains(Setup.JFR_20_ATTACHED) && (!chosen.contains(Setup.NONE) || chosen.size() < 2)) {
             throw new IllegalArgumentException("option " + key + " must list none and at least one other setup"
-                    + " (ratios are taken against none), was '" + value + "'");
+                    + " (ratios are taken against none), or " + Setup.JFR_20.id() + " and "
+                    + Setup.JFR_20_ATTACHED.id() + ", was '" + value + "'");
         }
         return List.copyOf(new ArrayList<>(chosen));
     }

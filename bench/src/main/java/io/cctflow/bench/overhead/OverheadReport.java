@@ -73,9 +73,13 @@ final class OverheadReport {
             }
         }
         for (Setup s : setups) {
-            if (s != Setup.NONE && s != Setup.AGENT_20) {
+            if (s != Setup.NONE && s != Setup.AGENT_20 && setups.contains(Setup.NONE)) {
                 pairs.add(new Pair(s, Setup.NONE, Double.NaN));
             }
+        }
+        if (setups.contains(Setup.JFR_20_ATTACHED)) {
+            // across JVMs, after the attach; the goal is judged within the JVM (attached(...))
+            pairs.add(new Pair(Setup.JFR_20_ATTACHED, Setup.JFR_20, Double.NaN));
         }
         if (setups.contains(Setup.AGENT_10) && setups.contains(Setup.AGENT_20)) {
             pairs.add(new Pair(Setup.AGENT_10, Setup.AGENT_20, Double.NaN));
@@ -142,6 +146,9 @@ final class OverheadReport {
         ratios(md, Slice.Rate.WALL, Round::cycles, "all cycles");
         ratios(md, Slice.Rate.CPU, Round::cycles, "all cycles");
         ratios(md, Slice.Rate.WORKER_CPU, Round::cycles, "all cycles");
+        if (setups.contains(Setup.JFR_20_ATTACHED)) {
+            attached(md);
+        }
         rates(md);
         cpu(md);
         heap(md);
@@ -197,6 +204,71 @@ final class OverheadReport {
         }
     }
 
+    /**
+     * The within-JVM ratios of {@link Setup#JFR_20_ATTACHED} ({@link CycleRatios#afterOverBefore}):
+     * per rate, over quiet cycles for wall time and all cycles otherwise, with the verdict on the
+     * agent / plain JFR goal for wall time.
+     */
+    private void attached(StringBuilder md) {
+        Setup a = Setup.JFR_20_ATTACHED;
+        Setup b = Setup.JFR_20;
+        double goal = 0.995;
+        md.append("\n## Agent 20 ms attached to a JVM recording plain JFR 20 ms: the same JVM after / before"
+                + " (1.000 = no cost; 0.990 = 1 % loss)\n\n")
+                .append("Each round starts two children recording plain JFR 20 ms and measures them; then our agent"
+                        + " (20 ms) is attached to one of them (Attach API, as users attach it to a running JVM)"
+                        + " and both are warmed up and measured again. Per cycle after the attach, the attached"
+                        + " child's rate over the other's, divided by the median of that ratio before the attach in"
+                        + " the same round: machine drift cancels within each cycle, and the JVM-specific speed of"
+                        + " both children (code layout, JIT decisions), which moves cross-JVM ratios by a few"
+                        + " per cent, cancels between the phases. JFR samples at 20 ms in both phases (the agent's"
+                        + " stream and the plain recording share the sampler), so the ratio is the agent's own"
+                        + " cost on top of plain JFR: its stream parsing, batching, sending, fingerprinting and"
+                        + " their JIT and GC. **Shown** = at least ").append(MIN_QUIET_CYCLES).append(" quiet"
+                        + " cycles after the attach, and the interval's lower end and the median of every round"
+                        + " (with at least 3 quiet cycles in each phase) reach the goal.\n\n")
+                .append("| rate, cycles | cycles after | median | ").append(pct(LEVEL)).append(" interval | IQR"
+                        + " | per round: before → after (after / before) | goal |\n|---|---:|---:|---:|---:|---|---|\n");
+        record Row(Slice.Rate rate, boolean quiet) {
+        }
+        for (Row row : List.of(new Row(Slice.Rate.WALL, true), new Row(Slice.Rate.WALL, false),
+                new Row(Slice.Rate.CPU, false), new Row(Slice.Rate.WORKER_CPU, false))) {
+            List<Double> values = new ArrayList<>();
+            List<String> perRound = new ArrayList<>();
+            boolean everyRound = true;
+            for (Round r : rounds) {
+                List<Slice[]> before = row.quiet() ? CycleRatios.quiet(r.beforeAttach(), quietShare, cores)
+                        : r.beforeAttach();
+                List<Slice[]> after = row.quiet() ? CycleRatios.quiet(r.cycles(), quietShare, cores) : r.cycles();
+                if (before.isEmpty() || after.isEmpty()) {
+                    perRound.add("–");
+                    continue;
+                }
+                List<Double> own = CycleRatios.afterOverBefore(before, after, a, b, row.rate());
+                values.addAll(own);
+                double median = Quantiles.of(own).median();
+                perRound.add(String.format(Locale.ROOT, "%.4f → %.4f (%.4f)",
+                        Quantiles.of(CycleRatios.perCycle(before, a, b, row.rate())).median(),
+                        Quantiles.of(CycleRatios.perCycle(after, a, b, row.rate())).median(), median));
+                if (before.size() >= 3 && after.size() >= 3 && median < goal) {
+                    everyRound = false;
+                }
+            }
+            String label = row.rate().label + ", " + (row.quiet() ? "quiet cycles" : "all cycles");
+            if (values.isEmpty()) {
+                md.append("| ").append(label).append(" | 0 | | | | | |\n");
+                continue;
+            }
+            Quantiles q = Quantiles.of(values);
+            double[] ci = Quantiles.medianInterval(values, LEVEL);
+            boolean shown = values.size() >= MIN_QUIET_CYCLES && ci[0] >= goal && everyRound;
+            String verdict = row.rate() == Slice.Rate.WALL && row.quiet()
+                    ? String.format(Locale.ROOT, "≥ %.3f: %s", goal, shown ? "**shown**" : "**not shown**") : "";
+            md.append(String.format(Locale.ROOT, "| %s | %d | %.4f | %.4f .. %.4f | %.4f .. %.4f | %s | %s |%n",
+                    label, q.n(), q.median(), ci[0], ci[1], q.q1(), q.q3(), String.join("; ", perRound), verdict));
+        }
+    }
+
     private void rates(StringBuilder md) {
         md.append("\n## Rates per setup (medians over rounds of each round's sums)\n\n")
                 .append("`cores received`: the child's CPU seconds per thawed second (all its threads), in all"
@@ -242,21 +314,24 @@ final class OverheadReport {
     }
 
     private void heap(StringBuilder md) {
+        // without none (the attach rounds), against the plain JFR child
+        Setup base = setups.contains(Setup.NONE) ? Setup.NONE : Setup.JFR_20;
         md.append("\n## Agent heap (goal < 32 MiB)\n\n")
-                .append("Used heap after two `System.gc()` at the end of each child, minus the same figure of the"
-                        + " no-agent child of the same round (the workload keeps almost nothing alive, so the rest"
-                        + " is the agent with its JFR consumer). RSS grows by more: JFR's native buffers and the"
-                        + " agent's code and threads.\n\n")
-                .append("| configuration | heap − none, median | min .. max | RSS − none, median |\n|---|---:|---:|---:|\n");
+                .append("Used heap after two `System.gc()` at the end of each child, minus the same figure of the ")
+                .append(base.label).append(" child of the same round (the workload keeps almost nothing alive, so"
+                        + " the rest is the agent with its JFR consumer). RSS grows by more: JFR's native buffers and"
+                        + " the agent's code and threads.\n\n")
+                .append("| configuration | heap − ").append(base.label).append(", median | min .. max | RSS − ")
+                .append(base.label).append(", median |\n|---|---:|---:|---:|\n");
         for (Setup s : setups) {
-            if (s == Setup.NONE) {
+            if (s == base) {
                 continue;
             }
             List<Double> heap = new ArrayList<>();
             List<Double> rss = new ArrayList<>();
             for (Round r : rounds) {
-                heap.add((r.ends().get(s).heapAfterGcBytes() - r.ends().get(Setup.NONE).heapAfterGcBytes()) / MIB);
-                rss.add((r.ends().get(s).rssBytes() - r.ends().get(Setup.NONE).rssBytes()) / MIB);
+                heap.add((r.ends().get(s).heapAfterGcBytes() - r.ends().get(base).heapAfterGcBytes()) / MIB);
+                rss.add((r.ends().get(s).rssBytes() - r.ends().get(base).rssBytes()) / MIB);
             }
             Quantiles h = Quantiles.of(heap);
             md.append(String.format(Locale.ROOT, "| %s | %.2f MiB | %.2f .. %.2f | %.1f MiB |%n",
@@ -280,8 +355,8 @@ final class OverheadReport {
                     w.avroBytesPerSample(), w.logBytesPerSample(), w.samplesSeen(), w.samples() / seconds / threads));
         }
         md.append("\n`samples / thawed s / thread`: all samples divided by the thawed seconds of the warm-up and"
-                + " measured slices of all rounds and by the threads; the agent also samples while the child starts"
-                + " and ends, so this is slightly high. Batches: a frozen child's flush timer fires when it is"
+                + " measured slices of all rounds (for an attached agent, of the slices after the attach) and by"
+                + " the threads; the agent also samples while the child starts and ends, so this is slightly high. Batches: a frozen child's flush timer fires when it is"
                 + " thawed, so with `--flush` shorter than a cycle every slice of an agent child holds a flush"
                 + " (more batches per thawed second than the flush interval says).\n");
     }

@@ -9,11 +9,15 @@ import java.util.Map;
  * once built (the lists and arrays are not copied).
  *
  * @param number      1-based
- * @param cycles      measured cycles in the order they ran
+ * @param cycles      measured cycles in the order they ran (with {@link Setup#JFR_20_ATTACHED}: after the
+ *                    agent was attached)
+ * @param beforeAttach with {@link Setup#JFR_20_ATTACHED}: the measured cycles before the agent was
+ *                    attached; otherwise empty
  * @param ends        per setup run
  * @param loadAverage {@code /proc/loadavg} when the round ended
  */
-record Round(int number, List<Slice[]> cycles, Map<Setup, ChildEnd> ends, String loadAverage) {
+record Round(int number, List<Slice[]> cycles, List<Slice[]> beforeAttach, Map<Setup, ChildEnd> ends,
+        String loadAverage) {
 
     /**
      * What a child reported besides its slices.

@@ -22,7 +22,13 @@ enum Setup {
     /** Experiment: JFR initialised in the child ({@code FlightRecorder.getFlightRecorder()}), no recording. */
     JFR_IDLE("JFR, no recording", 0),
     /** Experiment: a plain JFR recording with no event enabled (JFR's threads and flushes, no sampler). */
-    JFR_NO_EVENTS("JFR recording, no events", 0);
+    JFR_NO_EVENTS("JFR recording, no events", 0),
+    /**
+     * A plain JFR 20 ms child like {@link #JFR_20}, into which our agent (20 ms) is attached halfway
+     * through each round: the same JVM measured before and after, against a {@link #JFR_20} child that
+     * gets no agent, so the JVM-to-JVM effect (code layout, JIT decisions) cancels.
+     */
+    JFR_20_ATTACHED("plain JFR 20 ms, agent 20 ms attached", 20);
 
     /** The settings file of {@link #JFR_20}, in the run's directory. */
     static final String SAMPLES_JFC = "execution-sample-20ms.jfc";
@@ -37,8 +43,14 @@ enum Setup {
         this.periodMillis = periodMillis;
     }
 
+    /** Started with {@code -javaagent}. */
     boolean isAgent() {
         return this == AGENT_20 || this == AGENT_10;
+    }
+
+    /** Runs our agent at some point of the round, so it publishes to {@link #topic()}. */
+    boolean publishes() {
+        return isAgent() || this == JFR_20_ATTACHED;
     }
 
     /** Short name used in {@code --setups}, topics, versions and file names. */
@@ -93,16 +105,24 @@ enum Setup {
         // the README's recommended flag; the agent also asks JFR for this depth itself
         options.add("-XX:FlightRecorderOptions:stackdepth=" + stackDepth);
         if (isAgent()) {
-            options.add("-javaagent:" + agentJar.toAbsolutePath() + "=bootstrap.servers=" + bootstrap
-                    + ",topic=" + topic() + ",service=overhead-bench,version=" + id()
-                    + ",instance=" + id() + "-r" + round + ",period=" + periodMillis + "ms"
-                    + ",flush=" + OverheadOptions.agentDuration(flush) + ",stackdepth=" + stackDepth);
-        } else if (this == JFR_20 || this == JFR_NO_EVENTS) {
+            options.add("-javaagent:" + agentJar.toAbsolutePath() + "="
+                    + agentArguments(bootstrap, flush, stackDepth, round));
+        } else if (this == JFR_20 || this == JFR_20_ATTACHED || this == JFR_NO_EVENTS) {
             // like the agent's stream: in the disk repository, bounded to 2 minutes and 32 MiB
-            Path jfc = settingsDir.resolve(this == JFR_20 ? SAMPLES_JFC : NO_EVENTS_JFC);
+            Path jfc = settingsDir.resolve(this == JFR_NO_EVENTS ? NO_EVENTS_JFC : SAMPLES_JFC);
             options.add("-XX:StartFlightRecording:settings=" + jfc.toAbsolutePath() + ",maxage=2m,maxsize=32m");
         }
         return options;
+    }
+
+    /**
+     * The agent's arguments for one child of this setup (with {@code -javaagent} or when attached):
+     * its own topic, version and instance, this setup's period.
+     */
+    String agentArguments(String bootstrap, Duration flush, int stackDepth, int round) {
+        return "bootstrap.servers=" + bootstrap + ",topic=" + topic() + ",service=overhead-bench,version=" + id()
+                + ",instance=" + id() + "-r" + round + ",period=" + periodMillis + "ms"
+                + ",flush=" + OverheadOptions.agentDuration(flush) + ",stackdepth=" + stackDepth;
     }
 
     /** A .jfc that enables jdk.ExecutionSample alone, at {@code periodMillis}, as the agent does. */

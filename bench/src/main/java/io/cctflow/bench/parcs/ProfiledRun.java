@@ -1,9 +1,6 @@
 package io.cctflow.bench.parcs;
 
-import com.sun.tools.attach.AgentInitializationException;
-import com.sun.tools.attach.AgentLoadException;
-import com.sun.tools.attach.AttachNotSupportedException;
-import com.sun.tools.attach.VirtualMachine;
+import io.cctflow.bench.AgentAttach;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -95,16 +92,10 @@ record ProfiledRun(String version, String instance, Duration wallTime, Duration 
     /** Loads the agent into the running JVM {@code p} (its {@code agentmain}), as users attach it. */
     private static void attach(Process p, Path agentJar, String agentArgs, String what, Path log) throws IOException {
         try {
-            VirtualMachine vm = VirtualMachine.attach(Long.toString(p.pid()));
-            try {
-                vm.loadAgent(agentJar.toAbsolutePath().toString(), agentArgs);
-            } finally {
-                vm.detach();
-            }
-        } catch (AttachNotSupportedException | AgentLoadException | AgentInitializationException e) {
+            AgentAttach.load(p.pid(), agentJar, agentArgs, what);
+        } catch (IOException e) {
             p.destroyForcibly();
-            throw new IOException("could not attach the agent to " + what + " (pid " + p.pid() + "): " + e
-                    + "; see " + log, e);
+            throw new IOException(e.getMessage() + "; see " + log, e);
         }
     }
 }

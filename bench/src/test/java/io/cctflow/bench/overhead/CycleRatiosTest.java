@@ -76,6 +76,44 @@ class CycleRatiosTest {
     }
 
     @Test
+    void afterOverBeforeDividesEachLaterRatioByTheMedianOfTheEarlierOnes() {
+        Random random = new Random(23);
+        for (int trial = 0; trial < 200; trial++) {
+            List<Slice[]> before = new ArrayList<>();
+            List<Double> beforeRatios = new ArrayList<>();
+            for (int i = 1 + random.nextInt(15); i > 0; i--) {
+                Slice a = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
+                Slice b = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
+                before.add(cycle(b, a));
+                beforeRatios.add(((double) a.ops() / a.wallNanos()) / ((double) b.ops() / b.wallNanos()));
+            }
+            // brute-force median: sort, take the middle one or the mean of the middle two
+            beforeRatios.sort(null);
+            int n = beforeRatios.size();
+            double median = n % 2 == 1 ? beforeRatios.get(n / 2)
+                    : (beforeRatios.get(n / 2 - 1) + beforeRatios.get(n / 2)) / 2;
+            List<Slice[]> after = new ArrayList<>();
+            List<Double> expected = new ArrayList<>();
+            for (int i = random.nextInt(15); i > 0; i--) {
+                Slice a = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
+                Slice b = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
+                after.add(cycle(b, a));
+                expected.add(((double) a.ops() / a.wallNanos()) / ((double) b.ops() / b.wallNanos()) / median);
+            }
+
+            List<Double> actual = CycleRatios.afterOverBefore(before, after, Setup.AGENT_20, Setup.NONE,
+                    Slice.Rate.WALL);
+
+            assertThat(actual).hasSize(expected.size());
+            for (int i = 0; i < expected.size(); i++) {
+                assertThat(actual.get(i)).isCloseTo(expected.get(i), within(1e-9 * expected.get(i)));
+            }
+        }
+        assertThatThrownBy(() -> CycleRatios.afterOverBefore(List.of(), List.of(), Setup.AGENT_20, Setup.NONE,
+                Slice.Rate.WALL)).hasMessageContaining("before the attach");
+    }
+
+    @Test
     void aSetupMissingFromACycleIsNamed() {
         List<Slice[]> cycles = List.<Slice[]>of(cycle(slice(1, 1, 1, 0), slice(1, 1, 1, 0)));
 

@@ -61,6 +61,10 @@ class OverheadOptionsTest {
                 .hasMessageContaining("--setups").hasMessageContaining("none");
         assertThatThrownBy(() -> OverheadOptions.parse("--setups", "none"))
                 .hasMessageContaining("--setups");
+        assertThatThrownBy(() -> OverheadOptions.parse("--setups", "none,jfr20attached"))
+                .hasMessageContaining("--setups").hasMessageContaining("jfr20attached needs jfr20");
+        assertThat(OverheadOptions.parse("--setups", "jfr20attached,jfr20").setups())
+                .containsExactly(Setup.JFR_20, Setup.JFR_20_ATTACHED);
         assertThatThrownBy(() -> OverheadOptions.parse("--setups", "none,agent5"))
                 .hasMessageContaining("--setups").hasMessageContaining("'agent5'")
                 .hasMessageContaining("jfrnoevents");
