@@ -173,9 +173,11 @@ class ReleaseComparisonIT {
         String previous = System.getProperty("maven.repo.local");
         System.setProperty("maven.repo.local", repository.toString());
         try {
+            // 20 s sampled: on a loaded machine a freshly attached agent took several seconds to send
+            // its first batch, and with 8 s a run's only batch was dropped at exit (2 s shutdown budget)
             ReleaseComparison.main(new String[] {
                 "--app", ARTIFACT + "=" + GROUP + ":" + ARTIFACT + ":" + OLD + ":" + NEW + ":" + script,
-                "--seconds", "15", "--warmup", "3", "--period", "2", "--top", "10",
+                "--seconds", "20", "--warmup", "3", "--period", "2", "--top", "10",
                 "--out", out.toString(), "--data-dir", root.resolve("data").toString(),
                 "--standalone-jar", STANDALONE_JAR.toString(), "--agent-jar", AGENT_JAR.toString()});
         } finally {
