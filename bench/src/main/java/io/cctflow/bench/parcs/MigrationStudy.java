@@ -51,9 +51,22 @@ final class MigrationStudy {
      */
     static List<Result> run(Cct storedOld, Cct storedReference, ChangeList changes, List<SampleBatch> newBatches,
             ShareTolerance tolerance) {
+        return run(storedOld, storedReference, changes, newBatches, List.of(tolerance)).get(0);
+    }
+
+    /**
+     * {@link #run(Cct, Cct, ChangeList, List, ShareTolerance)} under several tolerances in one pass:
+     * the from-scratch profile of every prefix of the newer release's batches is built once and
+     * measured under each tolerance.
+     *
+     * @return one list of results per tolerance, in the order given
+     */
+    static List<List<Result>> run(Cct storedOld, Cct storedReference, ChangeList changes, List<SampleBatch> newBatches,
+            List<ShareTolerance> tolerances) {
         Cct oldTree = MethodContexts.of(storedOld);
         Cct reference = MethodContexts.of(storedReference);
-        double[] prefixAcc = new double[newBatches.size()];
+        int t = tolerances.size();
+        double[][] prefixAcc = new double[t][newBatches.size()];
         long[] prefixSamples = new long[newBatches.size()];
         Cct partial = new Cct();
         for (int k = 0; k < newBatches.size(); k++) {
@@ -62,21 +75,30 @@ final class MigrationStudy {
             prefixSamples[k] = partial.total(Cct.ROOT);
             Migration scratch = ProfileMigration.migrate(new Cct(), ChangeList.NONE, ImpactAnalysis.AG,
                     MethodContexts.of(partial));
-            prefixAcc[k] = MigrationQuality.of(scratch, reference, tolerance).acc();
+            for (int i = 0; i < t; i++) {
+                prefixAcc[i][k] = MigrationQuality.of(scratch, reference, tolerances.get(i)).acc();
+            }
         }
-        List<Result> results = new ArrayList<>();
+        List<List<Result>> results = new ArrayList<>();
+        for (int i = 0; i < t; i++) {
+            results.add(new ArrayList<>());
+        }
         for (ImpactAnalysis mode : ImpactAnalysis.values()) {
             long start = System.nanoTime();
             Migration migration = ProfileMigration.migrate(oldTree, changes, mode, new Cct());
-            MigrationQuality quality = MigrationQuality.of(migration, reference, tolerance);
-            double overhead = (System.nanoTime() - start) / 1e6;
-            int k = 0;
-            while (k < prefixAcc.length && prefixAcc[k] < quality.acc()) {
-                k++;
+            double migrationMillis = (System.nanoTime() - start) / 1e6;
+            for (int i = 0; i < t; i++) {
+                long measured = System.nanoTime();
+                MigrationQuality quality = MigrationQuality.of(migration, reference, tolerances.get(i));
+                double overhead = migrationMillis + (System.nanoTime() - measured) / 1e6;
+                int k = 0;
+                while (k < prefixAcc[i].length && prefixAcc[i][k] < quality.acc()) {
+                    k++;
+                }
+                boolean reached = k < prefixAcc[i].length;
+                results.get(i).add(new Result(mode, quality, migration.reusableCount(), oldTree.size() - 1,
+                        reached ? prefixSamples[k] : -1, reached ? k + 1 : -1, reference.total(Cct.ROOT), overhead));
             }
-            boolean reached = k < prefixAcc.length;
-            results.add(new Result(mode, quality, migration.reusableCount(), oldTree.size() - 1,
-                    reached ? prefixSamples[k] : -1, reached ? k + 1 : -1, reference.total(Cct.ROOT), overhead));
         }
         return results;
     }

@@ -6,11 +6,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
-import io.cctflow.core.diff.ChangeList;
 import io.cctflow.core.migration.ShareTolerance;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.schema.SampleBatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -19,14 +17,17 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.DoublePredicate;
 import org.neo4j.driver.Driver;
 
 /**
  * Compares two close releases of real applications as PARCS did (seed 000 Tables 3 and 4), through
  * cctflow's real pipeline: each release runs the same workload under the agent, the pipeline
  * stores both trees and CodeManifests, and the query service's compare endpoint does the diff.
- * Also runs the older release twice (noise, seed 000 Sect. 3.4) and migrates the older profile to
- * the newer release (seed 001). Writes {@code <app>.md} and {@code <app>.json} per application.
+ * Runs each release twice: the two runs of a release are a noise pair (seed 000 Sect. 3.4), and the
+ * four pairings of an older and a newer JVM are four draws of the comparison ({@link Draws}). Migrates
+ * the older profile to each of the newer release's JVMs (seed 001). Writes {@code <app>.md} and
+ * {@code <app>.json} per application.
  */
 public final class ReleaseComparison {
     static final String USAGE = """
@@ -88,26 +89,8 @@ public final class ReleaseComparison {
                     case "--standalone-jar" -> standalone = Path.of(v);
                     case "--agent-jar" -> agent = Path.of(v);
                     case "--top" -> top = positive(option, v);
-                    case "--tolerance" -> {
-                        try {
-                            tolerance = Double.parseDouble(v);
-                        } catch (NumberFormatException e) {
-                            tolerance = -1;
-                        }
-                        if (!(tolerance >= 0 && tolerance < 1)) {
-                            throw new IllegalArgumentException("--tolerance must be a number in [0, 1), got '" + v + "'");
-                        }
-                    }
-                    case "--sampling-z" -> {
-                        try {
-                            samplingZ = Double.parseDouble(v);
-                        } catch (NumberFormatException e) {
-                            samplingZ = -1;
-                        }
-                        if (!(samplingZ > 0 && samplingZ <= 10)) {
-                            throw new IllegalArgumentException("--sampling-z must be a number in (0, 10], got '" + v + "'");
-                        }
-                    }
+                    case "--tolerance" -> tolerance = boundedDouble(option, v, x -> x >= 0 && x < 1, "[0, 1)");
+                    case "--sampling-z" -> samplingZ = boundedDouble(option, v, x -> x > 0 && x <= 10, "(0, 10]");
                     default -> throw new IllegalArgumentException("unknown option '" + option + "'\n" + USAGE);
                 }
             }
@@ -116,6 +99,23 @@ public final class ReleaseComparison {
             }
             return new Options(apps, seconds, warmup, period, out, data, standalone, agent, tolerance,
                     samplingZ, top);
+        }
+
+        /**
+         * {@code v} as a number {@code inRange} accepts.
+         *
+         * @param range the accepted range as the message states it, e.g. {@code [0, 1)}
+         */
+        private static double boundedDouble(String option, String v, DoublePredicate inRange, String range) {
+            try {
+                double x = Double.parseDouble(v);
+                if (inRange.test(x)) {
+                    return x;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException(option + " must be a number in " + range + ", got '" + v + "'");
         }
 
         private static int notNegative(String option, String v) {
@@ -203,23 +203,35 @@ public final class ReleaseComparison {
                 CompareClient.Side old2 = side(runs.get(1));
                 CompareClient.Side new1 = side(runs.get(2));
                 CompareClient.Side new2 = side(runs.get(3));
-                step(app, "comparing (noise, then the releases, pair 1 and pair 2)");
+                step(app, "comparing (noise of both releases, then the releases: four pairings of their JVMs)");
                 JsonNode noise = client.compare(app.name(), old1, old2, null, options.top());
+                JsonNode newNoise = client.compare(app.name(), new1, new2, null, options.top());
                 CompareClient.Side[] noisePair = {old1, old2};
                 JsonNode comparison = client.compare(app.name(), old1, new1, noisePair, options.top());
                 JsonNode secondPair = client.compare(app.name(), old2, new2, noisePair, options.top());
+                JsonNode cross12 = client.compare(app.name(), old1, new2, noisePair, options.top());
+                JsonNode cross21 = client.compare(app.name(), old2, new1, noisePair, options.top());
+                Draws draws = Draws.of(
+                        List.of(Draws.Draw.of("old 1 → new 1 (pair 1)", comparison),
+                                Draws.Draw.of("old 2 → new 2 (pair 2)", secondPair),
+                                Draws.Draw.of("old 1 → new 2", cross12), Draws.Draw.of("old 2 → new 1", cross21)),
+                        List.of(Draws.Draw.of("old 1 vs old 2", noise), Draws.Draw.of("new 1 vs new 2", newNoise)));
                 CodeManifests code = CodeManifests.read(reader, app.name(), app.oldVersion(), app.newVersion());
-                step(app, "migrating the older profile (AG, AG_CALLER, BA)");
-                List<SampleBatch> newBatches = KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC,
-                        execution(app, runs.get(2)));
-                List<MigrationStudy.Result> migration = MigrationStudy.run(trees[0], trees[2], code.changes(),
-                        newBatches, ShareTolerance.absolute(options.tolerance()));
-                List<MigrationStudy.Result> samplingMigration = MigrationStudy.run(trees[0], trees[2],
-                        code.changes(), newBatches, ShareTolerance.sampling(options.samplingZ()));
+                List<ShareTolerance> tolerances = List.of(ShareTolerance.absolute(options.tolerance()),
+                        ShareTolerance.sampling(options.samplingZ()));
+                step(app, "migrating the older profile (AG, AG_CALLER, BA) to new run 1");
+                List<List<MigrationStudy.Result>> migration = MigrationStudy.run(trees[0], trees[2], code.changes(),
+                        KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC, execution(app, runs.get(2))),
+                        tolerances);
+                step(app, "migrating the older profile to new run 2");
+                List<List<MigrationStudy.Result>> secondMigration = MigrationStudy.run(trees[0], trees[3],
+                        code.changes(), KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC,
+                                execution(app, runs.get(3))), tolerances);
                 return new ReleaseReport(app.name(), app.coordinates(app.oldVersion()),
                         app.coordinates(app.newVersion()), options.seconds(), ProfiledRun.settings(options.periodMillis(), options.warmupSeconds()),
-                        runs, code.oldCode(), code.newCode(), noise, comparison, secondPair, migration, options.tolerance(),
-                        samplingMigration, options.samplingZ(), Duration.ofNanos(System.nanoTime() - start));
+                        runs, code.oldCode(), code.newCode(), noise, comparison, secondPair, migration.get(0),
+                        options.tolerance(), migration.get(1), options.samplingZ(), draws, secondMigration.get(0),
+                        secondMigration.get(1), Duration.ofNanos(System.nanoTime() - start));
             }
         }
     }

@@ -23,13 +23,20 @@ import java.util.Locale;
  * @param samplingMigration the same migration judged within {@code samplingZ} standard deviations of
  *     the sampling noise ({@code ShareTolerance.sampling}); null (and {@code samplingZ} null) in
  *     reports written before it was measured
+ * @param draws every pairing of the run's JVMs (four release pairings, two noise pairs) with median
+ *     and range; null in reports written before it was computed
+ * @param secondMigration {@code migration} again with the newer release's second JVM as the
+ *     reference and its batches for time saved (the older release's first JVM migrated in both), a
+ *     second draw of Acc and time saved; null in reports written before
+ * @param secondSamplingMigration the same for {@code samplingMigration}; null in reports written before
  * @param harnessWallTime from the start of the application's harness (jars fetched, pipeline
  *     started) until its report was complete (the pipeline's shutdown after it is not included)
  */
 record ReleaseReport(String application, String oldCoordinates, String newCoordinates, int workloadSeconds,
         String sampling, List<ProfiledRun> runs, Code oldCode, Code newCode, JsonNode noise, JsonNode comparison,
         JsonNode secondPair, List<MigrationStudy.Result> migration, double tolerance, List<MigrationStudy.Result> samplingMigration,
-        Double samplingZ, Duration harnessWallTime) {
+        Double samplingZ, Draws draws, List<MigrationStudy.Result> secondMigration,
+        List<MigrationStudy.Result> secondSamplingMigration, Duration harnessWallTime) {
 
     /** Classes and methods a release's CodeManifest holds (only the classes it loaded and we fingerprint). */
     record Code(int classes, int methods) {
@@ -105,6 +112,9 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
         if (secondPair != null) {
             secondPairSection(md, c, secondPair);
         }
+        if (draws != null) {
+            draws.markdown(md, oldCoordinates, newCoordinates);
+        }
         md.append("\n## Attributions\n\n| stage | side | subtree root | nodes | samples | suspects |\n|---|---|---|---|---|---|\n");
         for (JsonNode a : c.path("attributions")) {
             md.append("| ").append(a.path("stage").asText()).append(" | ").append(a.path("side").asText())
@@ -129,6 +139,9 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
                     + " absolute tolerance above, every context rarer than the tolerance counts as correct, missing or not).%n%n",
                     samplingZ, samplingZ));
             migrationTable(md, samplingMigration);
+        }
+        if (secondMigration != null && secondSamplingMigration != null) {
+            secondMigrationSection(md);
         }
         return md.toString();
     }
@@ -173,6 +186,44 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
                     .append(String.format(Locale.ROOT, "%+.3f", d.path("delta").asDouble()));
         }
         return listed == 0 ? "none beyond noise" : out.toString();
+    }
+
+    /** The migration measured against the newer release's second JVM next to the first. */
+    private void secondMigrationSection(StringBuilder md) {
+        String newRun1 = runs.size() > 2 ? runs.get(2).instance() : "new run 1";
+        String newRun2 = runs.size() > 3 ? runs.get(3).instance() : "new run 2";
+        md.append(String.format(Locale.ROOT, "%n## Profile migration, second draw: the newer release's second JVM%n%n"
+                + "The same older profile (old run 1) migrated and judged against %s's profile, time saved counted in"
+                + " its batches, next to the tables above (against %s). Time saved (TS) is the share of the newer"
+                + " run's samples a from-scratch profile needed to be as accurate as the migrated one.%n%n", newRun2,
+                newRun1));
+        md.append("| tolerance | impact analysis | Acc run 1 / run 2 (difference) | TS run 1 / run 2 (difference) |\n"
+                + "|---|---|---|---|\n");
+        secondMigrationRows(md, String.format(Locale.ROOT, "absolute %.3f", tolerance), migration, secondMigration);
+        secondMigrationRows(md, String.format(Locale.ROOT, "sampling, z = %.1f", samplingZ == null ? Double.NaN
+                : samplingZ), samplingMigration, secondSamplingMigration);
+    }
+
+    private static void secondMigrationRows(StringBuilder md, String tolerance, List<MigrationStudy.Result> first,
+            List<MigrationStudy.Result> second) {
+        if (first == null) {
+            return;
+        }
+        for (int i = 0; i < Math.min(first.size(), second.size()); i++) {
+            MigrationStudy.Result a = first.get(i);
+            MigrationStudy.Result b = second.get(i);
+            String difference = a.samplesNeeded() < 0 || b.samplesNeeded() < 0 ? "–"
+                    : String.format(Locale.ROOT, "%+.1f points", 100 * (b.samplesSavedShare() - a.samplesSavedShare()));
+            md.append(String.format(Locale.ROOT, "| %s | %s | %.3f / %.3f (%+.3f) | %s / %s (%s) |%n",
+                    tolerance, a.mode(), a.quality().acc(), b.quality().acc(), b.quality().acc() - a.quality().acc(),
+                    timeSaved(a), timeSaved(b), difference));
+        }
+    }
+
+    private static String timeSaved(MigrationStudy.Result r) {
+        return r.samplesNeeded() < 0 ? "not reached (" + r.newSamples() + ")"
+                : String.format(Locale.ROOT, "%.1f %% (%d of %d)", 100 * r.samplesSavedShare(), r.samplesNeeded(),
+                        r.newSamples());
     }
 
     private static void migrationTable(StringBuilder md, List<MigrationStudy.Result> migration) {

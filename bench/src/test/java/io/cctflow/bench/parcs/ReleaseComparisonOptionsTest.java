@@ -46,6 +46,14 @@ class ReleaseComparisonOptionsTest {
                 .hasMessageContaining("--tolerance must be a number in [0, 1)");
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--sampling-z", "x"))
                 .hasMessageContaining("--sampling-z must be a number in (0, 10], got 'x'");
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--tolerance", "NaN"))
+                .hasMessageContaining("--tolerance must be a number in [0, 1), got 'NaN'");
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--tolerance", "1"))
+                .hasMessageContaining("--tolerance must be a number in [0, 1), got '1'");
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--sampling-z", "0"))
+                .hasMessageContaining("--sampling-z must be a number in (0, 10], got '0'");
+        assertThat(ReleaseComparison.Options.parse("--tolerance", "0").tolerance()).isZero();
+        assertThat(ReleaseComparison.Options.parse("--sampling-z", "10").samplingZ()).isEqualTo(10.0);
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--app", "x=a:b"))
                 .hasMessageContaining("NAME=GROUP:ARTIFACT:OLD:NEW:SCRIPT");
         assertThatThrownBy(() -> ReleaseComparison.Options.parse("--top"))

@@ -43,7 +43,14 @@ class RenderReportTest {
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.8, 0.9, 0.95, 0.92, 5, 1, 1, 2, 8, 10),
                         5, 6, 200, 3, 12, 1.5)), 0.01,
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.3, 0.5, 0.6, 0.55, 3, 3, 2, 1, 3, 10),
-                        3, 6, 7000, 9, 12000, 1.7)), 2.0, Duration.ofSeconds(599));
+                        3, 6, 7000, 9, 12000, 1.7)), 2.0,
+                Draws.of(List.of(Draws.Draw.of("old 1 → new 1 (pair 1)", comparison),
+                        Draws.Draw.of("old 2 → new 2 (pair 2)", secondPair)),
+                        List.of(Draws.Draw.of("old 1 vs old 2", noise))),
+                List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.7, 0.9, 0.95, 0.92, 5, 1, 1, 2, 7, 10),
+                        5, 6, 300, 4, 15, 1.5)),
+                List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.3, 0.5, 0.6, 0.55, 3, 3, 2, 1, 3, 10),
+                        3, 6, -1, -1, 11000, 1.7)), Duration.ofSeconds(599));
         Path file = dir.resolve("app.json");
         json.writeValue(file.toFile(), report);
 
@@ -65,7 +72,14 @@ class RenderReportTest {
                 .contains("## Profile migration (seed 001), tolerance 0.010 of the root's samples")
                 .contains("| AG | 5 of 6 | 0.800 | 0.900 | 0.950 | 0.920 | 200 of 12 (3 batches) |")
                 .contains("## Profile migration (seed 001), within 2.0 standard deviations of the sampling noise")
-                .contains("| AG | 3 of 6 | 0.300 | 0.500 | 0.600 | 0.550 | 7000 of 12000 (9 batches) |");
+                .contains("| AG | 3 of 6 | 0.300 | 0.500 | 0.600 | 0.550 | 7000 of 12000 (9 batches) |")
+                .contains("| old 2 → new 2 (pair 2) | 4 (57.0 % / 67.0 %) | 60.0 % / 70.0 % | 20.5 |")
+                .contains("| **median (min..max)** | 4 (3..4) (53.5 % (50.0..57.0) / 63.5 % (60.0..67.0)) | 70.0 % (60.0..80.0)"
+                        + " / 80.0 % (70.0..90.0) | 25.8 (20.5..31.1) |")
+                .contains("| old 1 vs old 2 | 3 (50.0 % / 60.0 %) | 66.0 % (0.660) / 95.0 % |")
+                .contains("| absolute 0.010 | AG | 0.800 / 0.700 (-0.100) | 1666.7 % (200 of 12) / 2000.0 % (300 of 15)"
+                        + " (+333.3 points) |")
+                .contains("| sampling, z = 2.0 | AG | 0.300 / 0.300 (+0.000) | 58.3 % (7000 of 12000) / not reached (11000) (–) |");
     }
 
     @Test
@@ -73,7 +87,7 @@ class RenderReportTest {
         ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
         ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, null, List.of(),
                 new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), json.readTree("{}"), json.readTree("{}"),
-                null, List.of(), 0.01, null, null, Duration.ofSeconds(60));
+                null, List.of(), 0.01, null, null, null, null, null, Duration.ofSeconds(60));
         Path file = dir.resolve("old.json");
         json.writeValue(file.toFile(), report);
         // what the harness wrote before: no second pair, no samplingMigration, no samplingZ
@@ -81,11 +95,15 @@ class RenderReportTest {
         written.remove("secondPair");
         written.remove("samplingMigration");
         written.remove("samplingZ");
+        written.remove("draws");
+        written.remove("secondMigration");
+        written.remove("secondSamplingMigration");
         json.writeValue(file.toFile(), written);
 
         RenderReport.main(new String[] {file.toString()});
 
         assertThat(Files.readString(dir.resolve("old.md"))).contains("tolerance 0.010 of the root's samples")
-                .doesNotContain("sampling noise").doesNotContain("Second pair");
+                .doesNotContain("sampling noise").doesNotContain("Second pair")
+                .doesNotContain("Draws").doesNotContain("second draw");
     }
 }
