@@ -1,6 +1,7 @@
 package io.cctflow.bench.parcs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.cctflow.bench.overhead.Quantiles;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -45,16 +46,14 @@ record Draws(List<Draw> releases, Summary releaseSummary, List<Draw> noise, Summ
     /** Median and range of one figure over the draws. */
     record Spread(double median, double min, double max) {
 
-        /** The median of an even count is the mean of the two middle values. */
+        /**
+         * The median of an even count is the mean of the two middle values.
+         *
+         * @throws IllegalArgumentException if there are no values
+         */
         static Spread of(double... values) {
-            if (values.length == 0) {
-                throw new IllegalArgumentException("no values");
-            }
-            double[] sorted = values.clone();
-            Arrays.sort(sorted);
-            int n = sorted.length;
-            double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-            return new Spread(median, sorted[0], sorted[n - 1]);
+            Quantiles q = Quantiles.of(Arrays.stream(values).boxed().toList());
+            return new Spread(q.median(), q.min(), q.max());
         }
     }
 
