@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 import io.cctflow.servers.KafkaServer;
 
@@ -114,7 +115,7 @@ public final class AgentOverheadBenchmark {
             ProcessFreezer freezer, long startNanos) throws IOException, InterruptedException {
         int cycles = (options.warmupCycles() + options.measuredCycles()) * (attaches(options) ? 2 : 1);
         Duration roundEstimate = options.slice().plus(SLICE_SLACK).multipliedBy((long) cycles * options.setups().size())
-                .plus(CHILD_SLACK.multipliedBy(options.setups().size()));
+                .plus(CHILD_SLACK.multipliedBy(options.setups().size())).plus(options.prewarm());
         try (Writer csv = Files.newBufferedWriter(runDir.resolve("slices.csv"), StandardCharsets.UTF_8)) {
             csv.write("round,cycle,measured,agentAttached,position,setup,ops,wallNanos,workersNanos,agentNanos,jfrNanos,jitNanos,"
                     + "gcNanos,otherNanos,othersMachineNanos\n");
@@ -157,6 +158,18 @@ public final class AgentOverheadBenchmark {
                         options.flush(), options.stackDepth(), round), options, runDir, freezer));
                 System.err.printf(Locale.ROOT, "round %d: %s started (JFR wait %d ms), frozen%n", round, s.label,
                         children.get(s).awaitMillis());
+            }
+            if (!options.prewarm().isZero()) {
+                // every child at once, unsliced: the workload's JIT settles in a fraction of the sliced time
+                for (Child c : children.values()) {
+                    freezer.thaw(c.pid());
+                }
+                TimeUnit.NANOSECONDS.sleep(options.prewarm().toNanos());
+                for (Child c : children.values()) {
+                    freezer.freeze(c.pid());
+                }
+                System.err.printf(Locale.ROOT, "round %d: all children ran together for %d s, frozen%n", round,
+                        options.prewarm().toSeconds());
             }
             List<Slice[]> measured = runCycles(options, children, report, freezer, order, round, 0, false, csv);
             List<Slice[]> beforeAttach = List.of();
@@ -260,7 +273,7 @@ public final class AgentOverheadBenchmark {
                         + " %s at the start, %s at the end",
                 "- %d round(s), each with a fresh child JVM per setup (%s): %d workload threads,"
                         + " `-Xms%s -Xmx%s -XX:+UseG1GC`; all frozen (SIGSTOP) but one at a time, which runs"
-                        + " for a %d ms slice; per cycle every child one slice, in a shuffled order;"
+                        + " for a %d ms slice; per cycle every child one slice, in a shuffled order;%s"
                         + " %d warm-up cycles (discarded), then %d measured cycles; quiet cycle: the rest of the machine"
                         + " used < %.0f %% of the cores in each of its slices; whole run %d s",
                 "- agent: `%s`, `period` 20 ms or 10 ms, `flush=%s`, `stackdepth=%d`;"
@@ -274,6 +287,8 @@ public final class AgentOverheadBenchmark {
                 System.getProperty("java.runtime.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
                 loadBefore, loadAverage(),
                 rounds, String.join(", ", labels), o.threads(), o.heap(), o.heap(), o.slice().toMillis(),
+                o.prewarm().isZero() ? "" : " before the first cycle all children ran together, unsliced, for "
+                        + o.prewarm().toSeconds() + " s;",
                 o.warmupCycles(), o.measuredCycles(), o.quiet() * 100, took.toSeconds(),
                 o.agentJar().getFileName(), OverheadOptions.agentDuration(o.flush()), o.stackDepth(), o.stackDepth(),
                 runDir);

@@ -15,6 +15,8 @@ import java.util.Locale;
  *                    {@link Setup#JFR_20} with {@link Setup#JFR_20_ATTACHED}
  * @param slice       how long one child runs thawed in one slice
  * @param warmup      per child and round, thawed time in slices before the measured cycles (discarded)
+ * @param prewarm     per round, how long all children run together, unsliced, before the first cycle
+ *                    (zero: not at all)
  * @param measure     per child and round, thawed time in measured slices
  * @param threads     worker threads of the workload
  * @param flush       the agent's flush interval ({@code flush=})
@@ -28,7 +30,8 @@ import java.util.Locale;
  * @param workDir     broker data, the .jfc files and every child's output
  * @param reportDir   where the Markdown report is written
  */
-record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration warmup, Duration measure,
+record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration warmup, Duration prewarm,
+        Duration measure,
         int threads, Duration flush, Duration maxTime, String heap, int stackDepth, long seed, double quiet, Path agentJar,
         Path workDir, Path reportDir) {
 
@@ -40,6 +43,8 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             "                     recording plain JFR, the same JVM measured before and after; doubles each round)",
             "  --slice D          thawed time of one child in one slice (default 1500ms)",
             "  --warmup D         per child and round, thawed time in slices before measuring (default 20s)",
+            "  --prewarm D        per round, all children run together, unsliced, for D before the first cycle,",
+            "                     so their JIT settles cheaply (default 0: not at all)",
             "  --measure D        per child and round, thawed time in measured slices (default 30s)",
             "  --threads N        workload threads (default 2)",
             "  --flush D          the agent's flush interval (default 5s)",
@@ -58,6 +63,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
         List<Setup> setups = List.of(Setup.NONE, Setup.AGENT_20, Setup.AGENT_10, Setup.JFR_20);
         Duration slice = Duration.ofMillis(1500);
         Duration warmup = Duration.ofSeconds(20);
+        Duration prewarm = Duration.ZERO;
         Duration measure = Duration.ofSeconds(30);
         int threads = 2;
         Duration flush = Duration.ofSeconds(5);
@@ -83,6 +89,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 case "--setups" -> setups = setups(key, value);
                 case "--slice" -> slice = duration(key, value);
                 case "--warmup" -> warmup = duration(key, value);
+                case "--prewarm" -> prewarm = value.strip().equals("0") ? Duration.ZERO : duration(key, value);
                 case "--measure" -> measure = duration(key, value);
                 case "--threads" -> threads = positive(key, value);
                 case "--flush" -> flush = duration(key, value);
@@ -97,7 +104,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 default -> throw new IllegalArgumentException("unknown option " + key);
             }
         }
-        return new OverheadOptions(rounds, setups, slice, warmup, measure, threads, flush, maxTime, heap, stackDepth,
+        return new OverheadOptions(rounds, setups, slice, warmup, prewarm, measure, threads, flush, maxTime, heap, stackDepth,
                 seed, quiet, agentJar, workDir, reportDir);
     }
 

@@ -19,6 +19,8 @@ class OverheadOptionsTest {
         assertThat(o.setups()).containsExactly(Setup.NONE, Setup.AGENT_20, Setup.AGENT_10, Setup.JFR_20);
         assertThat(o.slice()).isEqualTo(Duration.ofMillis(1500));
         assertThat(o.warmup()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(o.prewarm()).isZero();
+        assertThat(OverheadOptions.parse("--prewarm", "0").prewarm()).isZero();
         assertThat(o.measure()).isEqualTo(Duration.ofSeconds(30));
         assertThat(o.threads()).isEqualTo(2);
         assertThat(o.flush()).isEqualTo(Duration.ofSeconds(5));
@@ -35,14 +37,14 @@ class OverheadOptionsTest {
     @Test
     void parsesEveryOption() {
         OverheadOptions o = OverheadOptions.parse("--rounds", "5", "--setups", "jfr20, none,jfrnoevents,jfridle",
-                "--slice", "2s", "--warmup", "500ms", "--measure", "9s", "--threads", "4", "--flush", "1s",
+                "--slice", "2s", "--warmup", "500ms", "--prewarm", "1m", "--measure", "9s", "--threads", "4", "--flush", "1s",
                 "--max-time", "2m", "--heap", "512m", "--stackdepth", "128", "--seed", "-7", "--quiet", "0.1", "--agent-jar", "a.jar",
                 "--work-dir", "w", "--report-dir", "r");
 
         // setups in Setup order whatever order they were given in
         assertThat(o).isEqualTo(new OverheadOptions(5,
                 List.of(Setup.NONE, Setup.JFR_20, Setup.JFR_IDLE, Setup.JFR_NO_EVENTS), Duration.ofSeconds(2),
-                Duration.ofMillis(500), Duration.ofSeconds(9), 4, Duration.ofSeconds(1), Duration.ofMinutes(2), "512m",
+                Duration.ofMillis(500), Duration.ofMinutes(1), Duration.ofSeconds(9), 4, Duration.ofSeconds(1), Duration.ofMinutes(2), "512m",
                 128, -7, 0.1, Path.of("a.jar"), Path.of("w"), Path.of("r")));
     }
 
