@@ -77,6 +77,7 @@ public final class AgentOverheadBenchmark {
         Files.writeString(runDir.resolve(Setup.SAMPLES_JFC), Setup.executionSampleSettings(Setup.JFR_20.periodMillis),
                 StandardCharsets.UTF_8);
         Files.writeString(runDir.resolve(Setup.NO_EVENTS_JFC), Setup.noEventSettings(), StandardCharsets.UTF_8);
+        PlaceboAgent.writeJar(runDir);
         String loadBefore = loadAverage();
 
         OverheadReport report = new OverheadReport(options.threads(), options.setups(), options.quiet(),
@@ -179,8 +180,11 @@ public final class AgentOverheadBenchmark {
                 long attachStart = System.nanoTime();
                 children.get(attached).attachAgent(freezer, options.agentJar(),
                         attached.agentArguments(bootstrap, options.flush(), options.stackDepth(), round));
-                System.err.printf(Locale.ROOT, "round %d: agent attached to %s (%d ms thawed), frozen%n", round,
-                        attached.label, (System.nanoTime() - attachStart) / 1_000_000);
+                // the control goes through an attach too (HotSpot recompiles after one), of an agent doing nothing
+                children.get(Setup.JFR_20).attachAgent(freezer, runDir.resolve(PlaceboAgent.JAR), "");
+                System.err.printf(Locale.ROOT, "round %d: agent attached to %s, a placebo agent to %s (%d ms thawed),"
+                        + " frozen%n", round, attached.label, Setup.JFR_20.label,
+                        (System.nanoTime() - attachStart) / 1_000_000);
                 measured = runCycles(options, children, report, freezer, order, round,
                         options.warmupCycles() + options.measuredCycles(), true, csv);
             }

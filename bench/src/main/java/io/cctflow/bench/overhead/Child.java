@@ -129,9 +129,9 @@ final class Child {
     }
 
     /**
-     * Thaws the (frozen) child, loads our agent into it through the Attach API and freezes it again
-     * once the agent's {@code agentmain} has returned (the agent starts its recording on its own
-     * thread, in the slices that follow). The child works while thawed, but no slice counts it.
+     * Thaws the (frozen) child, loads an agent into it through the Attach API and freezes it again
+     * once the agent's {@code agentmain} has returned (ours starts its recording on its own thread,
+     * in the slices that follow). The child works while thawed, but no slice counts it.
      */
     void attachAgent(ProcessFreezer freezer, Path agentJar, String arguments) throws IOException, InterruptedException {
         freezer.thaw(pid());

@@ -63,7 +63,7 @@ class ProcessFreezerTest {
     }
 
     /** Waits (up to a minute) until the child has created its counter file and counted once. */
-    private static OpsCounters awaitCounting(Path file) throws Exception {
+    static OpsCounters awaitCounting(Path file) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             if (Files.exists(file) && Files.size(file) > 0) {
