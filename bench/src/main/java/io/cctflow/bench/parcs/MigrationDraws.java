@@ -76,7 +76,7 @@ record MigrationDraws(List<MigrationDraw> migrations, List<Summary> summary) {
                                 + " in " + migrations.get(m).pairing() + ", " + mode + " in " + migrations.get(0).pairing());
                     }
                     acc[m] = r.quality().acc();
-                    timeSaved[m] = timeSaved(r);
+                    timeSaved[m] = MigrationDraws.timeSaved(r);
                     if (r.samplesNeeded() < 0) {
                         notReached++;
                     }
