@@ -113,7 +113,8 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
                     d.path("delta").asDouble(), mt.path("timeA").asDouble(), mt.path("timeB").asDouble(),
                     mt.path("change").asText(), mt.path("degrees").asInt()));
         }
-        if (secondPair != null) {
+        // a null written to JSON reads back as a JSON null node
+        if (secondPair != null && !secondPair.isNull()) {
             secondPairSection(md, c, secondPair);
         }
         if (draws != null) {
