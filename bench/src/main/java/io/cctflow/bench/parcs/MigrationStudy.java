@@ -63,7 +63,20 @@ final class MigrationStudy {
      */
     static List<List<Result>> run(Cct storedOld, Cct storedReference, ChangeList changes, List<SampleBatch> newBatches,
             List<ShareTolerance> tolerances) {
-        Cct oldTree = MethodContexts.of(storedOld);
+        return run(List.of(storedOld), storedReference, changes, newBatches, tolerances).get(0);
+    }
+
+    /**
+     * Several older profiles (e.g. both JVMs of the older release) migrated to one newer run under
+     * several tolerances in one pass: the from-scratch prefix profiles depend only on the newer run's
+     * batches, so they are built and measured once, and each older profile's migration is measured
+     * against them. The same as one {@link #run(Cct, Cct, ChangeList, List, List)} per older profile.
+     *
+     * @param storedOlds the older profiles, each migrated on its own
+     * @return per older profile (in the order given), one list of results per tolerance (in the order given)
+     */
+    static List<List<List<Result>>> run(List<Cct> storedOlds, Cct storedReference, ChangeList changes,
+            List<SampleBatch> newBatches, List<ShareTolerance> tolerances) {
         Cct reference = MethodContexts.of(storedReference);
         int t = tolerances.size();
         double[][] prefixAcc = new double[t][newBatches.size()];
@@ -79,27 +92,33 @@ final class MigrationStudy {
                 prefixAcc[i][k] = MigrationQuality.of(scratch, reference, tolerances.get(i)).acc();
             }
         }
-        List<List<Result>> results = new ArrayList<>();
-        for (int i = 0; i < t; i++) {
-            results.add(new ArrayList<>());
-        }
-        for (ImpactAnalysis mode : ImpactAnalysis.values()) {
-            long start = System.nanoTime();
-            Migration migration = ProfileMigration.migrate(oldTree, changes, mode, new Cct());
-            double migrationMillis = (System.nanoTime() - start) / 1e6;
+        List<List<List<Result>>> perOld = new ArrayList<>();
+        for (Cct storedOld : storedOlds) {
+            Cct oldTree = MethodContexts.of(storedOld);
+            List<List<Result>> results = new ArrayList<>();
             for (int i = 0; i < t; i++) {
-                long measured = System.nanoTime();
-                MigrationQuality quality = MigrationQuality.of(migration, reference, tolerances.get(i));
-                double overhead = migrationMillis + (System.nanoTime() - measured) / 1e6;
-                int k = 0;
-                while (k < prefixAcc[i].length && prefixAcc[i][k] < quality.acc()) {
-                    k++;
-                }
-                boolean reached = k < prefixAcc[i].length;
-                results.get(i).add(new Result(mode, quality, migration.reusableCount(), oldTree.size() - 1,
-                        reached ? prefixSamples[k] : -1, reached ? k + 1 : -1, reference.total(Cct.ROOT), overhead));
+                results.add(new ArrayList<>());
             }
+            for (ImpactAnalysis mode : ImpactAnalysis.values()) {
+                long start = System.nanoTime();
+                Migration migration = ProfileMigration.migrate(oldTree, changes, mode, new Cct());
+                double migrationMillis = (System.nanoTime() - start) / 1e6;
+                for (int i = 0; i < t; i++) {
+                    long measured = System.nanoTime();
+                    MigrationQuality quality = MigrationQuality.of(migration, reference, tolerances.get(i));
+                    double overhead = migrationMillis + (System.nanoTime() - measured) / 1e6;
+                    int k = 0;
+                    while (k < prefixAcc[i].length && prefixAcc[i][k] < quality.acc()) {
+                        k++;
+                    }
+                    boolean reached = k < prefixAcc[i].length;
+                    results.get(i).add(new Result(mode, quality, migration.reusableCount(), oldTree.size() - 1,
+                            reached ? prefixSamples[k] : -1, reached ? k + 1 : -1, reference.total(Cct.ROOT),
+                            overhead));
+                }
+            }
+            perOld.add(results);
         }
-        return results;
+        return perOld;
     }
 }

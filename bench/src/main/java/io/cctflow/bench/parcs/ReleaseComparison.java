@@ -26,8 +26,8 @@ import org.neo4j.driver.Driver;
  * stores both trees and CodeManifests, and the query service's compare endpoint does the diff.
  * Runs each release twice: the two runs of a release are a noise pair (seed 000 Sect. 3.4), and the
  * four pairings of an older and a newer JVM are four draws of the comparison ({@link Draws}). Migrates
- * the older profile to each of the newer release's JVMs (seed 001). Writes {@code <app>.md} and
- * {@code <app>.json} per application.
+ * each older JVM's profile to each of the newer release's JVMs (seed 001, {@link MigrationDraws}).
+ * Writes {@code <app>.md} and {@code <app>.json} per application.
  */
 public final class ReleaseComparison {
     static final String USAGE = """
@@ -219,21 +219,35 @@ public final class ReleaseComparison {
                 CodeManifests code = CodeManifests.read(reader, app.name(), app.oldVersion(), app.newVersion());
                 List<ShareTolerance> tolerances = List.of(ShareTolerance.absolute(options.tolerance()),
                         ShareTolerance.sampling(options.samplingZ()));
-                step(app, "migrating the older profile (AG, AG_CALLER, BA) to new run 1");
-                List<List<MigrationStudy.Result>> migration = MigrationStudy.run(trees[0], trees[2], code.changes(),
+                // both older profiles against each newer JVM: its prefix profiles are built once for both
+                List<Cct> olds = List.of(trees[0], trees[1]);
+                step(app, "migrating both older profiles (AG, AG_CALLER, BA) to new run 1");
+                List<List<List<MigrationStudy.Result>>> toNew1 = MigrationStudy.run(olds, trees[2], code.changes(),
                         KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC, execution(app, runs.get(2))),
                         tolerances);
-                step(app, "migrating the older profile to new run 2");
-                List<List<MigrationStudy.Result>> secondMigration = MigrationStudy.run(trees[0], trees[3],
-                        code.changes(), KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC,
-                                execution(app, runs.get(3))), tolerances);
+                step(app, "migrating both older profiles to new run 2");
+                List<List<List<MigrationStudy.Result>>> toNew2 = MigrationStudy.run(olds, trees[3], code.changes(),
+                        KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC, execution(app, runs.get(3))),
+                        tolerances);
+                MigrationDraws migrationDraws = MigrationDraws.of(List.of(
+                        migrationDraw("old 1 → new 1", runs.get(0), runs.get(2), toNew1.get(0)),
+                        migrationDraw("old 1 → new 2", runs.get(0), runs.get(3), toNew2.get(0)),
+                        migrationDraw("old 2 → new 1", runs.get(1), runs.get(2), toNew1.get(1)),
+                        migrationDraw("old 2 → new 2", runs.get(1), runs.get(3), toNew2.get(1))));
                 return new ReleaseReport(app.name(), app.coordinates(app.oldVersion()),
                         app.coordinates(app.newVersion()), options.seconds(), ProfiledRun.settings(options.periodMillis(), options.warmupSeconds()),
-                        runs, code.oldCode(), code.newCode(), noise, comparison, secondPair, migration.get(0),
-                        options.tolerance(), migration.get(1), options.samplingZ(), draws, secondMigration.get(0),
-                        secondMigration.get(1), Duration.ofNanos(System.nanoTime() - start));
+                        runs, code.oldCode(), code.newCode(), noise, comparison, secondPair, toNew1.get(0).get(0),
+                        options.tolerance(), toNew1.get(0).get(1), options.samplingZ(), draws, null, null,
+                        migrationDraws, Duration.ofNanos(System.nanoTime() - start));
             }
         }
+    }
+
+    /** @param results per tolerance (absolute, sampling), as {@link MigrationStudy#run} returns them */
+    private static MigrationDraws.MigrationDraw migrationDraw(String pairing, ProfiledRun older, ProfiledRun newer,
+            List<List<MigrationStudy.Result>> results) {
+        return new MigrationDraws.MigrationDraw(pairing, older.instance(), newer.instance(), results.get(0),
+                results.get(1));
     }
 
     private static CompareClient.Side side(ProfiledRun run) {

@@ -27,8 +27,12 @@ import java.util.Locale;
  *     and range; null in reports written before it was computed
  * @param secondMigration {@code migration} again with the newer release's second JVM as the
  *     reference and its batches for time saved (the older release's first JVM migrated in both), a
- *     second draw of Acc and time saved; null in reports written before
- * @param secondSamplingMigration the same for {@code samplingMigration}; null in reports written before
+ *     second draw of Acc and time saved; null in reports written before it, and in reports written
+ *     since {@code migrationDraws} (which holds it as {@code old 1 → new 2})
+ * @param secondSamplingMigration the same for {@code samplingMigration}; null when {@code secondMigration} is
+ * @param migrationDraws both older JVMs' profiles migrated to both newer JVMs under both tolerances,
+ *     with median and range of Acc and time saved; its first migration is {@code migration} and
+ *     {@code samplingMigration}; null in reports written before it was measured
  * @param harnessWallTime from the start of the application's harness (jars fetched, pipeline
  *     started) until its report was complete (the pipeline's shutdown after it is not included)
  */
@@ -36,7 +40,7 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
         String sampling, List<ProfiledRun> runs, Code oldCode, Code newCode, JsonNode noise, JsonNode comparison,
         JsonNode secondPair, List<MigrationStudy.Result> migration, double tolerance, List<MigrationStudy.Result> samplingMigration,
         Double samplingZ, Draws draws, List<MigrationStudy.Result> secondMigration,
-        List<MigrationStudy.Result> secondSamplingMigration, Duration harnessWallTime) {
+        List<MigrationStudy.Result> secondSamplingMigration, MigrationDraws migrationDraws, Duration harnessWallTime) {
 
     /** Classes and methods a release's CodeManifest holds (only the classes it loaded and we fingerprint). */
     record Code(int classes, int methods) {
@@ -109,7 +113,8 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
                     d.path("delta").asDouble(), mt.path("timeA").asDouble(), mt.path("timeB").asDouble(),
                     mt.path("change").asText(), mt.path("degrees").asInt()));
         }
-        if (secondPair != null) {
+        // a null written to JSON reads back as a JSON null node
+        if (secondPair != null && !secondPair.isNull()) {
             secondPairSection(md, c, secondPair);
         }
         if (draws != null) {
@@ -140,7 +145,10 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
                     samplingZ, samplingZ));
             migrationTable(md, samplingMigration);
         }
-        if (secondMigration != null && secondSamplingMigration != null) {
+        if (migrationDraws != null) {
+            migrationDraws.markdown(md, tolerance, samplingZ);
+        } else if (secondMigration != null && secondSamplingMigration != null) {
+            // reports written before both older JVMs were migrated
             secondMigrationSection(md);
         }
         return md.toString();

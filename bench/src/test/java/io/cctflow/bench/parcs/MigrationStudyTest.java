@@ -52,6 +52,43 @@ class MigrationStudyTest {
         }
     }
 
+    @Test
+    void severalOlderProfilesInOnePassEqualSeparateRunsPerOlderProfileOnRandomTreesAndBatches() {
+        Random random = new Random(23);
+        List<ShareTolerance> tolerances = List.of(ShareTolerance.absolute(0.01), ShareTolerance.sampling(2));
+        for (int trial = 0; trial < 60; trial++) {
+            List<Cct> olds = new ArrayList<>();
+            for (int o = 0, count = 1 + random.nextInt(3); o < count; o++) {
+                Cct old = new Cct();
+                for (SampleBatch b : batches(random, 1 + random.nextInt(3))) {
+                    BatchTrees.mergeComplete(b, old);
+                }
+                olds.add(old);
+            }
+            List<SampleBatch> newBatches = batches(random, 1 + random.nextInt(8));
+            Cct reference = new Cct();
+            newBatches.forEach(b -> BatchTrees.mergeComplete(b, reference));
+            ChangeList changes = new ChangeList(someMethods(random), someMethods(random), someMethods(random));
+
+            List<List<List<MigrationStudy.Result>>> onePass = MigrationStudy.run(olds, reference, changes, newBatches,
+                    tolerances);
+
+            assertThat(onePass).hasSize(olds.size());
+            for (int o = 0; o < olds.size(); o++) {
+                List<List<MigrationStudy.Result>> separate = MigrationStudy.run(olds.get(o), reference, changes,
+                        newBatches, tolerances);
+                assertThat(onePass.get(o)).hasSize(tolerances.size());
+                for (int i = 0; i < tolerances.size(); i++) {
+                    assertThat(withoutOverhead(onePass.get(o).get(i)))
+                            .as("trial %d, older profile %d, %s", trial, o, tolerances.get(i))
+                            .isEqualTo(withoutOverhead(separate.get(i)))
+                            .isEqualTo(withoutOverhead(separateRun(olds.get(o), reference, changes, newBatches,
+                                    tolerances.get(i))));
+                }
+            }
+        }
+    }
+
     /** MigrationStudy.run as it was before the one pass: prefix trees rebuilt for one tolerance. */
     private static List<MigrationStudy.Result> separateRun(Cct storedOld, Cct storedReference, ChangeList changes,
             List<SampleBatch> newBatches, ShareTolerance tolerance) {

@@ -210,6 +210,9 @@ class ReleaseComparisonIT {
         assertRejected(report, markdown, r -> ((ArrayNode) r.path("migration")).remove(2));
         assertRejected(report, markdown, r -> ((ObjectNode) r.path("samplingMigration").get(2)).put("reusableNodes",
                 r.path("samplingMigration").get(0).path("oldNodes").asInt()));
+        assertRejected(report, markdown, r -> ((ArrayNode) r.path("migrationDraws").path("migrations")).remove(3));
+        assertRejected(report, markdown, r -> ((ObjectNode) r.path("migrationDraws").path("migrations").get(2)
+                .path("absolute").get(0)).put("reusableNodes", -1));
         assertThatThrownBy(() -> ReportChecks.check(report, markdown.replace("| BA |", "| SL |")))
                 .isInstanceOf(AssertionError.class);
     }
@@ -304,6 +307,45 @@ class ReleaseComparisonIT {
                 assertThat(t.get(1).path("reusableNodes").asInt()).as("%s AG_CALLER reusable", table)
                         .isGreaterThanOrEqualTo(t.get(2).path("reusableNodes").asInt());
             }
+
+            // both older profiles migrated to both newer JVMs; the first of the four is the tables above
+            JsonNode four = report.path("migrationDraws").path("migrations");
+            List<String> pairings = new ArrayList<>();
+            four.forEach(m -> pairings.add(m.path("pairing").asText()));
+            assertThat(pairings).as("migrations").containsExactly("old 1 → new 1", "old 1 → new 2", "old 2 → new 1",
+                    "old 2 → new 2");
+            assertThat(four.get(0).path("absolute")).as("old 1 → new 1, absolute").isEqualTo(report.path("migration"));
+            assertThat(four.get(0).path("sampling")).as("old 1 → new 1, sampling")
+                    .isEqualTo(report.path("samplingMigration"));
+            for (int m = 0; m < 4; m++) {
+                for (String table : List.of("absolute", "sampling")) {
+                    JsonNode t = four.get(m).path(table);
+                    List<String> modes = new ArrayList<>();
+                    t.forEach(r -> modes.add(r.path("mode").asText()));
+                    assertThat(modes).as("%s %s", pairings.get(m), table).containsExactly("AG", "AG_CALLER", "BA");
+                    // the same older profile reuses the same nodes whichever newer JVM it is judged against,
+                    // and the same newer JVM has the same samples whichever older profile is migrated
+                    JsonNode sameOlder = four.get(m ^ 1).path(table);
+                    JsonNode sameNewer = four.get(m ^ 2).path(table);
+                    for (int j = 0; j < 3; j++) {
+                        assertThat(t.get(j).path("reusableNodes").asInt()).as("%s %s reusable", pairings.get(m), table)
+                                .isEqualTo(sameOlder.get(j).path("reusableNodes").asInt());
+                        assertThat(t.get(j).path("newSamples").asLong()).as("%s %s new samples", pairings.get(m), table)
+                                .isPositive().isEqualTo(sameNewer.get(j).path("newSamples").asLong());
+                    }
+                }
+            }
+            JsonNode summary = report.path("migrationDraws").path("summary");
+            assertThat(summary).as("summary rows: two tolerances, three impact analyses").hasSize(6);
+            for (JsonNode s : summary) {
+                for (String figure : List.of("acc", "timeSaved")) {
+                    JsonNode spread = s.path(figure);
+                    assertThat(spread.path("median").asDouble()).as("%s %s %s", s.path("tolerance"), s.path("mode"), figure)
+                            .isBetween(spread.path("min").asDouble(), spread.path("max").asDouble());
+                }
+            }
+            assertThat(markdown).contains("## Profile migration: both older JVMs to both newer JVMs",
+                    "| old 2 → new 2 | BA |", "| **median (min..max)** | AG_CALLER |");
 
             assertThat(markdown).contains("# " + ARTIFACT + ": " + GROUP + ":" + ARTIFACT + ":" + OLD,
                     "| classes (loaded, fingerprinted) | 2 | 2 |", "| methods | 9 | 9 |",

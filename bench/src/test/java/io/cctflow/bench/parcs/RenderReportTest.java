@@ -1,6 +1,7 @@
 package io.cctflow.bench.parcs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +12,7 @@ import io.cctflow.core.migration.MigrationQuality;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,6 +21,7 @@ class RenderReportTest {
     @TempDir
     Path dir;
 
+    /** A report written before both older JVMs were migrated: the second draw section as before. */
     @Test
     void rendersTheSameMarkdownFromTheJsonAsTheHarnessWrote() throws Exception {
         ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
@@ -50,7 +53,7 @@ class RenderReportTest {
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.7, 0.9, 0.95, 0.92, 5, 1, 1, 2, 7, 10),
                         5, 6, 300, 4, 15, 1.5)),
                 List.of(new MigrationStudy.Result(ImpactAnalysis.AG, new MigrationQuality(0.3, 0.5, 0.6, 0.55, 3, 3, 2, 1, 3, 10),
-                        3, 6, -1, -1, 11000, 1.7)), Duration.ofSeconds(599));
+                        3, 6, -1, -1, 11000, 1.7)), null, Duration.ofSeconds(599));
         Path file = dir.resolve("app.json");
         json.writeValue(file.toFile(), report);
 
@@ -87,7 +90,7 @@ class RenderReportTest {
         ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
         ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, null, List.of(),
                 new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), json.readTree("{}"), json.readTree("{}"),
-                null, List.of(), 0.01, null, null, null, null, null, Duration.ofSeconds(60));
+                null, List.of(), 0.01, null, null, null, null, null, null, Duration.ofSeconds(60));
         Path file = dir.resolve("old.json");
         json.writeValue(file.toFile(), report);
         // what the harness wrote before: no second pair, no samplingMigration, no samplingZ
@@ -98,12 +101,97 @@ class RenderReportTest {
         written.remove("draws");
         written.remove("secondMigration");
         written.remove("secondSamplingMigration");
+        written.remove("migrationDraws");
         json.writeValue(file.toFile(), written);
 
         RenderReport.main(new String[] {file.toString()});
 
         assertThat(Files.readString(dir.resolve("old.md"))).contains("tolerance 0.010 of the root's samples")
                 .doesNotContain("sampling noise").doesNotContain("Second pair")
-                .doesNotContain("Draws").doesNotContain("second draw");
+                .doesNotContain("Draws").doesNotContain("second draw").doesNotContain("both older JVMs");
+    }
+
+    @Test
+    void rendersAllFourMigrationsWithTheirSpreadInsteadOfTheSecondDraw() throws Exception {
+        ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
+        // Acc and samples needed (of 1000; -1: never reached) per migration, AG then BA
+        double[][] acc = {{0.8, 0.5}, {0.7, 0.5}, {0.6, 0.5}, {0.9, 0.5}};
+        long[][] needed = {{100, 100}, {300, 100}, {200, 100}, {50, -1}};
+        double[] samplingAcc = {0.3, 0.4, 0.5, 0.6};
+        long[] samplingNeeded = {700, 800, 900, 600};
+        String[][] pairs = {{"old 1 → new 1", "app-1-run1", "app-2-run1"}, {"old 1 → new 2", "app-1-run1", "app-2-run2"},
+            {"old 2 → new 1", "app-1-run2", "app-2-run1"}, {"old 2 → new 2", "app-1-run2", "app-2-run2"}};
+        List<MigrationDraws.MigrationDraw> four = new ArrayList<>();
+        for (int m = 0; m < 4; m++) {
+            four.add(new MigrationDraws.MigrationDraw(pairs[m][0], pairs[m][1], pairs[m][2],
+                    List.of(result(ImpactAnalysis.AG, acc[m][0], needed[m][0]),
+                            result(ImpactAnalysis.BA, acc[m][1], needed[m][1])),
+                    List.of(result(ImpactAnalysis.AG, samplingAcc[m], samplingNeeded[m]),
+                            result(ImpactAnalysis.BA, 0.2, -1))));
+        }
+        MigrationDraws migrationDraws = MigrationDraws.of(four);
+        ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, ProfiledRun.settings(1, 30), List.of(),
+                new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), json.readTree("{}"), json.readTree("{}"),
+                null, four.get(0).absolute(), 0.01, four.get(0).sampling(), 2.0, null, null, null, migrationDraws,
+                Duration.ofSeconds(60));
+        Path file = dir.resolve("four.json");
+        json.writeValue(file.toFile(), report);
+
+        RenderReport.main(new String[] {file.toString()});
+
+        JsonNode written = json.readTree(file.toFile());
+        assertThat(written.path("migrationDraws").path("migrations")).hasSize(4);
+        assertThat(written.path("migrationDraws").path("migrations").get(1).path("newer").asText()).isEqualTo("app-2-run2");
+        JsonNode summary = written.path("migrationDraws").path("summary");
+        assertThat(summary).hasSize(4);
+        assertThat(summary.get(0).path("tolerance").asText()).isEqualTo("absolute");
+        assertThat(summary.get(0).path("mode").asText()).isEqualTo("AG");
+        assertThat(summary.get(0).path("acc").path("median").asDouble()).isCloseTo(0.75, within(1e-12));
+        assertThat(summary.get(0).path("timeSaved").path("max").asDouble()).isCloseTo(0.3, within(1e-12));
+        assertThat(summary.get(1).path("notReached").asInt()).isEqualTo(1);
+        assertThat(summary.get(3).path("tolerance").asText()).isEqualTo("sampling");
+        assertThat(summary.get(3).path("notReached").asInt()).isEqualTo(4);
+        assertThat(written.path("secondMigration").isNull()).isTrue();
+        String md = Files.readString(dir.resolve("four.md"));
+        assertThat(md).isEqualTo(report.markdown())
+                .contains("## Profile migration: both older JVMs to both newer JVMs")
+                .contains("The four share JVMs (each older and each newer JVM is in two migrations)")
+                .contains("old 1 → new 2: app-1-run1 → app-2-run2; old 2 → new 1: app-1-run2 → app-2-run1")
+                .contains("### Absolute tolerance 0.010 of the root's samples")
+                .contains("| old 1 → new 1 | AG | 5 of 6 | 0.800 | 0.900 | 0.950 | 0.920 | 10.0 % (100 of 1000) |")
+                .contains("| old 2 → new 2 | AG | 5 of 6 | 0.900 | 0.900 | 0.950 | 0.920 | 5.0 % (50 of 1000) |")
+                .contains("| **median (min..max)** | AG | | 0.750 (0.600..0.900) | | | | 15.0 % (5.0..30.0) |")
+                .contains("| old 2 → new 2 | BA | 5 of 6 | 0.500 | 0.900 | 0.950 | 0.920 | not reached (1000) |")
+                .contains("| **median (min..max)** | BA | | 0.500 (0.500..0.500) | | | | 10.0 % (10.0..100.0), 1 not"
+                        + " reached, counted as 100 % |")
+                .contains("### Within 2.0 standard deviations of the sampling noise")
+                .contains("| **median (min..max)** | AG | | 0.450 (0.300..0.600) | | | | 75.0 % (60.0..90.0) |")
+                .contains("| **median (min..max)** | BA | | 0.200 (0.200..0.200) | | | | 100.0 % (100.0..100.0), 4 not"
+                        + " reached, counted as 100 % |")
+                .doesNotContain("second draw");
+        // the rows of one impact analysis, then its spread: AG's four before AG's median, before BA's
+        assertThat(md.indexOf("| old 2 → new 2 | AG |")).isLessThan(md.indexOf("| **median (min..max)** | AG |"));
+        assertThat(md.indexOf("| **median (min..max)** | AG |")).isLessThan(md.indexOf("| old 1 → new 1 | BA |"));
+    }
+
+    /** The committed reports predate migrationDraws: they render with the second draw, as before. */
+    @Test
+    void theCommittedReportsRenderAsBefore() throws Exception {
+        for (String app : List.of("jython", "jruby")) {
+            Path committed = Path.of("reports", "parcs", app + ".json");
+            assertThat(committed).exists();
+            Path copy = Files.copy(committed, dir.resolve(app + ".json"));
+
+            RenderReport.main(new String[] {copy.toString()});
+
+            assertThat(Files.readString(dir.resolve(app + ".md"))).as(app)
+                    .contains("## Profile migration, second draw: the newer release's second JVM")
+                    .doesNotContain("both older JVMs to both newer JVMs");
+        }
+    }
+
+    private static MigrationStudy.Result result(ImpactAnalysis mode, double acc, long needed) {
+        return new MigrationStudy.Result(mode, new MigrationQuality(acc, 0.9, 0.95, 0.92, 5, 1, 1, 2, 8, 10), 5, 6,
+                needed, needed < 0 ? -1 : 2, 1000, 1.0);
     }
 }
