@@ -217,10 +217,9 @@ final class OverheadReport {
                 + " (1.000 = no cost; 0.990 = 1 % loss)\n\n")
                 .append("Each round starts two children recording plain JFR 20 ms and measures them; then our agent"
                         + " (20 ms) is attached to one of them (Attach API, as users attach it to a running JVM)"
-                        + " and, at the same moment, an agent that does nothing to the other (`PlaceboAgent`: an"
-                        + " attach makes HotSpot throw away the running code's compiled methods, and the recompiled"
-                        + " code differs, so both children go through one); both are warmed up and measured"
-                        + " again. Per cycle after the attach, the attached"
+                        + " and, at the same moment, an agent that does nothing to the other (`PlaceboAgent`, so"
+                        + " both go through an attach); both are warmed up and measured again. Per cycle after the"
+                        + " attach, the attached"
                         + " child's rate over the other's, divided by the median of that ratio before the attach in"
                         + " the same round: machine drift cancels within each cycle, and the JVM-specific speed of"
                         + " both children (code layout, JIT decisions), which moves cross-JVM ratios by a few"

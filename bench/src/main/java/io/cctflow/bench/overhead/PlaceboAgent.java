@@ -11,10 +11,10 @@ import java.util.jar.Manifest;
 
 /**
  * A Java agent that does nothing, attached to the control child of the attach rounds at the same
- * moment as our agent to the other child: attaching an agent makes HotSpot throw away compiled code
- * of the running JVM (seen with {@code -XX:+PrintCompilation}: the workload's hot methods "made not
- * entrant" at the attach), and recompiled code differs from the first, so both children go through
- * an attach and only our agent's own work differs between them.
+ * moment as our agent to the other child, so that both children go through an attach and only what
+ * our agent does differs. With {@code -XX:+PrintCompilation} the placebo's attach threw away no
+ * compiled code of the control, while our agent's attach made the workload's hot methods "not
+ * entrant" (see bench/README.md).
  */
 public final class PlaceboAgent {
     /** The jar's name in the run's directory. */
