@@ -118,7 +118,8 @@ public final class AgentOverheadBenchmark {
         Duration roundEstimate = options.slice().plus(SLICE_SLACK).multipliedBy((long) cycles * options.setups().size())
                 .plus(CHILD_SLACK.multipliedBy(options.setups().size())).plus(options.prewarm());
         try (Writer csv = Files.newBufferedWriter(runDir.resolve("slices.csv"), StandardCharsets.UTF_8)) {
-            csv.write("round,cycle,measured,agentAttached,position,setup,ops,wallNanos,workersNanos,agentNanos,jfrNanos,jitNanos,"
+            csv.write("round,cycle,measured,agentAttached,position,setup,ops,wallNanos,workersNanos,agentNanos,"
+                    + "jfrNanos,jitNanos,"
                     + "gcNanos,otherNanos,othersMachineNanos\n");
             for (int round = 1; round <= options.rounds(); round++) {
                 Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
@@ -180,7 +181,7 @@ public final class AgentOverheadBenchmark {
                 long attachStart = System.nanoTime();
                 children.get(attached).attachAgent(freezer, options.agentJar(),
                         attached.agentArguments(bootstrap, options.flush(), options.stackDepth(), round));
-                // the control goes through an attach too (HotSpot recompiles after one), of an agent doing nothing
+                // the control goes through an attach too, of an agent that does nothing (PlaceboAgent)
                 children.get(Setup.JFR_20).attachAgent(freezer, runDir.resolve(PlaceboAgent.JAR), "");
                 System.err.printf(Locale.ROOT, "round %d: agent attached to %s, a placebo agent to %s (%d ms thawed),"
                         + " frozen%n", round, attached.label, Setup.JFR_20.label,
