@@ -89,10 +89,7 @@ record MigrationDraws(List<MigrationDraw> migrations, List<Summary> summary) {
 
     /** The share of the newer run's samples needed; 1 when the whole run never reached the migrated Acc. */
     static double timeSaved(MigrationStudy.Result r) {
-        if (r.samplesNeeded() < 0) {
-            return 1.0;
-        }
-        return r.newSamples() == 0 ? 0.0 : (double) r.samplesNeeded() / r.newSamples();
+        return r.samplesNeeded() < 0 ? 1.0 : r.samplesSavedShare();
     }
 
     void markdown(StringBuilder md, double tolerance, Double samplingZ) {
@@ -131,9 +128,7 @@ record MigrationDraws(List<MigrationDraw> migrations, List<Summary> summary) {
                     md.append(String.format(Locale.ROOT, "| %s | %s | %d of %d | %.3f | %.3f | %.3f | %.3f | %s |%n",
                             d.pairing(), r.mode(), r.reusableNodes(), r.oldNodes(), r.quality().acc(),
                             r.quality().precision(), r.quality().recall(), r.quality().fMeasure(),
-                            r.samplesNeeded() < 0 ? "not reached (" + r.newSamples() + ")"
-                                    : String.format(Locale.ROOT, "%.1f %% (%d of %d)", 100 * timeSaved(r),
-                                            r.samplesNeeded(), r.newSamples())));
+                            ReleaseReport.timeSaved(r)));
                 }
             }
             Draws.Spread acc = s.acc();

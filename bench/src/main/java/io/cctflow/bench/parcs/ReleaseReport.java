@@ -228,7 +228,8 @@ record ReleaseReport(String application, String oldCoordinates, String newCoordi
         }
     }
 
-    private static String timeSaved(MigrationStudy.Result r) {
+    /** A table cell for time saved: share, samples needed and the newer run's samples, or "not reached". */
+    static String timeSaved(MigrationStudy.Result r) {
         return r.samplesNeeded() < 0 ? "not reached (" + r.newSamples() + ")"
                 : String.format(Locale.ROOT, "%.1f %% (%d of %d)", 100 * r.samplesSavedShare(), r.samplesNeeded(),
                         r.newSamples());
