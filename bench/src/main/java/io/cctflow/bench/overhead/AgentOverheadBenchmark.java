@@ -15,6 +15,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -79,6 +80,7 @@ public final class AgentOverheadBenchmark {
         Files.writeString(runDir.resolve(Setup.NO_EVENTS_JFC), Setup.noEventSettings(), StandardCharsets.UTF_8);
         PlaceboAgent.writeJar(runDir);
         String loadBefore = loadAverage();
+        int preloaded = 0;
 
         OverheadReport report = new OverheadReport(options.threads(), options.setups(), options.quiet(),
                 Runtime.getRuntime().availableProcessors());
@@ -93,7 +95,13 @@ public final class AgentOverheadBenchmark {
             // the agents also publish code manifests (on by default), as in production, where the
             // topic exists: without it their manifest senders would retry and warn all run long
             kafka.createTopic(MANIFESTS_TOPIC, 1, Map.of());
-            runRounds(options, kafka.bootstrapServers(), runDir, report, freezer, startNanos);
+            Optional<Path> preload = Optional.empty();
+            if (attaches(options) && options.preload()) {
+                kafka.createTopic(AgentClassLoads.TOPIC, 1, Map.of());
+                preload = Optional.of(AgentClassLoads.calibrate(options, kafka.bootstrapServers(), runDir, freezer));
+                preloaded = Files.readAllLines(preload.get(), StandardCharsets.UTF_8).size();
+            }
+            runRounds(options, kafka.bootstrapServers(), runDir, report, freezer, startNanos, preload);
             for (Setup s : options.setups()) {
                 if (s.publishes()) {
                     report.addWire(s, WireStats.read(kafka.bootstrapServers(), s.topic()));
@@ -102,7 +110,7 @@ public final class AgentOverheadBenchmark {
         }
 
         String header = header(options, args, stamp, loadBefore, runDir,
-                Duration.ofNanos(System.nanoTime() - startNanos), report.rounds());
+                Duration.ofNanos(System.nanoTime() - startNanos), report.rounds(), preloaded);
         String markdown = report.toMarkdown(header);
         System.out.println(markdown);
         Files.createDirectories(options.reportDir());
@@ -113,7 +121,7 @@ public final class AgentOverheadBenchmark {
     }
 
     private static void runRounds(OverheadOptions options, String bootstrap, Path runDir, OverheadReport report,
-            ProcessFreezer freezer, long startNanos) throws IOException, InterruptedException {
+            ProcessFreezer freezer, long startNanos, Optional<Path> preload) throws IOException, InterruptedException {
         int cycles = (options.warmupCycles() + options.measuredCycles()) * (attaches(options) ? 2 : 1);
         Duration roundEstimate = options.slice().plus(SLICE_SLACK).multipliedBy((long) cycles * options.setups().size())
                 .plus(CHILD_SLACK.multipliedBy(options.setups().size())).plus(options.prewarm());
@@ -129,7 +137,7 @@ public final class AgentOverheadBenchmark {
                     break;
                 }
                 long roundStart = System.nanoTime();
-                report.addRound(runRound(options, bootstrap, runDir, report, freezer, round, csv));
+                report.addRound(runRound(options, bootstrap, runDir, report, freezer, round, csv, preload));
                 Duration took = Duration.ofNanos(System.nanoTime() - roundStart);
                 if (took.compareTo(roundEstimate) > 0 || round == 1) {
                     roundEstimate = took;
@@ -147,9 +155,12 @@ public final class AgentOverheadBenchmark {
      * Starts one child per setup, runs the warm-up and measured cycles, ends the children. With
      * {@link Setup#JFR_20_ATTACHED} it then attaches the agent to that child and runs the warm-up and
      * measured cycles again.
+     *
+     * @param preload the classes every child loads at start ({@link AgentClassLoads}), if any
      */
     private static Round runRound(OverheadOptions options, String bootstrap, Path runDir, OverheadReport report,
-            ProcessFreezer freezer, int round, Writer csv) throws IOException, InterruptedException {
+            ProcessFreezer freezer, int round, Writer csv, Optional<Path> preload)
+            throws IOException, InterruptedException {
         Map<Setup, Child> children = new EnumMap<>(Setup.class);
         Random order = new Random(options.seed() * 1_000_003L + round);
         try {
@@ -157,7 +168,7 @@ public final class AgentOverheadBenchmark {
             Collections.shuffle(startOrder, order);
             for (Setup s : startOrder) {
                 children.put(s, Child.start(s, round, s.jvmOptions(options.agentJar(), bootstrap, runDir,
-                        options.flush(), options.stackDepth(), round), options, runDir, freezer));
+                        options.flush(), options.stackDepth(), round), options, runDir, freezer, preload));
                 System.err.printf(Locale.ROOT, "round %d: %s started (JFR wait %d ms), frozen%n", round, s.label,
                         children.get(s).awaitMillis());
             }
@@ -263,8 +274,9 @@ public final class AgentOverheadBenchmark {
         return "";
     }
 
+    /** @param preloaded classes every child loaded at start ({@link AgentClassLoads}; 0: none) */
     private static String header(OverheadOptions o, String args, String stamp, String loadBefore, Path runDir,
-            Duration took, int rounds) {
+            Duration took, int rounds, int preloaded) {
         List<String> labels = new ArrayList<>();
         for (Setup s : o.setups()) {
             labels.add(s.label);
@@ -286,7 +298,7 @@ public final class AgentOverheadBenchmark {
                         + " (maxage 2m, maxsize 32m, as the agent's stream); every JFR child also gets"
                         + " `-XX:FlightRecorderOptions:stackdepth=%d`",
                 "- children's output and every slice (`slices.csv`): `%s`",
-                ""),
+                "%s"),
                 stamp, AgentOverheadBenchmark.class.getName(), args,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),
                 System.getProperty("java.runtime.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
@@ -296,7 +308,20 @@ public final class AgentOverheadBenchmark {
                         + o.prewarm().toSeconds() + " s;",
                 o.warmupCycles(), o.measuredCycles(), o.quiet() * 100, took.toSeconds(),
                 o.agentJar().getFileName(), OverheadOptions.agentDuration(o.flush()), o.stackDepth(), o.stackDepth(),
-                runDir);
+                runDir, preloadLine(o, preloaded));
+    }
+
+    private static String preloadLine(OverheadOptions o, int preloaded) {
+        if (!attaches(o)) {
+            return "";
+        }
+        return preloaded > 0
+                ? "- attach rounds: every child loaded at start, before its workload ran, the " + preloaded
+                        + " classes our agent's attach loaded in a calibration child (`" + AgentClassLoads.FILE
+                        + "`), as `-javaagent` loads them before the host's code is compiled: the attach recompiles"
+                        + " nothing of the workload for them, and the ratio is what the running agent costs\n"
+                : "- attach rounds: `--preload no`: the attach loads our agent's classes into a JVM whose workload"
+                        + " is compiled, which may recompile its hot code once (see bench/README.md)\n";
     }
 
     private static String loadAverage() {

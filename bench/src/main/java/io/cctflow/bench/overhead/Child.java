@@ -2,6 +2,7 @@ package io.cctflow.bench.overhead;
 
 import io.cctflow.bench.AgentAttach;
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -57,10 +59,12 @@ final class Child {
     /**
      * Starts the child, waits for its READY line and freezes it.
      *
+     * @param preload a list of classes ({@link AgentClassLoads}) the child loads before its workers
+     *                start, with the agent jar on its class path
      * @throws IllegalStateException if it exits or does not report READY in time (it is then killed)
      */
     static Child start(Setup setup, int round, List<String> jvmOptions, OverheadOptions options, Path outDir,
-            ProcessFreezer freezer) throws IOException, InterruptedException {
+            ProcessFreezer freezer, Optional<Path> preload) throws IOException, InterruptedException {
         Path countersFile = outDir.resolve(setup.id() + "-r" + round + ".ops");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -69,11 +73,18 @@ final class Child {
         command.add("-XX:+UseG1GC");
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(ownClassPath());
+        // with a preload list the agent jar is on the class path, so its classes load by name, in
+        // the loader the attach later finds them in
+        command.add(preload.isEmpty() ? ownClassPath()
+                : ownClassPath() + File.pathSeparator + options.agentJar().toAbsolutePath());
         command.add(OverheadWorkload.class.getName());
         command.add(Integer.toString(options.threads()));
         command.add(countersFile.toString());
         command.addAll(setup.childArguments());
+        if (preload.isPresent()) {
+            command.add(OverheadWorkload.PRELOAD);
+            command.add(preload.get().toAbsolutePath().toString());
+        }
         Files.writeString(outDir.resolve(setup.id() + "-r" + round + ".cmd"), String.join(" ", command) + "\n");
 
         Path out = outDir.resolve(setup.id() + "-r" + round + ".out");

@@ -17,6 +17,8 @@ import java.util.Locale;
  * @param warmup      per child and round, thawed time in slices before the measured cycles (discarded)
  * @param prewarm     per round, how long all children run together, unsliced, before the first cycle
  *                    (zero: not at all)
+ * @param preload     with {@link Setup#JFR_20_ATTACHED}: both children load the classes our agent's
+ *                    attach loads ({@link AgentClassLoads}) before their workload starts
  * @param measure     per child and round, thawed time in measured slices
  * @param threads     worker threads of the workload
  * @param flush       the agent's flush interval ({@code flush=})
@@ -31,7 +33,7 @@ import java.util.Locale;
  * @param reportDir   where the Markdown report is written
  */
 record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration warmup, Duration prewarm,
-        Duration measure,
+        boolean preload, Duration measure,
         int threads, Duration flush, Duration maxTime, String heap, int stackDepth, long seed, double quiet, Path agentJar,
         Path workDir, Path reportDir) {
 
@@ -45,6 +47,9 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             "  --warmup D         per child and round, thawed time in slices before measuring (default 20s)",
             "  --prewarm D        per round, all children run together, unsliced, for D before the first cycle,",
             "                     so their JIT settles cheaply (default 0: not at all)",
+            "  --preload yes|no   with jfr20attached: both children load, before their workload starts, the classes",
+            "                     our agent's attach loads (found by a calibration child), so the attach does not",
+            "                     recompile the workload's hot code, as -javaagent would not (default yes)",
             "  --measure D        per child and round, thawed time in measured slices (default 30s)",
             "  --threads N        workload threads (default 2)",
             "  --flush D          the agent's flush interval (default 5s)",
@@ -64,6 +69,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
         Duration slice = Duration.ofMillis(1500);
         Duration warmup = Duration.ofSeconds(20);
         Duration prewarm = Duration.ZERO;
+        boolean preload = true;
         Duration measure = Duration.ofSeconds(30);
         int threads = 2;
         Duration flush = Duration.ofSeconds(5);
@@ -90,6 +96,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 case "--slice" -> slice = duration(key, value);
                 case "--warmup" -> warmup = duration(key, value);
                 case "--prewarm" -> prewarm = value.strip().equals("0") ? Duration.ZERO : duration(key, value);
+                case "--preload" -> preload = yesNo(key, value);
                 case "--measure" -> measure = duration(key, value);
                 case "--threads" -> threads = positive(key, value);
                 case "--flush" -> flush = duration(key, value);
@@ -104,7 +111,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 default -> throw new IllegalArgumentException("unknown option " + key);
             }
         }
-        return new OverheadOptions(rounds, setups, slice, warmup, prewarm, measure, threads, flush, maxTime, heap, stackDepth,
+        return new OverheadOptions(rounds, setups, slice, warmup, prewarm, preload, measure, threads, flush, maxTime, heap, stackDepth,
                 seed, quiet, agentJar, workDir, reportDir);
     }
 
@@ -153,6 +160,14 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             // reported below
         }
         throw new IllegalArgumentException("option " + key + " must be a positive integer, was '" + value + "'");
+    }
+
+    private static boolean yesNo(String key, String value) {
+        return switch (value.strip()) {
+            case "yes" -> true;
+            case "no" -> false;
+            default -> throw new IllegalArgumentException("option " + key + " must be yes or no, was '" + value + "'");
+        };
     }
 
     private static double share(String key, String value) {

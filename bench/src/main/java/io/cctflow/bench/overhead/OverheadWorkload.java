@@ -7,7 +7,9 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.RecordingState;
@@ -29,16 +31,21 @@ import jdk.jfr.RecordingState;
  * difference to a run without agent is what the agent (and its JFR consumer) keeps on the heap;
  * {@code rss} is {@code VmRSS} of {@code /proc/self/status} (0 where there is none).
  *
- * <p>Arguments: {@code threads countersFile [--await-jfr] [--init-jfr]}. {@value #AWAIT_JFR}: wait
- * for a running JFR recording before READY (the agent starts on its own thread); the wait is
- * printed. {@value #INIT_JFR}: initialise JFR ({@link FlightRecorder#getFlightRecorder()}) before the
- * workers start, without any recording (an experiment on what JFR's mere presence costs).
+ * <p>Arguments: {@code threads countersFile [--await-jfr] [--init-jfr] [--preload FILE]}.
+ * {@value #AWAIT_JFR}: wait for a running JFR recording before READY (the agent starts on its own
+ * thread); the wait is printed. {@value #INIT_JFR}: initialise JFR
+ * ({@link FlightRecorder#getFlightRecorder()}) before the workers start, without any recording (an
+ * experiment on what JFR's mere presence costs). {@value #PRELOAD}: before the workers start, load
+ * and link (without initialising) every class named in FILE, one binary name per line
+ * ({@link AgentClassLoads}); how many loaded is printed on stderr.
  */
 public final class OverheadWorkload {
     /** Argument: wait for a running JFR recording before READY. */
     static final String AWAIT_JFR = "--await-jfr";
     /** Argument: initialise JFR without a recording before the workers start. */
     static final String INIT_JFR = "--init-jfr";
+    /** Argument: load the classes a file names before the workers start. */
+    static final String PRELOAD = "--preload";
     private static final long AWAIT_LIMIT_MILLIS = 120_000;
 
     private static volatile boolean running = true;
@@ -48,14 +55,20 @@ public final class OverheadWorkload {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: OverheadWorkload <threads> <countersFile> [" + AWAIT_JFR + "] [" + INIT_JFR + "]");
+            System.err.println("usage: OverheadWorkload <threads> <countersFile> [" + AWAIT_JFR + "] [" + INIT_JFR + "] ["
+                    + PRELOAD + " FILE]");
             System.exit(2);
         }
         int threads = Integer.parseInt(args[0]);
-        List<String> flags = List.of(args).subList(2, args.length);
-        for (String f : flags) {
-            if (!f.equals(AWAIT_JFR) && !f.equals(INIT_JFR)) {
-                System.err.println("unknown argument " + f);
+        List<String> flags = new ArrayList<>();
+        Path preload = null;
+        for (int i = 2; i < args.length; i++) {
+            if (args[i].equals(PRELOAD) && i + 1 < args.length) {
+                preload = Path.of(args[++i]);
+            } else if (args[i].equals(AWAIT_JFR) || args[i].equals(INIT_JFR)) {
+                flags.add(args[i]);
+            } else {
+                System.err.println("unknown argument " + args[i]);
                 System.exit(2);
             }
         }
@@ -63,6 +76,12 @@ public final class OverheadWorkload {
         BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         if (flags.contains(INIT_JFR)) {
             FlightRecorder.getFlightRecorder();
+        }
+        if (preload != null) {
+            List<String> names = Files.readAllLines(preload, StandardCharsets.UTF_8);
+            List<String> missing = preload(names, ClassLoader.getSystemClassLoader());
+            System.err.printf(Locale.ROOT, "preloaded %d of %d classes of %s%s%n", names.size() - missing.size(),
+                    names.size(), preload, missing.isEmpty() ? "" : "; not found: " + missing);
         }
 
         long[] checksums = new long[threads];
@@ -93,6 +112,26 @@ public final class OverheadWorkload {
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         System.out.println(SliceProtocol.result(heap, residentBytes(), checksum));
         System.out.flush();
+    }
+
+    /**
+     * Loads and links, without initialising, each named class through {@code loader}; returns the
+     * names it could not load (not on the class path, or failing to link). Linking matters: with
+     * classes only loaded, {@code -XX:+LogCompilation} still showed compiled code thrown away
+     * ({@code dependency_failed type='unique_concrete_method_4'}, the witness one of the preloaded
+     * classes) when the agent first used them; with them linked ({@link Class#getDeclaredMethods()}
+     * links the class), none after the attach.
+     */
+    static List<String> preload(List<String> names, ClassLoader loader) {
+        List<String> missing = new ArrayList<>();
+        for (String name : names) {
+            try {
+                Class.forName(name, false, loader).getDeclaredMethods();
+            } catch (ClassNotFoundException | LinkageError e) {
+                missing.add(name);
+            }
+        }
+        return missing;
     }
 
     /**

@@ -120,7 +120,12 @@ enum Setup {
      * its own topic, version and instance, this setup's period.
      */
     String agentArguments(String bootstrap, Duration flush, int stackDepth, int round) {
-        return "bootstrap.servers=" + bootstrap + ",topic=" + topic() + ",service=overhead-bench,version=" + id()
+        return agentArguments(topic(), bootstrap, flush, stackDepth, round);
+    }
+
+    /** As {@link #agentArguments(String, Duration, int, int)}, publishing to {@code topic}. */
+    String agentArguments(String topic, String bootstrap, Duration flush, int stackDepth, int round) {
+        return "bootstrap.servers=" + bootstrap + ",topic=" + topic + ",service=overhead-bench,version=" + id()
                 + ",instance=" + id() + "-r" + round + ",period=" + periodMillis + "ms"
                 + ",flush=" + OverheadOptions.agentDuration(flush) + ",stackdepth=" + stackDepth;
     }

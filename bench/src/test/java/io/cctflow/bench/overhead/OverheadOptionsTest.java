@@ -32,19 +32,20 @@ class OverheadOptionsTest {
         assertThat(o.agentJar()).isEqualTo(Path.of("bench/target/cctflow-agent.jar"));
         assertThat(o.workDir()).isEqualTo(Path.of("bench/target/overhead"));
         assertThat(o.reportDir()).isEqualTo(Path.of("bench/reports"));
+        assertThat(o.preload()).isTrue();
     }
 
     @Test
     void parsesEveryOption() {
         OverheadOptions o = OverheadOptions.parse("--rounds", "5", "--setups", "jfr20, none,jfrnoevents,jfridle",
-                "--slice", "2s", "--warmup", "500ms", "--prewarm", "1m", "--measure", "9s", "--threads", "4", "--flush", "1s",
+                "--slice", "2s", "--warmup", "500ms", "--prewarm", "1m", "--preload", "no", "--measure", "9s", "--threads", "4", "--flush", "1s",
                 "--max-time", "2m", "--heap", "512m", "--stackdepth", "128", "--seed", "-7", "--quiet", "0.1", "--agent-jar", "a.jar",
                 "--work-dir", "w", "--report-dir", "r");
 
         // setups in Setup order whatever order they were given in
         assertThat(o).isEqualTo(new OverheadOptions(5,
                 List.of(Setup.NONE, Setup.JFR_20, Setup.JFR_IDLE, Setup.JFR_NO_EVENTS), Duration.ofSeconds(2),
-                Duration.ofMillis(500), Duration.ofMinutes(1), Duration.ofSeconds(9), 4, Duration.ofSeconds(1), Duration.ofMinutes(2), "512m",
+                Duration.ofMillis(500), Duration.ofMinutes(1), false, Duration.ofSeconds(9), 4, Duration.ofSeconds(1), Duration.ofMinutes(2), "512m",
                 128, -7, 0.1, Path.of("a.jar"), Path.of("w"), Path.of("r")));
     }
 
@@ -76,6 +77,8 @@ class OverheadOptionsTest {
     void badValuesNameTheOption() {
         assertThatThrownBy(() -> OverheadOptions.parse("--rounds", "0"))
                 .hasMessageContaining("--rounds").hasMessageContaining("'0'");
+        assertThatThrownBy(() -> OverheadOptions.parse("--preload", "true"))
+                .hasMessageContaining("--preload").hasMessageContaining("yes or no").hasMessageContaining("'true'");
         assertThatThrownBy(() -> OverheadOptions.parse("--measure", "6 sec"))
                 .hasMessageContaining("--measure").hasMessageContaining("6s");
         assertThatThrownBy(() -> OverheadOptions.parse("--warmup"))
