@@ -190,13 +190,18 @@ public final class AgentOverheadBenchmark {
                 beforeAttach = measured;
                 Setup attached = Setup.JFR_20_ATTACHED;
                 long attachStart = System.nanoTime();
-                children.get(attached).attachAgent(freezer, options.agentJar(),
-                        attached.agentArguments(bootstrap, options.flush(), options.stackDepth(), round));
+                Path placebo = runDir.resolve(PlaceboAgent.JAR);
+                if (options.attachPlacebo()) {
+                    children.get(attached).attachAgent(freezer, placebo, "");
+                } else {
+                    children.get(attached).attachAgent(freezer, options.agentJar(),
+                            attached.agentArguments(bootstrap, options.flush(), options.stackDepth(), round));
+                }
                 // the control goes through an attach too, of an agent that does nothing (PlaceboAgent)
-                children.get(Setup.JFR_20).attachAgent(freezer, runDir.resolve(PlaceboAgent.JAR), "");
-                System.err.printf(Locale.ROOT, "round %d: agent attached to %s, a placebo agent to %s (%d ms thawed),"
-                        + " frozen%n", round, attached.label, Setup.JFR_20.label,
-                        (System.nanoTime() - attachStart) / 1_000_000);
+                children.get(Setup.JFR_20).attachAgent(freezer, placebo, "");
+                System.err.printf(Locale.ROOT, "round %d: %s attached to %s, a placebo agent to %s (%d ms thawed),"
+                        + " frozen%n", round, options.attachPlacebo() ? "a placebo agent (A/A control)" : "our agent",
+                        attached.label, Setup.JFR_20.label, (System.nanoTime() - attachStart) / 1_000_000);
                 measured = runCycles(options, children, report, freezer, order, round,
                         options.warmupCycles() + options.measuredCycles(), true, csv);
             }
@@ -315,13 +320,16 @@ public final class AgentOverheadBenchmark {
         if (!attaches(o)) {
             return "";
         }
-        return preloaded > 0
+        return (o.attachPlacebo() ? "- **A/A control** (`--attach placebo`): the child labelled \"agent 20 ms attached\""
+                + " got the placebo agent, not ours, like the other child: every ratio of the attach rounds below is"
+                + " what this design measures for an agent that costs nothing\n" : "")
+                + (preloaded > 0
                 ? "- attach rounds: every child loaded at start, before its workload ran, the " + preloaded
                         + " classes our agent's attach loaded in a calibration child (`" + AgentClassLoads.FILE
                         + "`), as `-javaagent` loads them before the host's code is compiled: the attach recompiles"
                         + " nothing of the workload for them, and the ratio is what the running agent costs\n"
                 : "- attach rounds: `--preload no`: the attach loads our agent's classes into a JVM whose workload"
-                        + " is compiled, which may recompile its hot code once (see bench/README.md)\n";
+                        + " is compiled, which may recompile its hot code once (see bench/README.md)\n");
     }
 
     private static String loadAverage() {

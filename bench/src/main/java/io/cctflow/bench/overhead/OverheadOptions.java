@@ -19,6 +19,8 @@ import java.util.Locale;
  *                    (zero: not at all)
  * @param preload     with {@link Setup#JFR_20_ATTACHED}: both children load the classes our agent's
  *                    attach loads ({@link AgentClassLoads}) before their workload starts
+ * @param attachPlacebo with {@link Setup#JFR_20_ATTACHED}: an A/A control, the placebo agent, not
+ *                    ours, is attached to that child too, so the ratios show the design's own noise
  * @param measure     per child and round, thawed time in measured slices
  * @param threads     worker threads of the workload
  * @param flush       the agent's flush interval ({@code flush=})
@@ -33,7 +35,7 @@ import java.util.Locale;
  * @param reportDir   where the Markdown report is written
  */
 record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration warmup, Duration prewarm,
-        boolean preload, Duration measure,
+        boolean preload, boolean attachPlacebo, Duration measure,
         int threads, Duration flush, Duration maxTime, String heap, int stackDepth, long seed, double quiet, Path agentJar,
         Path workDir, Path reportDir) {
 
@@ -50,6 +52,8 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             "  --preload yes|no   with jfr20attached: both children load, before their workload starts, the classes",
             "                     our agent's attach loads (found by a calibration child), so the attach does not",
             "                     recompile the workload's hot code, as -javaagent would not (default yes)",
+            "  --attach ours|placebo  with jfr20attached: what is attached to that child (default ours); placebo:",
+            "                     an A/A control, an agent that does nothing, whose ratios show the design's own noise",
             "  --measure D        per child and round, thawed time in measured slices (default 30s)",
             "  --threads N        workload threads (default 2)",
             "  --flush D          the agent's flush interval (default 5s)",
@@ -70,6 +74,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
         Duration warmup = Duration.ofSeconds(20);
         Duration prewarm = Duration.ZERO;
         boolean preload = true;
+        boolean attachPlacebo = false;
         Duration measure = Duration.ofSeconds(30);
         int threads = 2;
         Duration flush = Duration.ofSeconds(5);
@@ -97,6 +102,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 case "--warmup" -> warmup = duration(key, value);
                 case "--prewarm" -> prewarm = value.strip().equals("0") ? Duration.ZERO : duration(key, value);
                 case "--preload" -> preload = yesNo(key, value);
+                case "--attach" -> attachPlacebo = attachPlacebo(key, value);
                 case "--measure" -> measure = duration(key, value);
                 case "--threads" -> threads = positive(key, value);
                 case "--flush" -> flush = duration(key, value);
@@ -111,7 +117,11 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 default -> throw new IllegalArgumentException("unknown option " + key);
             }
         }
-        return new OverheadOptions(rounds, setups, slice, warmup, prewarm, preload, measure, threads, flush, maxTime, heap, stackDepth,
+        if (attachPlacebo && !setups.contains(Setup.JFR_20_ATTACHED)) {
+            throw new IllegalArgumentException("option --attach placebo needs --setups " + Setup.JFR_20.id() + ","
+                    + Setup.JFR_20_ATTACHED.id() + " (it changes what that child gets attached)");
+        }
+        return new OverheadOptions(rounds, setups, slice, warmup, prewarm, preload, attachPlacebo, measure, threads, flush, maxTime, heap, stackDepth,
                 seed, quiet, agentJar, workDir, reportDir);
     }
 
@@ -160,6 +170,15 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             // reported below
         }
         throw new IllegalArgumentException("option " + key + " must be a positive integer, was '" + value + "'");
+    }
+
+    private static boolean attachPlacebo(String key, String value) {
+        return switch (value.strip()) {
+            case "ours" -> false;
+            case "placebo" -> true;
+            default -> throw new IllegalArgumentException("option " + key + " must be ours or placebo, was '" + value
+                    + "'");
+        };
     }
 
     private static boolean yesNo(String key, String value) {

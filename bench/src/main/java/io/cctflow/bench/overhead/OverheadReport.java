@@ -233,10 +233,12 @@ final class OverheadReport {
                         + " | per round: before → after (after / before) | goal |\n|---|---:|---:|---:|---:|---|---|\n");
         record Row(Slice.Rate rate, boolean quiet) {
         }
+        List<Double> acrossRounds = List.of();
         for (Row row : List.of(new Row(Slice.Rate.WALL, true), new Row(Slice.Rate.WALL, false),
                 new Row(Slice.Rate.CPU, false), new Row(Slice.Rate.WORKER_CPU, false))) {
             List<Double> values = new ArrayList<>();
             List<String> perRound = new ArrayList<>();
+            List<Double> roundMedians = new ArrayList<>();
             boolean everyRound = true;
             for (Round r : rounds) {
                 List<Slice[]> before = row.quiet() ? CycleRatios.quiet(r.beforeAttach(), quietShare, cores)
@@ -249,6 +251,7 @@ final class OverheadReport {
                 List<Double> own = CycleRatios.afterOverBefore(before, after, a, b, row.rate());
                 values.addAll(own);
                 double median = Quantiles.of(own).median();
+                roundMedians.add(median);
                 perRound.add(String.format(Locale.ROOT, "%.4f → %.4f (%.4f)",
                         Quantiles.of(CycleRatios.perCycle(before, a, b, row.rate())).median(),
                         Quantiles.of(CycleRatios.perCycle(after, a, b, row.rate())).median(), median));
@@ -268,6 +271,21 @@ final class OverheadReport {
                     ? String.format(Locale.ROOT, "≥ %.3f: %s", goal, shown ? "**shown**" : "**not shown**") : "";
             md.append(String.format(Locale.ROOT, "| %s | %d | %.4f | %.4f .. %.4f | %.4f .. %.4f | %s | %s |%n",
                     label, q.n(), q.median(), ci[0], ci[1], q.q1(), q.q3(), String.join("; ", perRound), verdict));
+            if (row.rate() == Slice.Rate.WALL && row.quiet()) {
+                acrossRounds = roundMedians;
+            }
+        }
+        if (acrossRounds.size() >= 2) {
+            double[] ci = Quantiles.medianInterval(acrossRounds, LEVEL);
+            double mean = acrossRounds.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+            double squares = acrossRounds.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
+            md.append(String.format(Locale.ROOT, "%nAcross rounds (each a fresh pair of JVMs, the independent unit):"
+                    + " the %d rounds' after / before, ops per wall second in quiet cycles, have median %.4f, %s"
+                    + " interval %.4f .. %.4f (order statistics over the rounds), mean %.4f, standard deviation"
+                    + " %.4f. The cycles' interval above treats every cycle as independent; cycles of one round share"
+                    + " their JVMs, so when the rounds spread more than the cycles within them, this interval is the"
+                    + " precision of the measurement.%n", acrossRounds.size(), Quantiles.of(acrossRounds).median(),
+                    pct(LEVEL), ci[0], ci[1], mean, Math.sqrt(squares / (acrossRounds.size() - 1))));
         }
     }
 

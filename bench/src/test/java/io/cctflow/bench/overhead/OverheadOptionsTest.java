@@ -33,6 +33,7 @@ class OverheadOptionsTest {
         assertThat(o.workDir()).isEqualTo(Path.of("bench/target/overhead"));
         assertThat(o.reportDir()).isEqualTo(Path.of("bench/reports"));
         assertThat(o.preload()).isTrue();
+        assertThat(o.attachPlacebo()).isFalse();
     }
 
     @Test
@@ -45,7 +46,7 @@ class OverheadOptionsTest {
         // setups in Setup order whatever order they were given in
         assertThat(o).isEqualTo(new OverheadOptions(5,
                 List.of(Setup.NONE, Setup.JFR_20, Setup.JFR_IDLE, Setup.JFR_NO_EVENTS), Duration.ofSeconds(2),
-                Duration.ofMillis(500), Duration.ofMinutes(1), false, Duration.ofSeconds(9), 4, Duration.ofSeconds(1), Duration.ofMinutes(2), "512m",
+                Duration.ofMillis(500), Duration.ofMinutes(1), false, false, Duration.ofSeconds(9), 4, Duration.ofSeconds(1), Duration.ofMinutes(2), "512m",
                 128, -7, 0.1, Path.of("a.jar"), Path.of("w"), Path.of("r")));
     }
 
@@ -77,6 +78,12 @@ class OverheadOptionsTest {
     void badValuesNameTheOption() {
         assertThatThrownBy(() -> OverheadOptions.parse("--rounds", "0"))
                 .hasMessageContaining("--rounds").hasMessageContaining("'0'");
+        assertThat(OverheadOptions.parse("--setups", "jfr20,jfr20attached", "--attach", "placebo").attachPlacebo())
+                .isTrue();
+        assertThatThrownBy(() -> OverheadOptions.parse("--attach", "placebo"))
+                .hasMessageContaining("--attach placebo needs --setups jfr20,jfr20attached");
+        assertThatThrownBy(() -> OverheadOptions.parse("--setups", "jfr20,jfr20attached", "--attach", "none"))
+                .hasMessageContaining("--attach").hasMessageContaining("ours or placebo").hasMessageContaining("'none'");
         assertThatThrownBy(() -> OverheadOptions.parse("--preload", "true"))
                 .hasMessageContaining("--preload").hasMessageContaining("yes or no").hasMessageContaining("'true'");
         assertThatThrownBy(() -> OverheadOptions.parse("--measure", "6 sec"))
