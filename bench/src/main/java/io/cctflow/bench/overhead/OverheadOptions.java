@@ -121,8 +121,8 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             throw new IllegalArgumentException("option --attach placebo needs --setups " + Setup.JFR_20.id() + ","
                     + Setup.JFR_20_ATTACHED.id() + " (it changes what that child gets attached)");
         }
-        return new OverheadOptions(rounds, setups, slice, warmup, prewarm, preload, attachPlacebo, measure, threads, flush, maxTime, heap, stackDepth,
-                seed, quiet, agentJar, workDir, reportDir);
+        return new OverheadOptions(rounds, setups, slice, warmup, prewarm, preload, attachPlacebo, measure, threads,
+                flush, maxTime, heap, stackDepth, seed, quiet, agentJar, workDir, reportDir);
     }
 
     /** Measured cycles per round: enough slices for {@link #measure} of thawed time per child. */

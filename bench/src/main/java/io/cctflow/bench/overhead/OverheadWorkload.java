@@ -81,7 +81,7 @@ public final class OverheadWorkload {
             List<String> names = Files.readAllLines(preload, StandardCharsets.UTF_8);
             List<String> missing = preload(names, ClassLoader.getSystemClassLoader());
             System.err.printf(Locale.ROOT, "preloaded %d of %d classes of %s%s%n", names.size() - missing.size(),
-                    names.size(), preload, missing.isEmpty() ? "" : "; not found: " + missing);
+                    names.size(), preload, missing.isEmpty() ? "" : "; not loaded or not linked: " + missing);
         }
 
         long[] checksums = new long[threads];
