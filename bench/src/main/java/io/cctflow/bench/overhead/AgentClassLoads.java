@@ -93,27 +93,29 @@ final class AgentClassLoads {
         Set<String> classes = new LinkedHashSet<>();
         boolean attached = false;
         for (String line : logLines) {
-            String name = className(line);
+            String name = loadableClass(line);
             if (name == null) {
                 continue;
             }
             attached |= name.startsWith("sun.instrument.") || name.startsWith("io.cctflow.agent.");
-            if (attached && name.indexOf('/') < 0 && !line.substring(line.indexOf(SOURCE) + SOURCE.length())
-                    .startsWith("__")) {
+            if (attached) {
                 classes.add(name);
             }
         }
         return List.copyOf(classes);
     }
 
-    /** The class a {@code [..][info][class,load] name source: ...} line names, else null. */
-    private static String className(String line) {
+    /**
+     * The class a {@code [..][info][class,load] name source: ...} line names; null for other lines
+     * and for classes the JVM generates.
+     */
+    private static String loadableClass(String line) {
         int tags = line.indexOf("[class,load]");
         int source = line.indexOf(SOURCE);
-        if (tags < 0 || source < tags) {
+        if (tags < 0 || source < tags || line.startsWith("__", source + SOURCE.length())) {
             return null;
         }
         String name = line.substring(tags + "[class,load]".length(), source).strip();
-        return name.isEmpty() || name.indexOf(' ') >= 0 ? null : name;
+        return name.isEmpty() || name.indexOf(' ') >= 0 || name.indexOf('/') >= 0 ? null : name;
     }
 }

@@ -101,8 +101,8 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 case "--slice" -> slice = duration(key, value);
                 case "--warmup" -> warmup = duration(key, value);
                 case "--prewarm" -> prewarm = value.strip().equals("0") ? Duration.ZERO : duration(key, value);
-                case "--preload" -> preload = yesNo(key, value);
-                case "--attach" -> attachPlacebo = attachPlacebo(key, value);
+                case "--preload" -> preload = either(key, value, "yes", "no");
+                case "--attach" -> attachPlacebo = !either(key, value, "ours", "placebo");
                 case "--measure" -> measure = duration(key, value);
                 case "--threads" -> threads = positive(key, value);
                 case "--flush" -> flush = duration(key, value);
@@ -172,21 +172,13 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
         throw new IllegalArgumentException("option " + key + " must be a positive integer, was '" + value + "'");
     }
 
-    private static boolean attachPlacebo(String key, String value) {
-        return switch (value.strip()) {
-            case "ours" -> false;
-            case "placebo" -> true;
-            default -> throw new IllegalArgumentException("option " + key + " must be ours or placebo, was '" + value
-                    + "'");
-        };
-    }
-
-    private static boolean yesNo(String key, String value) {
-        return switch (value.strip()) {
-            case "yes" -> true;
-            case "no" -> false;
-            default -> throw new IllegalArgumentException("option " + key + " must be yes or no, was '" + value + "'");
-        };
+    /** {@code true} for {@code whenTrue}, {@code false} for {@code whenFalse}; else an error naming both. */
+    private static boolean either(String key, String value, String whenTrue, String whenFalse) {
+        if (value.strip().equals(whenTrue) || value.strip().equals(whenFalse)) {
+            return value.strip().equals(whenTrue);
+        }
+        throw new IllegalArgumentException("option " + key + " must be " + whenTrue + " or " + whenFalse + ", was '"
+                + value + "'");
     }
 
     private static double share(String key, String value) {
