@@ -16,23 +16,42 @@ import java.util.function.Function;
  * four share JVMs (each older and each newer JVM is in two of them): they are the spread of what one
  * pairing of this run's JVMs could have reported, not four independent draws.
  *
+ * <p>The noise of those figures: each JVM's profile migrated to the other JVM of its own release
+ * with no change (old 1 → old 2, old 2 → old 1, new 1 → new 2, new 2 → new 1; AG, which with no
+ * change reuses every node, as the other analyses would): the Acc and time saved that differences
+ * between two JVMs of one release give by themselves. A release migration with time saved in that
+ * range saves what a profile of another JVM of the newer release would have saved.
+ *
  * @param migrations the four migrations, old 1 → new 1 (the report's main migration tables) first
  * @param summary the spread over the four per tolerance ({@code absolute} first, then {@code sampling})
  *     and impact analysis
+ * @param noiseMigrations the four migrations within a release; {@code null} in reports written before
+ *     they were made
+ * @param noiseSummary their spread per tolerance, as {@code summary}; {@code null} with them
  */
-record MigrationDraws(List<MigrationDraw> migrations, List<Summary> summary) {
+record MigrationDraws(List<MigrationDraw> migrations, List<Summary> summary, List<MigrationDraw> noiseMigrations,
+        List<Summary> noiseSummary) {
 
     static final String ABSOLUTE = "absolute";
     static final String SAMPLING = "sampling";
 
+    /** Release migrations alone, as reports before the noise migrations had them. */
     static MigrationDraws of(List<MigrationDraw> migrations) {
+        return new MigrationDraws(migrations, summarize(migrations), null, null);
+    }
+
+    static MigrationDraws of(List<MigrationDraw> migrations, List<MigrationDraw> noiseMigrations) {
+        return new MigrationDraws(migrations, summarize(migrations), noiseMigrations, summarize(noiseMigrations));
+    }
+
+    private static List<Summary> summarize(List<MigrationDraw> migrations) {
         if (migrations.isEmpty()) {
             throw new IllegalArgumentException("no migrations");
         }
         List<Summary> summary = new ArrayList<>();
         summary.addAll(Summary.of(ABSOLUTE, migrations, MigrationDraw::absolute));
         summary.addAll(Summary.of(SAMPLING, migrations, MigrationDraw::sampling));
-        return new MigrationDraws(migrations, summary);
+        return summary;
     }
 
     /**
@@ -107,13 +126,27 @@ record MigrationDraws(List<MigrationDraw> migrations, List<Summary> summary) {
         }
         md.append(" Migrations: ").append(String.join("; ", named)).append(".\n");
         md.append(String.format(Locale.ROOT, "%n### Absolute tolerance %.3f of the root's samples%n%n", tolerance));
-        table(md, ABSOLUTE, MigrationDraw::absolute);
+        table(md, migrations, summary, ABSOLUTE, MigrationDraw::absolute);
         md.append(String.format(Locale.ROOT, "%n### Within %.1f standard deviations of the sampling noise%n%n",
                 samplingZ == null ? Double.NaN : samplingZ));
-        table(md, SAMPLING, MigrationDraw::sampling);
+        table(md, migrations, summary, SAMPLING, MigrationDraw::sampling);
+        if (noiseMigrations == null) {
+            return;
+        }
+        md.append("\n### Noise: each JVM's profile migrated to the other JVM of its release\n\n"
+                + "No code changed between the two, so AG reuses every node (as the other analyses would): the Acc"
+                + " and time saved that two JVMs of one release give by themselves. A release migration whose TS"
+                + " lies in this range saves what a profile of another JVM of the newer release would have saved;"
+                + " how far TS moves between harness runs is to be judged against this spread.\n\n");
+        md.append(String.format(Locale.ROOT, "Absolute tolerance %.3f:%n%n", tolerance));
+        table(md, noiseMigrations, noiseSummary, ABSOLUTE, MigrationDraw::absolute);
+        md.append(String.format(Locale.ROOT, "%nWithin %.1f standard deviations of the sampling noise:%n%n",
+                samplingZ == null ? Double.NaN : samplingZ));
+        table(md, noiseMigrations, noiseSummary, SAMPLING, MigrationDraw::sampling);
     }
 
-    private void table(StringBuilder md, String tolerance, Function<MigrationDraw, List<MigrationStudy.Result>> results) {
+    private static void table(StringBuilder md, List<MigrationDraw> migrations, List<Summary> summary, String tolerance,
+            Function<MigrationDraw, List<MigrationStudy.Result>> results) {
         md.append("| migration | impact analysis | reusable old nodes | Acc | precision | recall | F"
                 + " | TS: new samples needed for the same Acc |\n|---|---|---|---|---|---|---|---|\n");
         for (Summary s : summary) {

@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.core.diff.ChangeList;
+import io.cctflow.core.migration.ImpactAnalysis;
 import io.cctflow.core.migration.ShareTolerance;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphStoreConfig;
+import io.cctflow.schema.SampleBatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -26,7 +29,8 @@ import org.neo4j.driver.Driver;
  * stores both trees and CodeManifests, and the query service's compare endpoint does the diff.
  * Runs each release twice: the two runs of a release are a noise pair (seed 000 Sect. 3.4), and the
  * four pairings of an older and a newer JVM are four draws of the comparison ({@link Draws}). Migrates
- * each older JVM's profile to each of the newer release's JVMs (seed 001, {@link MigrationDraws}).
+ * each older JVM's profile to each of the newer release's JVMs (seed 001, {@link MigrationDraws}),
+ * and each JVM's profile to the other JVM of its release, for the noise of those figures.
  * Writes {@code <app>.md} and {@code <app>.json} per application.
  */
 public final class ReleaseComparison {
@@ -221,19 +225,32 @@ public final class ReleaseComparison {
                         ShareTolerance.sampling(options.samplingZ()));
                 // both older profiles against each newer JVM: its prefix profiles are built once for both
                 List<Cct> olds = List.of(trees[0], trees[1]);
+                List<List<SampleBatch>> batches = new ArrayList<>();
+                for (ProfiledRun run : runs) {
+                    batches.add(KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC, execution(app, run)));
+                }
                 step(app, "migrating both older profiles (AG, AG_CALLER, BA) to new run 1");
                 List<List<List<MigrationStudy.Result>>> toNew1 = MigrationStudy.run(olds, trees[2], code.changes(),
-                        KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC, execution(app, runs.get(2))),
-                        tolerances);
+                        batches.get(2), tolerances);
                 step(app, "migrating both older profiles to new run 2");
                 List<List<List<MigrationStudy.Result>>> toNew2 = MigrationStudy.run(olds, trees[3], code.changes(),
-                        KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC, execution(app, runs.get(3))),
-                        tolerances);
+                        batches.get(3), tolerances);
+                step(app, "migrating each JVM's profile to the other JVM of its release (no change: the noise of"
+                        + " Acc and time saved)");
+                List<MigrationDraws.MigrationDraw> noiseMigrations = new ArrayList<>();
+                String[] names = {"old 1", "old 2", "new 1", "new 2"};
+                for (int from : new int[] {0, 1, 2, 3}) {
+                    int to = from ^ 1;
+                    List<List<MigrationStudy.Result>> results = MigrationStudy.run(trees[from], trees[to],
+                            ChangeList.NONE, batches.get(to), tolerances);
+                    noiseMigrations.add(migrationDraw(names[from] + " → " + names[to], runs.get(from), runs.get(to),
+                            List.of(onlyAg(results.get(0)), onlyAg(results.get(1)))));
+                }
                 MigrationDraws migrationDraws = MigrationDraws.of(List.of(
                         migrationDraw("old 1 → new 1", runs.get(0), runs.get(2), toNew1.get(0)),
                         migrationDraw("old 1 → new 2", runs.get(0), runs.get(3), toNew2.get(0)),
                         migrationDraw("old 2 → new 1", runs.get(1), runs.get(2), toNew1.get(1)),
-                        migrationDraw("old 2 → new 2", runs.get(1), runs.get(3), toNew2.get(1))));
+                        migrationDraw("old 2 → new 2", runs.get(1), runs.get(3), toNew2.get(1))), noiseMigrations);
                 return new ReleaseReport(app.name(), app.coordinates(app.oldVersion()),
                         app.coordinates(app.newVersion()), options.seconds(), ProfiledRun.settings(options.periodMillis(), options.warmupSeconds()),
                         runs, code.oldCode(), code.newCode(), noise, comparison, secondPair, toNew1.get(0).get(0),
@@ -248,6 +265,11 @@ public final class ReleaseComparison {
             List<List<MigrationStudy.Result>> results) {
         return new MigrationDraws.MigrationDraw(pairing, older.instance(), newer.instance(), results.get(0),
                 results.get(1));
+    }
+
+    /** With no change every impact analysis reuses every node: AG stands for all three. */
+    private static List<MigrationStudy.Result> onlyAg(List<MigrationStudy.Result> results) {
+        return results.stream().filter(r -> r.mode() == ImpactAnalysis.AG).toList();
     }
 
     private static CompareClient.Side side(ProfiledRun run) {

@@ -213,6 +213,10 @@ class ReleaseComparisonIT {
         assertRejected(report, markdown, r -> ((ArrayNode) r.path("migrationDraws").path("migrations")).remove(3));
         assertRejected(report, markdown, r -> ((ObjectNode) r.path("migrationDraws").path("migrations").get(2)
                 .path("absolute").get(0)).put("reusableNodes", -1));
+        assertRejected(report, markdown, r -> ((ObjectNode) r.path("migrationDraws").path("noiseMigrations").get(1))
+                .put("newer", r.path("runs").get(2).path("instance").asText()));
+        assertRejected(report, markdown, r -> ((ObjectNode) r.path("migrationDraws").path("noiseMigrations").get(3)
+                .path("sampling").get(0)).put("reusableNodes", 1));
         assertThatThrownBy(() -> ReportChecks.check(report, markdown.replace("| BA |", "| SL |")))
                 .isInstanceOf(AssertionError.class);
     }
@@ -346,6 +350,31 @@ class ReleaseComparisonIT {
             }
             assertThat(markdown).contains("## Profile migration: both older JVMs to both newer JVMs",
                     "| old 2 → new 2 | BA |", "| **median (min..max)** | AG_CALLER |");
+
+            // the noise of those figures: each JVM's profile migrated to the other JVM of its release,
+            // with no change, so every node of the older profile is reusable
+            JsonNode noise = report.path("migrationDraws").path("noiseMigrations");
+            List<String> noisePairings = new ArrayList<>();
+            noise.forEach(m -> noisePairings.add(m.path("pairing").asText()));
+            assertThat(noisePairings).as("noise migrations").containsExactly("old 1 → old 2", "old 2 → old 1",
+                    "new 1 → new 2", "new 2 → new 1");
+            for (int m = 0; m < 4; m++) {
+                assertThat(noise.get(m).path("older").asText()).as(noisePairings.get(m))
+                        .isEqualTo(report.path("runs").get(m).path("instance").asText());
+                assertThat(noise.get(m).path("newer").asText()).as(noisePairings.get(m))
+                        .isEqualTo(report.path("runs").get(m ^ 1).path("instance").asText());
+                for (String table : List.of("absolute", "sampling")) {
+                    JsonNode t = noise.get(m).path(table);
+                    assertThat(t).as("%s %s: AG alone", noisePairings.get(m), table).hasSize(1);
+                    assertThat(t.get(0).path("mode").asText()).isEqualTo("AG");
+                    assertThat(t.get(0).path("reusableNodes").asInt()).as("%s %s reusable", noisePairings.get(m), table)
+                            .isPositive().isEqualTo(t.get(0).path("oldNodes").asInt());
+                }
+            }
+            assertThat(report.path("migrationDraws").path("noiseSummary")).as("noise summary: two tolerances, AG")
+                    .hasSize(2);
+            assertThat(markdown).contains("### Noise: each JVM's profile migrated to the other JVM of its release",
+                    "| new 2 → new 1 | AG |");
 
             assertThat(markdown).contains("# " + ARTIFACT + ": " + GROUP + ":" + ARTIFACT + ":" + OLD,
                     "| classes (loaded, fingerprinted) | 2 | 2 |", "| methods | 9 | 9 |",

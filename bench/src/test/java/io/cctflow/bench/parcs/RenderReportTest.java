@@ -168,10 +168,52 @@ class RenderReportTest {
                 .contains("| **median (min..max)** | AG | | 0.450 (0.300..0.600) | | | | 75.0 % (60.0..90.0) |")
                 .contains("| **median (min..max)** | BA | | 0.200 (0.200..0.200) | | | | 100.0 % (100.0..100.0), 4 not"
                         + " reached, counted as 100 % |")
-                .doesNotContain("second draw");
+                .doesNotContain("second draw").doesNotContain("### Noise");
         // the rows of one impact analysis, then its spread: AG's four before AG's median, before BA's
         assertThat(md.indexOf("| old 2 → new 2 | AG |")).isLessThan(md.indexOf("| **median (min..max)** | AG |"));
         assertThat(md.indexOf("| **median (min..max)** | AG |")).isLessThan(md.indexOf("| old 1 → new 1 | BA |"));
+    }
+
+    @Test
+    void rendersTheNoiseMigrationsAfterTheReleaseMigrations() throws Exception {
+        ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule());
+        List<MigrationDraws.MigrationDraw> release = List.of(new MigrationDraws.MigrationDraw("old 1 → new 1",
+                "app-1-run1", "app-2-run1", List.of(result(ImpactAnalysis.AG, 0.8, 100)),
+                List.of(result(ImpactAnalysis.AG, 0.4, 700))));
+        String[][] pairs = {{"old 1 → old 2", "app-1-run1", "app-1-run2"}, {"old 2 → old 1", "app-1-run2", "app-1-run1"},
+            {"new 1 → new 2", "app-2-run1", "app-2-run2"}, {"new 2 → new 1", "app-2-run2", "app-2-run1"}};
+        long[] needed = {400, 200, -1, 100};
+        List<MigrationDraws.MigrationDraw> noise = new ArrayList<>();
+        for (int m = 0; m < 4; m++) {
+            noise.add(new MigrationDraws.MigrationDraw(pairs[m][0], pairs[m][1], pairs[m][2],
+                    List.of(result(ImpactAnalysis.AG, 0.9, needed[m])), List.of(result(ImpactAnalysis.AG, 0.6, 500))));
+        }
+        MigrationDraws migrationDraws = MigrationDraws.of(release, noise);
+        ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, ProfiledRun.settings(1, 30), List.of(),
+                new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), json.readTree("{}"), json.readTree("{}"),
+                null, release.get(0).absolute(), 0.01, release.get(0).sampling(), 2.0, null, null, null, migrationDraws,
+                Duration.ofSeconds(60));
+        Path file = dir.resolve("noise.json");
+        json.writeValue(file.toFile(), report);
+
+        RenderReport.main(new String[] {file.toString()});
+
+        JsonNode written = json.readTree(file.toFile());
+        assertThat(written.path("migrationDraws").path("noiseMigrations")).hasSize(4);
+        JsonNode summary = written.path("migrationDraws").path("noiseSummary");
+        assertThat(summary).hasSize(2);
+        // TS 40 %, 20 %, never (100 %), 10 %: median 30 %
+        assertThat(summary.get(0).path("timeSaved").path("median").asDouble()).isCloseTo(0.3, within(1e-12));
+        assertThat(summary.get(0).path("notReached").asInt()).isEqualTo(1);
+        String md = Files.readString(dir.resolve("noise.md"));
+        assertThat(md).isEqualTo(report.markdown())
+                .contains("### Noise: each JVM's profile migrated to the other JVM of its release")
+                .contains("| new 1 → new 2 | AG | 5 of 6 | 0.900 | 0.900 | 0.950 | 0.920 | not reached (1000) |")
+                .contains("| **median (min..max)** | AG | | 0.900 (0.900..0.900) | | | | 30.0 % (10.0..100.0), 1 not"
+                        + " reached, counted as 100 % |")
+                .contains("| **median (min..max)** | AG | | 0.600 (0.600..0.600) | | | | 50.0 % (50.0..50.0) |");
+        // after the release migrations' tables
+        assertThat(md.indexOf("### Noise")).isGreaterThan(md.indexOf("| old 1 → new 1 | AG |"));
     }
 
     /** Reports from before migrationDraws render with the second draw, as they did. */
@@ -190,6 +232,22 @@ class RenderReportTest {
         }
     }
 
+    /** Reports from before the noise migrations render the four release migrations alone, as they did. */
+    @Test
+    void reportsBeforeTheNoiseMigrationsRenderWithoutThem() throws Exception {
+        for (String name : List.of("jython-20261125-0146", "jruby-20261125-0200")) {
+            Path committed = Path.of("reports", "parcs", "earlier", name + ".json");
+            assertThat(committed).exists();
+            Path copy = Files.copy(committed, dir.resolve(name + ".json"));
+
+            RenderReport.main(new String[] {copy.toString()});
+
+            assertThat(Files.readString(dir.resolve(name + ".md"))).as(name)
+                    .isEqualTo(Files.readString(committed.resolveSibling(name + ".md")))
+                    .contains("both older JVMs to both newer JVMs").doesNotContain("### Noise");
+        }
+    }
+
     /** The current reports, written by the harness, render from their JSON to the very same Markdown. */
     @Test
     void theCommittedReportsRenderToTheirMarkdown() throws Exception {
@@ -201,7 +259,8 @@ class RenderReportTest {
 
             assertThat(Files.readString(dir.resolve(app + ".md"))).as(app)
                     .isEqualTo(Files.readString(Path.of("reports", "parcs", app + ".md")))
-                    .contains("## Profile migration: both older JVMs to both newer JVMs");
+                    .contains("## Profile migration: both older JVMs to both newer JVMs")
+                    .contains("### Noise: each JVM's profile migrated to the other JVM of its release");
         }
     }
 
