@@ -303,7 +303,7 @@ public final class AgentOverheadBenchmark {
                         + " (maxage 2m, maxsize 32m, as the agent's stream); every JFR child also gets"
                         + " `-XX:FlightRecorderOptions:stackdepth=%d`",
                 "- children's output and every slice (`slices.csv`): `%s`",
-                "%s"),
+                "%s%s"),
                 stamp, AgentOverheadBenchmark.class.getName(), args,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),
                 System.getProperty("java.runtime.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
@@ -313,7 +313,15 @@ public final class AgentOverheadBenchmark {
                         + o.prewarm().toSeconds() + " s;",
                 o.warmupCycles(), o.measuredCycles(), o.quiet() * 100, took.toSeconds(),
                 o.agentJar().getFileName(), OverheadOptions.agentDuration(o.flush()), o.stackDepth(), o.stackDepth(),
-                runDir, preloadLine(o, preloaded));
+                runDir, tenureLine(o), preloadLine(o, preloaded));
+    }
+
+    private static String tenureLine(OverheadOptions o) {
+        return o.tenure()
+                ? "- every child built its workers' state and moved it to the old generation (`System.gc()` twice)"
+                        + " before they started, so no young collection moves it while it is measured\n"
+                : "- `--tenure no`: the workers' state stays in the young generation, where collections (such as those"
+                        + " the agent's allocations cause) move it, and with it the workload's speed (see bench/README.md)\n";
     }
 
     private static String preloadLine(OverheadOptions o, int preloaded) {

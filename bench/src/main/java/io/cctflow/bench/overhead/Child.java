@@ -71,6 +71,8 @@ final class Child {
         command.add("-Xms" + options.heap());
         command.add("-Xmx" + options.heap());
         command.add("-XX:+UseG1GC");
+        // one line per collection, written at its end: which children collected, and when
+        command.add("-Xlog:gc:file=" + outDir.resolve(setup.id() + "-r" + round + ".gc.log").toAbsolutePath());
         command.addAll(jvmOptions);
         command.add("-cp");
         // with a preload list the agent jar is on the class path, so its classes load by name, in
@@ -81,6 +83,9 @@ final class Child {
         command.add(Integer.toString(options.threads()));
         command.add(countersFile.toString());
         command.addAll(setup.childArguments());
+        if (options.tenure()) {
+            command.add(OverheadWorkload.TENURE);
+        }
         if (preload.isPresent()) {
             command.add(OverheadWorkload.PRELOAD);
             command.add(preload.get().toAbsolutePath().toString());

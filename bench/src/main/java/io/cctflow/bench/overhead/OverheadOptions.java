@@ -19,6 +19,9 @@ import java.util.Locale;
  *                    (zero: not at all)
  * @param preload     with {@link Setup#JFR_20_ATTACHED}: both children load the classes our agent's
  *                    attach loads ({@link AgentClassLoads}) before their workload starts
+ * @param tenure      every child builds its workers' state (arrays, digest) before they start and moves
+ *                    it to the old generation ({@code System.gc()} twice), so young collections (such as
+ *                    those the agent's allocations cause) do not move it while it is measured
  * @param attachPlacebo with {@link Setup#JFR_20_ATTACHED}: an A/A control, the placebo agent, not
  *                    ours, is attached to that child too, so the ratios show the design's own noise
  * @param measure     per child and round, thawed time in measured slices
@@ -35,7 +38,7 @@ import java.util.Locale;
  * @param reportDir   where the Markdown report is written
  */
 record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration warmup, Duration prewarm,
-        boolean preload, boolean attachPlacebo, Duration measure,
+        boolean preload, boolean tenure, boolean attachPlacebo, Duration measure,
         int threads, Duration flush, Duration maxTime, String heap, int stackDepth, long seed, double quiet, Path agentJar,
         Path workDir, Path reportDir) {
 
@@ -52,6 +55,8 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             "  --preload yes|no   with jfr20attached: both children load, before their workload starts, the classes",
             "                     our agent's attach loads (found by a calibration child), so the attach does not",
             "                     recompile the workload's hot code, as -javaagent would not (default yes)",
+            "  --tenure yes|no    every child moves its workers' state to the old generation before they start, so",
+            "                     young collections (the agent's allocations cause them) do not move it (default yes)",
             "  --attach ours|placebo  with jfr20attached: what is attached to that child (default ours); placebo:",
             "                     an A/A control, an agent that does nothing, whose ratios show the design's own noise",
             "  --measure D        per child and round, thawed time in measured slices (default 30s)",
@@ -74,6 +79,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
         Duration warmup = Duration.ofSeconds(20);
         Duration prewarm = Duration.ZERO;
         boolean preload = true;
+        boolean tenure = true;
         boolean attachPlacebo = false;
         Duration measure = Duration.ofSeconds(30);
         int threads = 2;
@@ -102,6 +108,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 case "--warmup" -> warmup = duration(key, value);
                 case "--prewarm" -> prewarm = value.strip().equals("0") ? Duration.ZERO : duration(key, value);
                 case "--preload" -> preload = either(key, value, "yes", "no");
+                case "--tenure" -> tenure = either(key, value, "yes", "no");
                 case "--attach" -> attachPlacebo = !either(key, value, "ours", "placebo");
                 case "--measure" -> measure = duration(key, value);
                 case "--threads" -> threads = positive(key, value);
@@ -121,7 +128,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             throw new IllegalArgumentException("option --attach placebo needs --setups " + Setup.JFR_20.id() + ","
                     + Setup.JFR_20_ATTACHED.id() + " (it changes what that child gets attached)");
         }
-        return new OverheadOptions(rounds, setups, slice, warmup, prewarm, preload, attachPlacebo, measure, threads,
+        return new OverheadOptions(rounds, setups, slice, warmup, prewarm, preload, tenure, attachPlacebo, measure, threads,
                 flush, maxTime, heap, stackDepth, seed, quiet, agentJar, workDir, reportDir);
     }
 

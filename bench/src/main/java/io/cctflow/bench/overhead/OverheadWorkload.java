@@ -31,19 +31,26 @@ import jdk.jfr.RecordingState;
  * difference to a run without agent is what the agent (and its JFR consumer) keeps on the heap;
  * {@code rss} is {@code VmRSS} of {@code /proc/self/status} (0 where there is none).
  *
- * <p>Arguments: {@code threads countersFile [--await-jfr] [--init-jfr] [--preload FILE]}.
+ * <p>Arguments: {@code threads countersFile [--await-jfr] [--init-jfr] [--tenure] [--preload FILE]}.
  * {@value #AWAIT_JFR}: wait for a running JFR recording before READY (the agent starts on its own
  * thread); the wait is printed. {@value #INIT_JFR}: initialise JFR
  * ({@link FlightRecorder#getFlightRecorder()}) before the workers start, without any recording (an
  * experiment on what JFR's mere presence costs). {@value #PRELOAD}: before the workers start, load
  * and link (without initialising) every class named in FILE, one binary name per line
- * ({@link AgentClassLoads}); how many loaded is printed on stderr.
+ * ({@link AgentClassLoads}); how many loaded is printed on stderr. {@value #TENURE}: the main thread
+ * builds the workers' state before they start and {@code System.gc()} twice moves it to the old
+ * generation, where young collections do not move it (without it each worker builds its own, which
+ * every young collection copies): its few KiB are the whole working set of the workload, and where
+ * they lie moves its speed by a few per cent, so the young collections, more of them with a
+ * profiler's allocations, would otherwise change the host's speed at random, in both directions.
  */
 public final class OverheadWorkload {
     /** Argument: wait for a running JFR recording before READY. */
     static final String AWAIT_JFR = "--await-jfr";
     /** Argument: initialise JFR without a recording before the workers start. */
     static final String INIT_JFR = "--init-jfr";
+    /** Argument: move the workers' state to the old generation before they start. */
+    static final String TENURE = "--tenure";
     /** Argument: load the classes a file names before the workers start. */
     static final String PRELOAD = "--preload";
     private static final long AWAIT_LIMIT_MILLIS = 120_000;
@@ -56,7 +63,7 @@ public final class OverheadWorkload {
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
             System.err.println("usage: OverheadWorkload <threads> <countersFile> [" + AWAIT_JFR + "] [" + INIT_JFR + "] ["
-                    + PRELOAD + " FILE]");
+                    + TENURE + "] [" + PRELOAD + " FILE]");
             System.exit(2);
         }
         int threads = Integer.parseInt(args[0]);
@@ -65,7 +72,7 @@ public final class OverheadWorkload {
         for (int i = 2; i < args.length; i++) {
             if (args[i].equals(PRELOAD) && i + 1 < args.length) {
                 preload = Path.of(args[++i]);
-            } else if (args[i].equals(AWAIT_JFR) || args[i].equals(INIT_JFR)) {
+            } else if (args[i].equals(AWAIT_JFR) || args[i].equals(INIT_JFR) || args[i].equals(TENURE)) {
                 flags.add(args[i]);
             } else {
                 System.err.println("unknown argument " + args[i]);
@@ -84,11 +91,21 @@ public final class OverheadWorkload {
                     names.size(), preload, missing.isEmpty() ? "" : "; not loaded or not linked: " + missing);
         }
 
+        // without --tenure each worker builds its own state (null here), in its own TLAB
+        WorkloadOps[] states = new WorkloadOps[threads];
+        if (flags.contains(TENURE)) {
+            for (int t = 0; t < threads; t++) {
+                states[t] = new WorkloadOps();
+            }
+            System.gc();
+            System.gc();
+            System.err.println("moved the workers' state to the old generation");
+        }
         long[] checksums = new long[threads];
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             int slot = t;
-            workers[t] = new Thread(() -> checksums[slot] = work(counters, slot), "worker-" + (t + 1));
+            workers[t] = new Thread(() -> checksums[slot] = work(states[slot], counters, slot), "worker-" + (t + 1));
             workers[t].setDaemon(true);
             workers[t].start();
         }
@@ -152,8 +169,8 @@ public final class OverheadWorkload {
         return (System.nanoTime() - start) / 1_000_000;
     }
 
-    private static long work(OpsCounters counters, int thread) {
-        WorkloadOps work = new WorkloadOps();
+    private static long work(WorkloadOps state, OpsCounters counters, int thread) {
+        WorkloadOps work = state != null ? state : new WorkloadOps();
         long checksum = 0;
         // each thread runs its own sequence of operations, so the threads' stacks differ
         long op = (long) thread << 40;

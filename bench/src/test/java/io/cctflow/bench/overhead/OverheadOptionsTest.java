@@ -33,20 +33,21 @@ class OverheadOptionsTest {
         assertThat(o.workDir()).isEqualTo(Path.of("bench/target/overhead"));
         assertThat(o.reportDir()).isEqualTo(Path.of("bench/reports"));
         assertThat(o.preload()).isTrue();
+        assertThat(o.tenure()).isTrue();
         assertThat(o.attachPlacebo()).isFalse();
     }
 
     @Test
     void parsesEveryOption() {
         OverheadOptions o = OverheadOptions.parse("--rounds", "5", "--setups", "jfr20, none,jfrnoevents,jfridle",
-                "--slice", "2s", "--warmup", "500ms", "--prewarm", "1m", "--preload", "no", "--measure", "9s", "--threads", "4", "--flush", "1s",
+                "--slice", "2s", "--warmup", "500ms", "--prewarm", "1m", "--preload", "no", "--tenure", "no", "--measure", "9s", "--threads", "4", "--flush", "1s",
                 "--max-time", "2m", "--heap", "512m", "--stackdepth", "128", "--seed", "-7", "--quiet", "0.1", "--agent-jar", "a.jar",
                 "--work-dir", "w", "--report-dir", "r");
 
         // setups in Setup order whatever order they were given in
         assertThat(o).isEqualTo(new OverheadOptions(5,
                 List.of(Setup.NONE, Setup.JFR_20, Setup.JFR_IDLE, Setup.JFR_NO_EVENTS), Duration.ofSeconds(2),
-                Duration.ofMillis(500), Duration.ofMinutes(1), false, false, Duration.ofSeconds(9), 4, Duration.ofSeconds(1), Duration.ofMinutes(2), "512m",
+                Duration.ofMillis(500), Duration.ofMinutes(1), false, false, false, Duration.ofSeconds(9), 4, Duration.ofSeconds(1), Duration.ofMinutes(2), "512m",
                 128, -7, 0.1, Path.of("a.jar"), Path.of("w"), Path.of("r")));
     }
 
@@ -84,6 +85,8 @@ class OverheadOptionsTest {
                 .hasMessageContaining("--attach placebo needs --setups jfr20,jfr20attached");
         assertThatThrownBy(() -> OverheadOptions.parse("--setups", "jfr20,jfr20attached", "--attach", "none"))
                 .hasMessageContaining("--attach").hasMessageContaining("ours or placebo").hasMessageContaining("'none'");
+        assertThatThrownBy(() -> OverheadOptions.parse("--tenure", "always"))
+                .hasMessageContaining("--tenure").hasMessageContaining("yes or no").hasMessageContaining("'always'");
         assertThatThrownBy(() -> OverheadOptions.parse("--preload", "true"))
                 .hasMessageContaining("--preload").hasMessageContaining("yes or no").hasMessageContaining("'true'");
         assertThatThrownBy(() -> OverheadOptions.parse("--measure", "6 sec"))

@@ -1,0 +1,79 @@
+package io.cctflow.bench.overhead;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The benchmark's host JVM as the parent runs it: a real child process, READY, END, RESULT. */
+class OverheadWorkloadTest {
+
+    private static final String TENURED = "moved the workers' state to the old generation";
+
+    @Test
+    void tenureCollectsOnceTheStateIsBuiltBeforeTheWorkersStart(@TempDir Path dir) throws Exception {
+        Run run = run(dir, List.of(OverheadWorkload.TENURE));
+
+        assertThat(run.stderr).contains(TENURED);
+        // two full collections before READY, two more at END (for the heap figure)
+        assertThat(run.fullCollectionsBeforeEnd).isEqualTo(2);
+        assertThat(run.fullCollections).isEqualTo(4);
+        assertThat(run.ops).isPositive();
+    }
+
+    @Test
+    void withoutTenureTheWorkersBuildTheirOwnStateAndNothingIsCollectedForIt(@TempDir Path dir) throws Exception {
+        Run run = run(dir, List.of());
+
+        assertThat(run.stderr).doesNotContain(TENURED);
+        assertThat(run.fullCollectionsBeforeEnd).isZero();
+        assertThat(run.fullCollections).isEqualTo(2);
+        assertThat(run.ops).isPositive();
+    }
+
+    private record Run(String stderr, long fullCollectionsBeforeEnd, long fullCollections, long ops) {
+    }
+
+    private static Run run(Path dir, List<String> flags) throws Exception {
+        Path gcLog = dir.resolve("gc.log");
+        Path counters = dir.resolve("ops");
+        Path err = dir.resolve("err");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-XX:+UseG1GC", "-Xlog:gc:file=" + gcLog.toAbsolutePath(), "-cp",
+                System.getProperty("java.class.path"), OverheadWorkload.class.getName(), "2", counters.toString()));
+        command.addAll(flags);
+        Process child = new ProcessBuilder(command).redirectError(err.toFile()).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
+            assertThat(SliceProtocol.parseReady(out.readLine())).isZero();
+            OpsCounters ops = OpsCounters.open(counters, 2);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (ops.sum() == 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            long before = fullCollections(gcLog);
+            in.write(SliceProtocol.END + "\n");
+            in.flush();
+            SliceProtocol.Result result = SliceProtocol.parseResult(out.readLine());
+            assertThat(result.heapAfterGcBytes()).isPositive();
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            return new Run(Files.readString(err), before, fullCollections(gcLog), ops.sum());
+        } finally {
+            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static long fullCollections(Path gcLog) throws Exception {
+        return Files.readAllLines(gcLog).stream().filter(l -> l.contains("Pause Full (System.gc())")).count();
+    }
+}
