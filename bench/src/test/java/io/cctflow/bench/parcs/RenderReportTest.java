@@ -129,11 +129,7 @@ class RenderReportTest {
                     List.of(result(ImpactAnalysis.AG, samplingAcc[m], samplingNeeded[m]),
                             result(ImpactAnalysis.BA, 0.2, -1))));
         }
-        MigrationDraws migrationDraws = MigrationDraws.of(four);
-        ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, ProfiledRun.settings(1, 30), List.of(),
-                new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), json.readTree("{}"), json.readTree("{}"),
-                null, four.get(0).absolute(), 0.01, four.get(0).sampling(), 2.0, null, null, null, migrationDraws,
-                Duration.ofSeconds(60));
+        ReleaseReport report = withMigrations(json, MigrationDraws.of(four));
         Path file = dir.resolve("four.json");
         json.writeValue(file.toFile(), report);
 
@@ -188,11 +184,7 @@ class RenderReportTest {
             noise.add(new MigrationDraws.MigrationDraw(pairs[m][0], pairs[m][1], pairs[m][2],
                     List.of(result(ImpactAnalysis.AG, 0.9, needed[m])), List.of(result(ImpactAnalysis.AG, 0.6, 500))));
         }
-        MigrationDraws migrationDraws = MigrationDraws.of(release, noise);
-        ReleaseReport report = new ReleaseReport("app", "g:a:1", "g:a:2", 150, ProfiledRun.settings(1, 30), List.of(),
-                new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), json.readTree("{}"), json.readTree("{}"),
-                null, release.get(0).absolute(), 0.01, release.get(0).sampling(), 2.0, null, null, null, migrationDraws,
-                Duration.ofSeconds(60));
+        ReleaseReport report = withMigrations(json, MigrationDraws.of(release, noise));
         Path file = dir.resolve("noise.json");
         json.writeValue(file.toFile(), report);
 
@@ -262,6 +254,14 @@ class RenderReportTest {
                     .contains("## Profile migration: both older JVMs to both newer JVMs")
                     .contains("### Noise: each JVM's profile migrated to the other JVM of its release");
         }
+    }
+
+    /** A report of a harness with the migration draws: its main migration tables are the first draw's. */
+    private static ReleaseReport withMigrations(ObjectMapper json, MigrationDraws draws) throws Exception {
+        MigrationDraws.MigrationDraw first = draws.migrations().get(0);
+        return new ReleaseReport("app", "g:a:1", "g:a:2", 150, ProfiledRun.settings(1, 30), List.of(),
+                new ReleaseReport.Code(10, 100), new ReleaseReport.Code(11, 101), json.readTree("{}"), json.readTree("{}"),
+                null, first.absolute(), 0.01, first.sampling(), 2.0, null, null, null, draws, Duration.ofSeconds(60));
     }
 
     private static MigrationStudy.Result result(ImpactAnalysis mode, double acc, long needed) {
