@@ -212,13 +212,7 @@ class RenderReportTest {
     @Test
     void reportsBeforeTheFourMigrationsRenderAsBefore() throws Exception {
         for (String name : List.of("jython-20261124-2239", "jruby-20261124-2253")) {
-            Path committed = Path.of("reports", "parcs", "earlier", name + ".json");
-            assertThat(committed).exists();
-            Path copy = Files.copy(committed, dir.resolve(name + ".json"));
-
-            RenderReport.main(new String[] {copy.toString()});
-
-            assertThat(Files.readString(dir.resolve(name + ".md"))).as(name)
+            assertThat(renderCopy(Path.of("reports", "parcs", "earlier", name + ".json"))).as(name)
                     .contains("## Profile migration, second draw: the newer release's second JVM")
                     .doesNotContain("both older JVMs to both newer JVMs");
         }
@@ -229,12 +223,7 @@ class RenderReportTest {
     void reportsBeforeTheNoiseMigrationsRenderWithoutThem() throws Exception {
         for (String name : List.of("jython-20261125-0146", "jruby-20261125-0200")) {
             Path committed = Path.of("reports", "parcs", "earlier", name + ".json");
-            assertThat(committed).exists();
-            Path copy = Files.copy(committed, dir.resolve(name + ".json"));
-
-            RenderReport.main(new String[] {copy.toString()});
-
-            assertThat(Files.readString(dir.resolve(name + ".md"))).as(name)
+            assertThat(renderCopy(committed)).as(name)
                     .isEqualTo(Files.readString(committed.resolveSibling(name + ".md")))
                     .contains("both older JVMs to both newer JVMs").doesNotContain("### Noise");
         }
@@ -245,15 +234,19 @@ class RenderReportTest {
     void theCommittedReportsRenderToTheirMarkdown() throws Exception {
         for (String app : List.of("jython", "jruby")) {
             Path committed = Path.of("reports", "parcs", app + ".json");
-            Path copy = Files.copy(committed, dir.resolve(app + ".json"));
-
-            RenderReport.main(new String[] {copy.toString()});
-
-            assertThat(Files.readString(dir.resolve(app + ".md"))).as(app)
-                    .isEqualTo(Files.readString(Path.of("reports", "parcs", app + ".md")))
+            assertThat(renderCopy(committed)).as(app)
+                    .isEqualTo(Files.readString(committed.resolveSibling(app + ".md")))
                     .contains("## Profile migration: both older JVMs to both newer JVMs")
                     .contains("### Noise: each JVM's profile migrated to the other JVM of its release");
         }
+    }
+
+    /** Renders a copy of a committed report's JSON in the test's directory and returns its Markdown. */
+    private String renderCopy(Path committed) throws Exception {
+        assertThat(committed).exists();
+        Path copy = Files.copy(committed, dir.resolve(committed.getFileName()));
+        RenderReport.main(new String[] {copy.toString()});
+        return Files.readString(dir.resolve(committed.getFileName().toString().replaceFirst("\\.json$", ".md")));
     }
 
     /** A report of a harness with the migration draws: its main migration tables are the first draw's. */
