@@ -1,5 +1,6 @@
 package io.cctflow.servers;
 
+import java.net.BindException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
 
 import io.cctflow.servers.internal.Directories;
 import io.cctflow.servers.internal.Ports;
@@ -115,8 +117,12 @@ public final class Neo4jServer implements AutoCloseable {
     /** Options for {@link Neo4jServer}; not thread-safe. */
     public static final class Builder {
 
+        /** Free ports tried when Bolt's is taken between choosing it and binding it. */
+        static final int PORT_ATTEMPTS = 3;
+
         private final Path homeDir;
         private int boltPort;
+        private IntSupplier freePorts = Ports::free;
         private long pageCacheBytes = 256L * 1024 * 1024;
         private final Map<Setting<?>, Object> settings = new LinkedHashMap<>();
 
@@ -130,6 +136,12 @@ public final class Neo4jServer implements AutoCloseable {
                 throw new IllegalArgumentException("Port must be in 1..65535, was " + boltPort);
             }
             this.boltPort = boltPort;
+            return this;
+        }
+
+        /** Where free Bolt ports come from when none is set; for tests of the retry. */
+        Builder freePorts(IntSupplier freePorts) {
+            this.freePorts = Objects.requireNonNull(freePorts, "freePorts");
             return this;
         }
 
@@ -149,7 +161,9 @@ public final class Neo4jServer implements AutoCloseable {
         }
 
         /**
-         * Starts the database and waits until it answers over Bolt.
+         * Starts the database and waits until it answers over Bolt. Without a set port, a free
+         * one is chosen; if another process takes it before Neo4j binds it (Neo4j binds Bolt only
+         * after opening its store, seconds later), up to {@value #PORT_ATTEMPTS} ports are tried.
          *
          * @throws ServerStartException if Neo4j cannot start (busy port, locked or damaged
          *                              store: see {@code logs/debug.log} in the home directory)
@@ -158,13 +172,23 @@ public final class Neo4jServer implements AutoCloseable {
             long startNanos = System.nanoTime();
             warnIfNioClosed();
             Path home = Directories.create(homeDir);
-            int port = boltPort != 0 ? boltPort : Ports.free();
+            int attempts = boltPort != 0 ? 1 : PORT_ATTEMPTS;
+            int port;
             DatabaseManagementService service;
-            try {
-                service = new DatabaseManagementServiceBuilder(home).setConfig(settings(port)).build();
-            } catch (RuntimeException e) {
-                throw new ServerStartException("Neo4j could not start in " + home + " with Bolt on "
-                        + Ports.LOOPBACK + ":" + port + ": " + e + " (see " + home.resolve("logs/debug.log") + ")", e);
+            for (int attempt = 1; ; attempt++) {
+                port = boltPort != 0 ? boltPort : freePorts.getAsInt();
+                try {
+                    service = new DatabaseManagementServiceBuilder(home).setConfig(settings(port)).build();
+                    break;
+                } catch (RuntimeException e) {
+                    if (attempt < attempts && portTaken(e)) {
+                        LOG.warn("Bolt port {} was taken before Neo4j could bind it; trying another ({} of {})", port,
+                                attempt + 1, attempts);
+                        continue;
+                    }
+                    throw new ServerStartException("Neo4j could not start in " + home + " with Bolt on "
+                            + Ports.LOOPBACK + ":" + port + ": " + e + " (see " + home.resolve("logs/debug.log") + ")", e);
+                }
             }
             try {
                 ping(boltUri(port));
@@ -195,6 +219,16 @@ public final class Neo4jServer implements AutoCloseable {
             s.put(GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(1));
             s.putAll(settings);
             return s;
+        }
+
+        /** Whether a start failed because its port was in use: a {@link BindException} among the causes. */
+        static boolean portTaken(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof BindException || String.valueOf(t.getMessage()).contains("Address already in use")) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private static void warnIfNioClosed() {

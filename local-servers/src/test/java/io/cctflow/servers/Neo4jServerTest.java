@@ -1,9 +1,17 @@
 package io.cctflow.servers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cctflow.servers.internal.Ports;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -18,6 +26,39 @@ class Neo4jServerTest {
 
     @TempDir
     Path homeDir;
+
+    /** Another process takes the free port before Neo4j binds it: the next free port is used. */
+    @Test
+    void aPortTakenBeforeBoltBindsItIsReplacedByAnother() throws Exception {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(InetAddress.getByName(Ports.LOOPBACK), 0));
+            List<Integer> offered = new ArrayList<>();
+            IntSupplier ports = () -> {
+                int port = offered.isEmpty() ? taken.getLocalPort() : Ports.free();
+                offered.add(port);
+                return port;
+            };
+            try (Neo4jServer server = Neo4jServer.builder(homeDir).pageCacheBytes(32L * 1024 * 1024).freePorts(ports)
+                    .start()) {
+                assertThat(offered).hasSize(2).startsWith(taken.getLocalPort());
+                assertThat(server.boltUri()).endsWith(":" + offered.get(1));
+                try (Driver driver = GraphDatabase.driver(server.boltUri(), AuthTokens.none());
+                     Session session = driver.session()) {
+                    assertThat(session.run("RETURN 1 AS one").single().get("one").asInt()).isEqualTo(1);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSetPortThatIsTakenFailsWithoutRetrying() throws Exception {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(InetAddress.getByName(Ports.LOOPBACK), 0));
+            assertThatThrownBy(() -> Neo4jServer.builder(homeDir).pageCacheBytes(32L * 1024 * 1024)
+                    .boltPort(taken.getLocalPort()).start())
+                    .isInstanceOf(ServerStartException.class).hasMessageContaining(":" + taken.getLocalPort());
+        }
+    }
 
     @Test
     void restartOnTheSameHomeDirectoryKeepsNodes() {
