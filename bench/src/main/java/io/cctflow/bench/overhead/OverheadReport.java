@@ -283,8 +283,6 @@ final class OverheadReport {
         }
         if (acrossRounds.size() >= 2) {
             double[] ci = Quantiles.medianInterval(acrossRounds, LEVEL);
-            double mean = acrossRounds.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-            double squares = acrossRounds.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
             double[] meanCi = Quantiles.meanInterval95(acrossRounds);
             md.append(String.format(Locale.ROOT, "%nAcross rounds (each a fresh pair of JVMs, the independent unit):"
                     + " the %d rounds' after / before, ops per wall second in quiet cycles, have median %.4f, %s"
@@ -292,8 +290,8 @@ final class OverheadReport {
                     + " %.4f (Student's t), standard deviation %.4f. The cycles' interval above treats every cycle as"
                     + " independent; cycles of one round share their JVMs, so when the rounds spread more than the"
                     + " cycles within them, the rounds' interval is the precision of the measurement.%n",
-                    acrossRounds.size(), Quantiles.of(acrossRounds).median(), pct(LEVEL), ci[0], ci[1], mean,
-                    meanCi[0], meanCi[1], Math.sqrt(squares / (acrossRounds.size() - 1))));
+                    acrossRounds.size(), Quantiles.of(acrossRounds).median(), pct(LEVEL), ci[0], ci[1],
+                    Quantiles.mean(acrossRounds), meanCi[0], meanCi[1], Quantiles.standardDeviation(acrossRounds)));
         }
     }
 

@@ -92,10 +92,24 @@ public record Quantiles(int n, double min, double q1, double median, double q3, 
         if (n < 2) {
             throw new IllegalArgumentException("a mean's interval needs at least 2 values, got " + n);
         }
-        double mean = values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        double squares = values.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
-        double half = t975(n - 1) * Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
+        double mean = mean(values);
+        double half = t975(n - 1) * standardDeviation(values) / Math.sqrt(n);
         return new double[] {mean - half, mean + half};
+    }
+
+    /** @throws java.util.NoSuchElementException if {@code values} is empty */
+    public static double mean(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    }
+
+    /** The sample standard deviation (divided by {@code n - 1}); needs at least two values. */
+    public static double standardDeviation(List<Double> values) {
+        if (values.size() < 2) {
+            throw new IllegalArgumentException("a standard deviation needs at least 2 values, got " + values.size());
+        }
+        double mean = mean(values);
+        double squares = values.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
+        return Math.sqrt(squares / (values.size() - 1));
     }
 
     /** t(0.975, df): the table up to 30, then the first two Cornish-Fisher terms (within 0.001 of the true value). */

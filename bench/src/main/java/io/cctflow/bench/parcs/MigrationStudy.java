@@ -63,20 +63,28 @@ final class MigrationStudy {
      */
     static List<List<Result>> run(Cct storedOld, Cct storedReference, ChangeList changes, List<SampleBatch> newBatches,
             List<ShareTolerance> tolerances) {
-        return run(List.of(storedOld), storedReference, changes, newBatches, tolerances).get(0);
+        return run(List.of(new Older(storedOld, changes)), storedReference, newBatches, tolerances).get(0);
     }
 
     /**
-     * Several older profiles (e.g. both JVMs of the older release) migrated to one newer run under
-     * several tolerances in one pass: the from-scratch prefix profiles depend only on the newer run's
-     * batches, so they are built and measured once, and each older profile's migration is measured
-     * against them. The same as one {@link #run(Cct, Cct, ChangeList, List, List)} per older profile.
+     * An older profile and the change list from its code to the newer run's ({@link ChangeList#NONE}
+     * for another JVM of the same release).
+     */
+    record Older(Cct storedProfile, ChangeList changes) {
+    }
+
+    /**
+     * Several older profiles (e.g. both JVMs of the older release, and the newer release's other JVM
+     * with no change) migrated to one newer run under several tolerances in one pass: the
+     * from-scratch prefix profiles depend only on the newer run's batches, so they are built and
+     * measured once, and each older profile's migration is measured against them. The same as one
+     * {@link #run(Cct, Cct, ChangeList, List, List)} per older profile.
      *
-     * @param storedOlds the older profiles, each migrated on its own
+     * @param olds the older profiles, each migrated on its own under its own change list
      * @return per older profile (in the order given), one list of results per tolerance (in the order given)
      */
-    static List<List<List<Result>>> run(List<Cct> storedOlds, Cct storedReference, ChangeList changes,
-            List<SampleBatch> newBatches, List<ShareTolerance> tolerances) {
+    static List<List<List<Result>>> run(List<Older> olds, Cct storedReference, List<SampleBatch> newBatches,
+            List<ShareTolerance> tolerances) {
         Cct reference = MethodContexts.of(storedReference);
         int t = tolerances.size();
         double[][] prefixAcc = new double[t][newBatches.size()];
@@ -93,15 +101,15 @@ final class MigrationStudy {
             }
         }
         List<List<List<Result>>> perOld = new ArrayList<>();
-        for (Cct storedOld : storedOlds) {
-            Cct oldTree = MethodContexts.of(storedOld);
+        for (Older older : olds) {
+            Cct oldTree = MethodContexts.of(older.storedProfile());
             List<List<Result>> results = new ArrayList<>();
             for (int i = 0; i < t; i++) {
                 results.add(new ArrayList<>());
             }
             for (ImpactAnalysis mode : ImpactAnalysis.values()) {
                 long start = System.nanoTime();
-                Migration migration = ProfileMigration.migrate(oldTree, changes, mode, new Cct());
+                Migration migration = ProfileMigration.migrate(oldTree, older.changes(), mode, new Cct());
                 double migrationMillis = (System.nanoTime() - start) / 1e6;
                 for (int i = 0; i < t; i++) {
                     long measured = System.nanoTime();

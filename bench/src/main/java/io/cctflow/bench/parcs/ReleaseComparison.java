@@ -223,29 +223,32 @@ public final class ReleaseComparison {
                 CodeManifests code = CodeManifests.read(reader, app.name(), app.oldVersion(), app.newVersion());
                 List<ShareTolerance> tolerances = List.of(ShareTolerance.absolute(options.tolerance()),
                         ShareTolerance.sampling(options.samplingZ()));
-                // both older profiles against each newer JVM: its prefix profiles are built once for both
-                List<Cct> olds = List.of(trees[0], trees[1]);
                 List<List<SampleBatch>> batches = new ArrayList<>();
                 for (ProfiledRun run : runs) {
                     batches.add(KafkaBatches.of(pipeline.kafkaBootstrap(), SAMPLES_TOPIC, execution(app, run)));
                 }
-                step(app, "migrating both older profiles (AG, AG_CALLER, BA) to new run 1");
-                List<List<List<MigrationStudy.Result>>> toNew1 = MigrationStudy.run(olds, trees[2], code.changes(),
+                // each JVM's prefix profiles are built once: against a newer JVM both older profiles are
+                // migrated, and the other newer JVM's with no change (the noise of Acc and time saved)
+                MigrationStudy.Older olderRun1 = new MigrationStudy.Older(trees[0], code.changes());
+                MigrationStudy.Older olderRun2 = new MigrationStudy.Older(trees[1], code.changes());
+                step(app, "migrating both older profiles (AG, AG_CALLER, BA) and new run 2's to new run 1");
+                List<List<List<MigrationStudy.Result>>> toNew1 = MigrationStudy.run(
+                        List.of(olderRun1, olderRun2, new MigrationStudy.Older(trees[3], ChangeList.NONE)), trees[2],
                         batches.get(2), tolerances);
-                step(app, "migrating both older profiles to new run 2");
-                List<List<List<MigrationStudy.Result>>> toNew2 = MigrationStudy.run(olds, trees[3], code.changes(),
+                step(app, "migrating both older profiles and new run 1's to new run 2");
+                List<List<List<MigrationStudy.Result>>> toNew2 = MigrationStudy.run(
+                        List.of(olderRun1, olderRun2, new MigrationStudy.Older(trees[2], ChangeList.NONE)), trees[3],
                         batches.get(3), tolerances);
-                step(app, "migrating each JVM's profile to the other JVM of its release (no change: the noise of"
-                        + " Acc and time saved)");
-                List<MigrationDraws.MigrationDraw> noiseMigrations = new ArrayList<>();
-                String[] names = {"old 1", "old 2", "new 1", "new 2"};
-                for (int from : new int[] {0, 1, 2, 3}) {
-                    int to = from ^ 1;
-                    List<List<MigrationStudy.Result>> results = MigrationStudy.run(trees[from], trees[to],
-                            ChangeList.NONE, batches.get(to), tolerances);
-                    noiseMigrations.add(migrationDraw(names[from] + " → " + names[to], runs.get(from), runs.get(to),
-                            List.of(onlyAg(results.get(0)), onlyAg(results.get(1)))));
-                }
+                step(app, "migrating each older JVM's profile to the other older JVM (no change)");
+                List<List<MigrationStudy.Result>> toOld1 = MigrationStudy.run(trees[1], trees[0], ChangeList.NONE,
+                        batches.get(0), tolerances);
+                List<List<MigrationStudy.Result>> toOld2 = MigrationStudy.run(trees[0], trees[1], ChangeList.NONE,
+                        batches.get(1), tolerances);
+                List<MigrationDraws.MigrationDraw> noiseMigrations = List.of(
+                        noiseDraw("old 1 → old 2", runs.get(0), runs.get(1), toOld2),
+                        noiseDraw("old 2 → old 1", runs.get(1), runs.get(0), toOld1),
+                        noiseDraw("new 1 → new 2", runs.get(2), runs.get(3), toNew2.get(2)),
+                        noiseDraw("new 2 → new 1", runs.get(3), runs.get(2), toNew1.get(2)));
                 MigrationDraws migrationDraws = MigrationDraws.of(List.of(
                         migrationDraw("old 1 → new 1", runs.get(0), runs.get(2), toNew1.get(0)),
                         migrationDraw("old 1 → new 2", runs.get(0), runs.get(3), toNew2.get(0)),
@@ -267,7 +270,12 @@ public final class ReleaseComparison {
                 results.get(1));
     }
 
-    /** With no change every impact analysis reuses every node: AG stands for all three. */
+    /** A migration within one release: with no change every impact analysis reuses every node, so AG stands for all three. */
+    private static MigrationDraws.MigrationDraw noiseDraw(String pairing, ProfiledRun older, ProfiledRun newer,
+            List<List<MigrationStudy.Result>> results) {
+        return migrationDraw(pairing, older, newer, List.of(onlyAg(results.get(0)), onlyAg(results.get(1))));
+    }
+
     private static List<MigrationStudy.Result> onlyAg(List<MigrationStudy.Result> results) {
         return results.stream().filter(r -> r.mode() == ImpactAnalysis.AG).toList();
     }

@@ -61,6 +61,8 @@ class QuantilesTest {
     @Test
     void meanIntervalIsTheTextbookOne() {
         // mean 3, s = sqrt(2.5), t(0.975, 4) = 2.776
+        assertThat(Quantiles.mean(List.of(1.0, 2.0, 3.0, 4.0, 5.0))).isEqualTo(3.0);
+        assertThat(Quantiles.standardDeviation(List.of(1.0, 2.0, 3.0, 4.0, 5.0))).isCloseTo(Math.sqrt(2.5), within(1e-12));
         double[] ci = Quantiles.meanInterval95(List.of(1.0, 2.0, 3.0, 4.0, 5.0));
         double half = 2.776 * Math.sqrt(2.5) / Math.sqrt(5);
         assertThat(ci[0]).isCloseTo(3 - half, within(1e-12));

@@ -68,21 +68,27 @@ class MigrationStudyTest {
             List<SampleBatch> newBatches = batches(random, 1 + random.nextInt(8));
             Cct reference = new Cct();
             newBatches.forEach(b -> BatchTrees.mergeComplete(b, reference));
-            ChangeList changes = new ChangeList(someMethods(random), someMethods(random), someMethods(random));
+            // each older profile under a change list of its own (none, as for another JVM of the same release, or random)
+            List<ChangeList> changes = new ArrayList<>();
+            List<MigrationStudy.Older> older = new ArrayList<>();
+            for (Cct old : olds) {
+                changes.add(random.nextInt(3) == 0 ? ChangeList.NONE
+                        : new ChangeList(someMethods(random), someMethods(random), someMethods(random)));
+                older.add(new MigrationStudy.Older(old, changes.get(changes.size() - 1)));
+            }
 
-            List<List<List<MigrationStudy.Result>>> onePass = MigrationStudy.run(olds, reference, changes, newBatches,
-                    tolerances);
+            List<List<List<MigrationStudy.Result>>> onePass = MigrationStudy.run(older, reference, newBatches, tolerances);
 
             assertThat(onePass).hasSize(olds.size());
             for (int o = 0; o < olds.size(); o++) {
-                List<List<MigrationStudy.Result>> separate = MigrationStudy.run(olds.get(o), reference, changes,
+                List<List<MigrationStudy.Result>> separate = MigrationStudy.run(olds.get(o), reference, changes.get(o),
                         newBatches, tolerances);
                 assertThat(onePass.get(o)).hasSize(tolerances.size());
                 for (int i = 0; i < tolerances.size(); i++) {
                     assertThat(withoutOverhead(onePass.get(o).get(i)))
                             .as("trial %d, older profile %d, %s", trial, o, tolerances.get(i))
                             .isEqualTo(withoutOverhead(separate.get(i)))
-                            .isEqualTo(withoutOverhead(separateRun(olds.get(o), reference, changes, newBatches,
+                            .isEqualTo(withoutOverhead(separateRun(olds.get(o), reference, changes.get(o), newBatches,
                                     tolerances.get(i))));
                 }
             }
