@@ -46,6 +46,25 @@ final class CycleRatios {
     }
 
     /**
+     * How far {@code rate(a) / rate(b)} moved within {@code cycles}: the median of the later half's
+     * per-cycle ratios over the median of the earlier half's, minus 1 (with an odd count the later
+     * half has the extra cycle). Before an attach, the ratio's median is the base that every later
+     * cycle is divided by ({@link #afterOverBefore}); a base that moves within its own phase is no
+     * base, whatever happens after it.
+     *
+     * @throws IllegalArgumentException with fewer than 2 cycles or if a cycle lacks {@code a} or {@code b}
+     */
+    static double drift(List<Slice[]> cycles, Setup a, Setup b, Slice.Rate rate) {
+        if (cycles.size() < 2) {
+            throw new IllegalArgumentException("a drift needs 2 cycles or more, got " + cycles.size());
+        }
+        List<Double> ratios = perCycle(cycles, a, b, rate);
+        int half = ratios.size() / 2;
+        return Quantiles.of(ratios.subList(half, ratios.size())).median()
+                / Quantiles.of(ratios.subList(0, half)).median() - 1;
+    }
+
+    /**
      * The ratio of the two setups' rates over all cycles together: (Σ ops of a / Σ denominator of
      * a) / (Σ ops of b / Σ denominator of b). Unlike a median of per-cycle ratios this charges
      * every operation and every nanosecond, including rare costly slices.

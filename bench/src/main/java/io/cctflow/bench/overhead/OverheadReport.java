@@ -27,6 +27,20 @@ final class OverheadReport {
     static final int MIN_QUIET_CYCLES = 8;
     /** Fewest rounds, each with enough quiet cycles in both phases, for the verdict of the attach rounds. */
     static final int MIN_JUDGED_ROUNDS = 5;
+    /**
+     * Fewest quiet cycles before the attach for a round to be judged: two halves of 3, so that
+     * {@link #MAX_BEFORE_DRIFT} can be checked.
+     */
+    static final int MIN_BEFORE_CYCLES = 6;
+    /**
+     * Largest drift of a round's before phase ({@link CycleRatios#drift}, either sign) for the round
+     * to be judged. Set on 2026-11-25 from the before phases alone of the runs until then, before the
+     * run it first judged: the A/A control's six rounds drifted by at most 1.8 %, 14 of the 16 tenured
+     * rounds with our agent by at most 1.3 %; with 8 cycles per half and a cycle IQR of about 2 %,
+     * two halves of a steady phase differ by about 0.8 % (one standard error), so 2 % screens a
+     * steady pair of JVMs rarely. It never looks at the after phase, so it favours no result.
+     */
+    static final double MAX_BEFORE_DRIFT = 0.02;
 
     private final int threads;
     private final List<Setup> setups;
@@ -230,9 +244,14 @@ final class OverheadReport {
                         + " cost on top of plain JFR: its stream parsing, batching, sending, fingerprinting and"
                         + " their JIT and GC. The verdict is taken over rounds, the independent unit (the cycles of"
                         + " a round share its two JVMs): **shown** = at least ").append(MIN_QUIET_CYCLES)
-                .append(" quiet cycles after the attach, at least ").append(MIN_JUDGED_ROUNDS).append(" rounds"
-                        + " with at least 3 quiet cycles in each phase, and the lower end of the 95 % confidence"
-                        + " interval of the mean of those rounds' medians (Student's t) reaches the goal. The rounds"
+                .append(" quiet cycles after the attach, at least ").append(MIN_JUDGED_ROUNDS).append(" judged"
+                        + " rounds, and the lower end of the 95 % confidence interval of the mean of those rounds'"
+                        + " medians (Student's t) reaches the goal. A round is judged when it has at least ")
+                .append(MIN_BEFORE_CYCLES).append(" quiet cycles before the attach and 3 after, and its before"
+                        + " phase is steady: the median ratio of its later half within ")
+                .append(String.format(Locale.ROOT, "%.0f %%", MAX_BEFORE_DRIFT * 100)).append(" of its earlier"
+                        + " half's (the before phase is the base of every later cycle; the rule never looks at the"
+                        + " after phase). The rounds"
                         + " of an agent that costs nothing scatter too (the A/A control, `--attach placebo`): asking"
                         + " every round's median to reach 0.995 would fail such an agent about half the time with 8"
                         + " rounds.\n\n")
@@ -241,12 +260,16 @@ final class OverheadReport {
         record Row(Slice.Rate rate, boolean quiet) {
         }
         List<Double> acrossRounds = List.of();
+        List<Double> judgedRounds = List.of();
+        int unsteadyRounds = 0;
         for (Row row : List.of(new Row(Slice.Rate.WALL, true), new Row(Slice.Rate.WALL, false),
                 new Row(Slice.Rate.CPU, false), new Row(Slice.Rate.WORKER_CPU, false))) {
+            boolean verdictRow = row.rate() == Slice.Rate.WALL && row.quiet();
             List<Double> values = new ArrayList<>();
             List<String> perRound = new ArrayList<>();
             List<Double> roundMedians = new ArrayList<>();
             List<Double> judged = new ArrayList<>();
+            int unsteady = 0;
             for (Round r : rounds) {
                 List<Slice[]> before = row.quiet() ? CycleRatios.quiet(r.beforeAttach(), quietShare, cores)
                         : r.beforeAttach();
@@ -259,12 +282,19 @@ final class OverheadReport {
                 values.addAll(own);
                 double median = Quantiles.of(own).median();
                 roundMedians.add(median);
-                perRound.add(String.format(Locale.ROOT, "%.4f → %.4f (%.4f)",
+                String cell = String.format(Locale.ROOT, "%.4f → %.4f (%.4f)",
                         Quantiles.of(CycleRatios.perCycle(before, a, b, row.rate())).median(),
-                        Quantiles.of(CycleRatios.perCycle(after, a, b, row.rate())).median(), median));
-                if (before.size() >= 3 && after.size() >= 3) {
-                    judged.add(median);
+                        Quantiles.of(CycleRatios.perCycle(after, a, b, row.rate())).median(), median);
+                if (verdictRow && before.size() >= MIN_BEFORE_CYCLES && after.size() >= 3) {
+                    double drift = CycleRatios.drift(before, a, b, row.rate());
+                    if (Math.abs(drift) <= MAX_BEFORE_DRIFT) {
+                        judged.add(median);
+                    } else {
+                        unsteady++;
+                        cell += String.format(Locale.ROOT, " [before drifted %+.1f %%: not judged]", drift * 100);
+                    }
                 }
+                perRound.add(cell);
             }
             String label = row.rate().label + ", " + (row.quiet() ? "quiet cycles" : "all cycles");
             if (values.isEmpty()) {
@@ -273,12 +303,13 @@ final class OverheadReport {
             }
             Quantiles q = Quantiles.of(values);
             double[] ci = Quantiles.medianInterval(values, LEVEL);
-            String verdict = row.rate() == Slice.Rate.WALL && row.quiet() ? attachVerdict(judged, values.size(), goal)
-                    : "";
+            String verdict = verdictRow ? attachVerdict(judged, values.size(), goal) : "";
             md.append(String.format(Locale.ROOT, "| %s | %d | %.4f | %.4f .. %.4f | %.4f .. %.4f | %s | %s |%n",
                     label, q.n(), q.median(), ci[0], ci[1], q.q1(), q.q3(), String.join("; ", perRound), verdict));
-            if (row.rate() == Slice.Rate.WALL && row.quiet()) {
+            if (verdictRow) {
                 acrossRounds = roundMedians;
+                judgedRounds = judged;
+                unsteadyRounds = unsteady;
             }
         }
         if (acrossRounds.size() >= 2) {
@@ -292,6 +323,14 @@ final class OverheadReport {
                     + " cycles within them, the rounds' interval is the precision of the measurement.%n",
                     acrossRounds.size(), Quantiles.of(acrossRounds).median(), pct(LEVEL), ci[0], ci[1],
                     Quantiles.mean(acrossRounds), meanCi[0], meanCi[1], Quantiles.standardDeviation(acrossRounds)));
+            if (unsteadyRounds > 0 && judgedRounds.size() >= 2) {
+                double[] judgedCi = Quantiles.meanInterval95(judgedRounds);
+                md.append(String.format(Locale.ROOT, "%nThe verdict's %d judged rounds (%d not judged: their before"
+                        + " phase drifted by more than %.0f %% between its halves) have mean %.4f, 95 %% interval"
+                        + " %.4f .. %.4f, standard deviation %.4f.%n", judgedRounds.size(), unsteadyRounds,
+                        MAX_BEFORE_DRIFT * 100, Quantiles.mean(judgedRounds), judgedCi[0], judgedCi[1],
+                        Quantiles.standardDeviation(judgedRounds)));
+            }
         }
     }
 
@@ -301,7 +340,9 @@ final class OverheadReport {
      * rounds, and the lower end of the 95 % interval of the mean of the judged rounds' medians
      * ({@link Quantiles#meanInterval95}) reaches {@code goal}.
      *
-     * @param judged the medians of the rounds with at least 3 quiet cycles in each phase
+     * @param judged the medians of the rounds with at least {@value #MIN_BEFORE_CYCLES} quiet cycles before
+     *               the attach, a before phase that drifted by at most {@link #MAX_BEFORE_DRIFT}, and at
+     *               least 3 quiet cycles after
      * @param quietCycles the quiet cycles after the attach, over all rounds
      */
     static String attachVerdict(List<Double> judged, int quietCycles, double goal) {

@@ -114,6 +114,44 @@ class CycleRatiosTest {
     }
 
     @Test
+    void driftComparesTheMediansOfTheTwoHalvesInCycleOrder() {
+        Random random = new Random(29);
+        for (int trial = 0; trial < 200; trial++) {
+            List<Slice[]> cycles = new ArrayList<>();
+            List<Double> ratios = new ArrayList<>();
+            for (int i = 2 + random.nextInt(20); i > 0; i--) {
+                Slice a = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
+                Slice b = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
+                cycles.add(cycle(b, a));
+                ratios.add(((double) a.ops() / a.wallNanos()) / ((double) b.ops() / b.wallNanos()));
+            }
+            // brute force: the earlier half is the first floor(n / 2) cycles, the later half the rest
+            int half = ratios.size() / 2;
+            double expected = bruteMedian(ratios.subList(half, ratios.size())) / bruteMedian(ratios.subList(0, half)) - 1;
+
+            assertThat(CycleRatios.drift(cycles, Setup.AGENT_20, Setup.NONE, Slice.Rate.WALL))
+                    .isCloseTo(expected, within(1e-9 * Math.max(1, Math.abs(expected))));
+        }
+        // the order of the cycles is what counts: the same ratios rising, then falling
+        List<Slice[]> rising = List.of(cycle(slice(100, 1, 1, 0), slice(96, 1, 1, 0)),
+                cycle(slice(100, 1, 1, 0), slice(97, 1, 1, 0)), cycle(slice(100, 1, 1, 0), slice(100, 1, 1, 0)),
+                cycle(slice(100, 1, 1, 0), slice(101, 1, 1, 0)));
+        assertThat(CycleRatios.drift(rising, Setup.AGENT_20, Setup.NONE, Slice.Rate.WALL))
+                .isCloseTo(1.005 / 0.965 - 1, within(1e-12));
+        assertThat(CycleRatios.drift(List.of(rising.get(3), rising.get(2), rising.get(1), rising.get(0)),
+                Setup.AGENT_20, Setup.NONE, Slice.Rate.WALL)).isCloseTo(0.965 / 1.005 - 1, within(1e-12));
+        assertThatThrownBy(() -> CycleRatios.drift(rising.subList(0, 1), Setup.AGENT_20, Setup.NONE,
+                Slice.Rate.WALL)).hasMessageContaining("2 cycles");
+    }
+
+    private static double bruteMedian(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    @Test
     void aSetupMissingFromACycleIsNamed() {
         List<Slice[]> cycles = List.<Slice[]>of(cycle(slice(1, 1, 1, 0), slice(1, 1, 1, 0)));
 

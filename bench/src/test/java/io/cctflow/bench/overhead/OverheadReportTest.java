@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -40,5 +41,56 @@ class OverheadReportTest {
                 .contains("mean of 4 rounds");
         assertThat(OverheadReport.attachVerdict(fast, 7, 0.995)).startsWith("≥ 0.995: **not shown**");
         assertThat(OverheadReport.attachVerdict(fast.subList(0, 1), 96, 0.995)).isEqualTo("≥ 0.995: **not shown**");
+    }
+
+    @Test
+    void aRoundWhoseBeforePhaseDriftedIsNotJudged() {
+        double[] steady = {0.999, 0.998, 1.000, 0.999, 0.998, 1.000};
+        // its before phase falls 3 % between the halves (above the bound of 2 %), and its after phase is 9 % low
+        OverheadReport drifted = attachReport(steady, 0.97, 0.90);
+        String md = drifted.toMarkdown("");
+
+        assertThat(md).contains("[before drifted -3.0 %: not judged]")
+                .contains("≥ 0.995: **shown** (mean of 6 rounds")
+                .contains("The verdict's 6 judged rounds (1 not judged");
+        assertThat(md.split("not judged]", -1)).as("marked in the verdict's row alone").hasSize(2);
+
+        // 1.5 % is within the bound: the round is judged, and its after phase holds the verdict back
+        String judged = attachReport(steady, 0.985, 0.90).toMarkdown("");
+        assertThat(judged).doesNotContain("not judged]").doesNotContain("The verdict's")
+                .contains("≥ 0.995: **not shown** (mean of 7 rounds");
+    }
+
+    /**
+     * Rounds of the attach design, 16 cycles per phase: the control child runs 100,000 operations per
+     * slice, the attached one {@code ratio} times as many (alternating ±0.5 % by cycle). Round i of
+     * {@code steady} runs at 1.0 before the attach and at {@code steady[i]} after; one more round runs at
+     * 1.0 in the first half of its before phase, {@code laterBefore} in the second, and {@code after} after.
+     */
+    private static OverheadReport attachReport(double[] steady, double laterBefore, double after) {
+        OverheadReport report = new OverheadReport(2, List.of(Setup.JFR_20, Setup.JFR_20_ATTACHED), 0.05, 2);
+        for (int i = 0; i <= steady.length; i++) {
+            boolean last = i == steady.length;
+            List<Slice[]> before = new ArrayList<>();
+            List<Slice[]> later = new ArrayList<>();
+            for (int c = 0; c < 16; c++) {
+                before.add(attachCycle(last && c >= 8 ? laterBefore : 1.0, c));
+                later.add(attachCycle(last ? after : steady[i], c));
+            }
+            Round.ChildEnd end = new Round.ChildEnd(0, 1 << 20, 1 << 26, 0);
+            report.addRound(new Round(i + 1, later, before, Map.of(Setup.JFR_20, end, Setup.JFR_20_ATTACHED, end),
+                    "0.00 0.00 0.00"));
+        }
+        return report;
+    }
+
+    private static Slice[] attachCycle(double ratio, int cycle) {
+        double jitter = cycle % 2 == 0 ? 1.005 : 0.995;
+        Slice[] slices = new Slice[Setup.values().length];
+        slices[Setup.JFR_20.ordinal()] = new Slice(100_000, 1_500_000_000L,
+                new long[] {3_000_000_000L, 0, 1_000_000, 0, 0, 1_000}, 0);
+        slices[Setup.JFR_20_ATTACHED.ordinal()] = new Slice(Math.round(100_000 * ratio * jitter), 1_500_000_000L,
+                new long[] {3_000_000_000L, 1_000_000, 1_000_000, 0, 0, 1_000}, 0);
+        return slices;
     }
 }
