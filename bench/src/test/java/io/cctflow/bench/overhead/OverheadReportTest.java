@@ -17,30 +17,30 @@ class OverheadReportTest {
     void judgesTheMeanOfTheRoundsNotEachRound() {
         // mean 0.99837, s 0.00360, t(0.975, 5) = 2.571: 0.99458 .. 1.00215; one round (0.9927) is below
         // 0.995 and another (0.9955) close to it, which a rule on every round would hold against the placebo
-        assertThat(OverheadReport.attachVerdict(PLACEBO_ROUNDS, 96, 0.99))
+        assertThat(OverheadReport.roundsVerdict(PLACEBO_ROUNDS, 96, 0.99))
                 .isEqualTo("≥ 0.990: **shown** (mean of 6 rounds, 95 % interval 0.9946 .. 1.0022)");
         // against 0.995 six rounds of this spread are too few: the interval's lower end falls short
-        assertThat(OverheadReport.attachVerdict(PLACEBO_ROUNDS, 96, 0.995)).startsWith("≥ 0.995: **not shown**");
+        assertThat(OverheadReport.roundsVerdict(PLACEBO_ROUNDS, 96, 0.995)).startsWith("≥ 0.995: **not shown**");
         // two more rounds at the same mean narrow it enough
         List<Double> eight = new ArrayList<>(PLACEBO_ROUNDS);
         eight.addAll(List.of(0.9985, 0.9982));
-        assertThat(OverheadReport.attachVerdict(eight, 128, 0.995)).startsWith("≥ 0.995: **shown**");
+        assertThat(OverheadReport.roundsVerdict(eight, 128, 0.995)).startsWith("≥ 0.995: **shown**");
     }
 
     @Test
     void aCostlyAgentIsNotShown() {
         List<Double> rounds = List.of(0.9940, 0.9930, 0.9955, 0.9925, 0.9950, 0.9945);
-        assertThat(OverheadReport.attachVerdict(rounds, 96, 0.995)).startsWith("≥ 0.995: **not shown**");
+        assertThat(OverheadReport.roundsVerdict(rounds, 96, 0.995)).startsWith("≥ 0.995: **not shown**");
     }
 
     @Test
     void tooFewRoundsOrQuietCyclesAreNotEnough() {
         List<Double> fast = List.of(1.010, 1.011, 1.009, 1.010, 1.012, 1.010);
-        assertThat(OverheadReport.attachVerdict(fast, 96, 0.995)).startsWith("≥ 0.995: **shown**");
-        assertThat(OverheadReport.attachVerdict(fast.subList(0, 4), 96, 0.995)).startsWith("≥ 0.995: **not shown**")
+        assertThat(OverheadReport.roundsVerdict(fast, 96, 0.995)).startsWith("≥ 0.995: **shown**");
+        assertThat(OverheadReport.roundsVerdict(fast.subList(0, 4), 96, 0.995)).startsWith("≥ 0.995: **not shown**")
                 .contains("mean of 4 rounds");
-        assertThat(OverheadReport.attachVerdict(fast, 7, 0.995)).startsWith("≥ 0.995: **not shown**");
-        assertThat(OverheadReport.attachVerdict(fast.subList(0, 1), 96, 0.995)).isEqualTo("≥ 0.995: **not shown**");
+        assertThat(OverheadReport.roundsVerdict(fast, 7, 0.995)).startsWith("≥ 0.995: **not shown**");
+        assertThat(OverheadReport.roundsVerdict(fast.subList(0, 1), 96, 0.995)).isEqualTo("≥ 0.995: **not shown**");
     }
 
     @Test
@@ -59,6 +59,44 @@ class OverheadReportTest {
         String judged = attachReport(steady, 0.985, 0.90).toMarkdown("");
         assertThat(judged).doesNotContain("not judged]").doesNotContain("The verdict's")
                 .contains("≥ 0.995: **not shown** (mean of 7 rounds");
+    }
+
+    @Test
+    void crossJvmGoalsAreJudgedOverRoundsToo() {
+        // agent 20 ms / none by round: one round below 0.99, which a rule on every round would hold
+        // against the agent; mean 1.0048, s 0.0113, t(0.975, 5) = 2.571: 0.9929 .. 1.0167
+        String md = crossJvmReport(1.017, 0.985, 1.010, 1.005, 1.000, 1.012).toMarkdown("");
+        assertThat(md).contains("| agent 20 ms / none | 96 |")
+                .contains("≥ 0.990: **shown** (mean of 6 rounds, 95 % interval 0.9929 .. 1.0167)")
+                // per CPU second the same test, for information
+                .contains("≥ 0.990: reached (mean of 6 rounds");
+        // an agent that costs 1.5 % in every JVM
+        assertThat(crossJvmReport(0.985, 0.986, 0.984, 0.985, 0.987, 0.983).toMarkdown(""))
+                .contains("≥ 0.990: **not shown** (mean of 6 rounds");
+        // four rounds are too few, however good
+        assertThat(crossJvmReport(1.017, 1.010, 1.005, 1.012).toMarkdown(""))
+                .contains("≥ 0.990: **not shown** (mean of 4 rounds");
+    }
+
+    /** Rounds of none and agent 20 ms, 16 quiet cycles each, the agent child at {@code ratios[i]} of none's rate. */
+    private static OverheadReport crossJvmReport(double... ratios) {
+        OverheadReport report = new OverheadReport(2, List.of(Setup.NONE, Setup.AGENT_20), 0.05, 2);
+        for (int i = 0; i < ratios.length; i++) {
+            List<Slice[]> cycles = new ArrayList<>();
+            for (int c = 0; c < 16; c++) {
+                double jitter = c % 2 == 0 ? 1.005 : 0.995;
+                Slice[] slices = new Slice[Setup.values().length];
+                slices[Setup.NONE.ordinal()] = new Slice(100_000, 1_500_000_000L,
+                        new long[] {3_000_000_000L, 0, 0, 0, 0, 1_000}, 0);
+                slices[Setup.AGENT_20.ordinal()] = new Slice(Math.round(100_000 * ratios[i] * jitter),
+                        1_500_000_000L, new long[] {3_000_000_000L, 0, 0, 0, 0, 1_000}, 0);
+                cycles.add(slices);
+            }
+            Round.ChildEnd end = new Round.ChildEnd(0, 1 << 20, 1 << 26, 0);
+            report.addRound(new Round(i + 1, cycles, List.of(), Map.of(Setup.NONE, end, Setup.AGENT_20, end),
+                    "0.00 0.00 0.00"));
+        }
+        return report;
     }
 
     /**
