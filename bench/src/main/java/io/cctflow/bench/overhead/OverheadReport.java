@@ -25,7 +25,7 @@ final class OverheadReport {
 
     /** Fewest quiet cycles for a wall-clock verdict. */
     static final int MIN_QUIET_CYCLES = 8;
-    /** Fewest rounds, each with enough quiet cycles in both phases, for the verdict of the attach rounds. */
+    /** Fewest judged rounds (each a fresh set of JVMs) for a verdict on a goal ({@link #roundsVerdict}). */
     static final int MIN_JUDGED_ROUNDS = 5;
     /**
      * Fewest quiet cycles before the attach for a round to be judged: two halves of 3, so that

@@ -84,13 +84,7 @@ class OverheadReportTest {
         for (int i = 0; i < ratios.length; i++) {
             List<Slice[]> cycles = new ArrayList<>();
             for (int c = 0; c < 16; c++) {
-                double jitter = c % 2 == 0 ? 1.005 : 0.995;
-                Slice[] slices = new Slice[Setup.values().length];
-                slices[Setup.NONE.ordinal()] = new Slice(100_000, 1_500_000_000L,
-                        new long[] {3_000_000_000L, 0, 0, 0, 0, 1_000}, 0);
-                slices[Setup.AGENT_20.ordinal()] = new Slice(Math.round(100_000 * ratios[i] * jitter),
-                        1_500_000_000L, new long[] {3_000_000_000L, 0, 0, 0, 0, 1_000}, 0);
-                cycles.add(slices);
+                cycles.add(cycle(Setup.NONE, Setup.AGENT_20, ratios[i], c));
             }
             Round.ChildEnd end = new Round.ChildEnd(0, 1 << 20, 1 << 26, 0);
             report.addRound(new Round(i + 1, cycles, List.of(), Map.of(Setup.NONE, end, Setup.AGENT_20, end),
@@ -101,7 +95,7 @@ class OverheadReportTest {
 
     /**
      * Rounds of the attach design, 16 cycles per phase: the control child runs 100,000 operations per
-     * slice, the attached one {@code ratio} times as many (alternating ±0.5 % by cycle). Round i of
+     * slice, the attached one {@code ratio} times as many ({@link #cycle}). Round i of
      * {@code steady} runs at 1.0 before the attach and at {@code steady[i]} after; one more round runs at
      * 1.0 in the first half of its before phase, {@code laterBefore} in the second, and {@code after} after.
      */
@@ -112,8 +106,8 @@ class OverheadReportTest {
             List<Slice[]> before = new ArrayList<>();
             List<Slice[]> later = new ArrayList<>();
             for (int c = 0; c < 16; c++) {
-                before.add(attachCycle(last && c >= 8 ? laterBefore : 1.0, c));
-                later.add(attachCycle(last ? after : steady[i], c));
+                before.add(cycle(Setup.JFR_20, Setup.JFR_20_ATTACHED, last && c >= 8 ? laterBefore : 1.0, c));
+                later.add(cycle(Setup.JFR_20, Setup.JFR_20_ATTACHED, last ? after : steady[i], c));
             }
             Round.ChildEnd end = new Round.ChildEnd(0, 1 << 20, 1 << 26, 0);
             report.addRound(new Round(i + 1, later, before, Map.of(Setup.JFR_20, end, Setup.JFR_20_ATTACHED, end),
@@ -122,12 +116,16 @@ class OverheadReportTest {
         return report;
     }
 
-    private static Slice[] attachCycle(double ratio, int cycle) {
+    /**
+     * One quiet cycle of 1.5 s slices: {@code control} runs 100,000 operations, {@code other} {@code ratio}
+     * times as many, alternating ±0.5 % by {@code cycle}.
+     */
+    private static Slice[] cycle(Setup control, Setup other, double ratio, int cycle) {
         double jitter = cycle % 2 == 0 ? 1.005 : 0.995;
         Slice[] slices = new Slice[Setup.values().length];
-        slices[Setup.JFR_20.ordinal()] = new Slice(100_000, 1_500_000_000L,
+        slices[control.ordinal()] = new Slice(100_000, 1_500_000_000L,
                 new long[] {3_000_000_000L, 0, 1_000_000, 0, 0, 1_000}, 0);
-        slices[Setup.JFR_20_ATTACHED.ordinal()] = new Slice(Math.round(100_000 * ratio * jitter), 1_500_000_000L,
+        slices[other.ordinal()] = new Slice(Math.round(100_000 * ratio * jitter), 1_500_000_000L,
                 new long[] {3_000_000_000L, 1_000_000, 1_000_000, 0, 0, 1_000}, 0);
         return slices;
     }
