@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * start, the attach rounds measure what the running agent costs, not one recompilation of a tiny
  * workload.
  *
- * <p>The calibration child is a plain JFR 20 ms child started with {@code -Xlog:class+load}; our
+ * <p>The calibration child is started as the attached setup's control (plain JFR 20 ms, or no JFR
+ * at all, when the attach also starts JFR and its classes load then) with {@code -Xlog:class+load}; our
  * agent is attached to it with a short flush interval and it runs {@link #CALIBRATION} so that the
  * agent starts, flushes and sends several batches and its code manifest; every class named in the
  * log from the attach on (the first class of {@code sun.instrument} or of the agent) is listed,
@@ -58,12 +59,15 @@ final class AgentClassLoads {
     static Path calibrate(OverheadOptions options, String bootstrap, Path runDir, ProcessFreezer freezer)
             throws IOException, InterruptedException {
         Path log = runDir.resolve(LOG);
-        List<String> jvm = new ArrayList<>(Setup.JFR_20.jvmOptions(options.agentJar(), bootstrap, runDir,
+        Setup attached = options.attached().orElseThrow(
+                () -> new IllegalArgumentException("the calibration needs an attached setup, got " + options.setups()));
+        Setup control = attached.control();
+        List<String> jvm = new ArrayList<>(control.jvmOptions(options.agentJar(), bootstrap, runDir,
                 options.flush(), options.stackDepth(), 0));
         jvm.add("-Xlog:class+load=info:file=" + log.toAbsolutePath());
-        Child child = Child.start(Setup.JFR_20, 0, jvm, options, runDir, freezer, Optional.empty());
+        Child child = Child.start(control, 0, jvm, options, runDir, freezer, Optional.empty());
         try {
-            child.attachAgent(freezer, options.agentJar(), Setup.JFR_20_ATTACHED.agentArguments(TOPIC, bootstrap,
+            child.attachAgent(freezer, options.agentJar(), attached.agentArguments(TOPIC, bootstrap,
                     CALIBRATION_FLUSH, options.stackDepth(), 0));
             freezer.thaw(child.pid());
             TimeUnit.NANOSECONDS.sleep(CALIBRATION.toNanos());

@@ -146,15 +146,15 @@ public final class AgentOverheadBenchmark {
         }
     }
 
-    /** Whether the rounds attach the agent halfway ({@link Setup#JFR_20_ATTACHED}). */
+    /** Whether the rounds attach the agent halfway ({@link Setup#isAttached}). */
     private static boolean attaches(OverheadOptions options) {
-        return options.setups().contains(Setup.JFR_20_ATTACHED);
+        return options.attached().isPresent();
     }
 
     /**
-     * Starts one child per setup, runs the warm-up and measured cycles, ends the children. With
-     * {@link Setup#JFR_20_ATTACHED} it then attaches the agent to that child and runs the warm-up and
-     * measured cycles again.
+     * Starts one child per setup, runs the warm-up and measured cycles, ends the children. With an
+     * {@linkplain Setup#isAttached attached} setup it then attaches the agent to that child (and a
+     * placebo to its control) and runs the warm-up and measured cycles again.
      *
      * @param preload the classes every child loads at start ({@link AgentClassLoads}), if any
      */
@@ -188,7 +188,7 @@ public final class AgentOverheadBenchmark {
             List<Slice[]> beforeAttach = List.of();
             if (attaches(options)) {
                 beforeAttach = measured;
-                Setup attached = Setup.JFR_20_ATTACHED;
+                Setup attached = options.attached().orElseThrow();
                 long attachStart = System.nanoTime();
                 Path placebo = runDir.resolve(PlaceboAgent.JAR);
                 if (options.attachPlacebo()) {
@@ -198,10 +198,10 @@ public final class AgentOverheadBenchmark {
                             attached.agentArguments(bootstrap, options.flush(), options.stackDepth(), round));
                 }
                 // the control goes through an attach too, of an agent that does nothing (PlaceboAgent)
-                children.get(Setup.JFR_20).attachAgent(freezer, placebo, "");
+                children.get(attached.control()).attachAgent(freezer, placebo, "");
                 System.err.printf(Locale.ROOT, "round %d: %s attached to %s, a placebo agent to %s (%d ms thawed),"
                         + " frozen%n", round, options.attachPlacebo() ? "a placebo agent (A/A control)" : "our agent",
-                        attached.label, Setup.JFR_20.label, (System.nanoTime() - attachStart) / 1_000_000);
+                        attached.label, attached.control().label, (System.nanoTime() - attachStart) / 1_000_000);
                 measured = runCycles(options, children, report, freezer, order, round,
                         options.warmupCycles() + options.measuredCycles(), true, csv);
             }
@@ -225,7 +225,7 @@ public final class AgentOverheadBenchmark {
      * The warm-up cycles, then the measured ones, which it returns; every slice goes to {@code csv}.
      *
      * @param firstCycle cycles of this round run before (their number continues in {@code csv})
-     * @param attached   whether {@link Setup#JFR_20_ATTACHED}'s agent has been attached
+     * @param attached   whether the {@linkplain Setup#isAttached attached} setup's agent has been attached
      */
     private static List<Slice[]> runCycles(OverheadOptions options, Map<Setup, Child> children, OverheadReport report,
             ProcessFreezer freezer, Random order, int round, int firstCycle, boolean attached, Writer csv)
@@ -241,7 +241,7 @@ public final class AgentOverheadBenchmark {
                 Setup s = sequence.get(position);
                 Slice slice = children.get(s).measure(freezer, options.slice());
                 slices[s.ordinal()] = slice;
-                if (s != Setup.JFR_20_ATTACHED || attached) {
+                if (!s.isAttached() || attached) {
                     // thawed time under the agent, for samples per thawed second
                     report.addThawed(s, slice.wallNanos() / 1e9);
                 }
@@ -270,7 +270,7 @@ public final class AgentOverheadBenchmark {
         Slice[] first = measured.get(0);
         for (Setup s : Setup.values()) {
             Setup base = first[Setup.NONE.ordinal()] != null ? Setup.NONE
-                    : s == Setup.JFR_20_ATTACHED ? Setup.JFR_20 : null;
+                    : s.isAttached() ? s.control() : null;
             if (s != Setup.NONE && base != null && first[s.ordinal()] != null && first[base.ordinal()] != null) {
                 return String.format(Locale.ROOT, ", %s / %s median %.4f", s.label, base.label,
                         Quantiles.of(CycleRatios.perCycle(measured, s, base, Slice.Rate.WALL)).median());

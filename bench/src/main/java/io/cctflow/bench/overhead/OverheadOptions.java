@@ -12,17 +12,17 @@ import java.util.Locale;
  *
  * @param rounds      rounds, each with fresh child JVMs of every setup
  * @param setups      the setups run in every round, in {@link Setup} order; holds {@link Setup#NONE}, or
- *                    {@link Setup#JFR_20} with {@link Setup#JFR_20_ATTACHED}
+ *                    one {@linkplain Setup#isAttached attached} setup with its {@linkplain Setup#control control}
  * @param slice       how long one child runs thawed in one slice
  * @param warmup      per child and round, thawed time in slices before the measured cycles (discarded)
  * @param prewarm     per round, how long all children run together, unsliced, before the first cycle
  *                    (zero: not at all)
- * @param preload     with {@link Setup#JFR_20_ATTACHED}: both children load the classes our agent's
+ * @param preload     with an attached setup: both children load the classes our agent's
  *                    attach loads ({@link AgentClassLoads}) before their workload starts
  * @param tenure      every child builds its workers' state (arrays, digest) before they start and moves
  *                    it to the old generation ({@code System.gc()} twice), so young collections (such as
  *                    those the agent's allocations cause) do not move it while it is measured
- * @param attachPlacebo with {@link Setup#JFR_20_ATTACHED}: an A/A control, the placebo agent, not
+ * @param attachPlacebo with an attached setup: an A/A control, the placebo agent, not
  *                    ours, is attached to that child too, so the ratios show the design's own noise
  * @param measure     per child and round, thawed time in measured slices
  * @param threads     worker threads of the workload
@@ -47,17 +47,18 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
             "  --rounds N         rounds, each with fresh child JVMs of every setup (default 3)",
             "  --setups LIST      setups run side by side (default none,agent20,agent10,jfr20; also jfridle, jfrnoevents;",
             "                     jfr20,jfr20attached: the agent attached halfway through each round to a JVM",
-            "                     recording plain JFR, the same JVM measured before and after; doubles each round)",
+            "                     recording plain JFR, the same JVM measured before and after; doubles each round;",
+            "                     none,noneattached: the same with JVMs that run no JFR, which the attach starts)",
             "  --slice D          thawed time of one child in one slice (default 1500ms)",
             "  --warmup D         per child and round, thawed time in slices before measuring (default 20s)",
             "  --prewarm D        per round, all children run together, unsliced, for D before the first cycle,",
             "                     so their JIT settles cheaply (default 0: not at all)",
-            "  --preload yes|no   with jfr20attached: both children load, before their workload starts, the classes",
+            "  --preload yes|no   with an attached setup: both children load, before their workload starts, the classes",
             "                     our agent's attach loads (found by a calibration child), so the attach does not",
             "                     recompile the workload's hot code, as -javaagent would not (default yes)",
             "  --tenure yes|no    every child moves its workers' state to the old generation before they start, so",
             "                     young collections (the agent's allocations cause them) do not move it (default yes)",
-            "  --attach ours|placebo  with jfr20attached: what is attached to that child (default ours); placebo:",
+            "  --attach ours|placebo  with an attached setup: what is attached to that child (default ours); placebo:",
             "                     an A/A control, an agent that does nothing, whose ratios show the design's own noise",
             "  --measure D        per child and round, thawed time in measured slices (default 30s)",
             "  --threads N        workload threads (default 2)",
@@ -124,12 +125,18 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 default -> throw new IllegalArgumentException("unknown option " + key);
             }
         }
-        if (attachPlacebo && !setups.contains(Setup.JFR_20_ATTACHED)) {
+        if (attachPlacebo && setups.stream().noneMatch(Setup::isAttached)) {
             throw new IllegalArgumentException("option --attach placebo needs --setups " + Setup.JFR_20.id() + ","
-                    + Setup.JFR_20_ATTACHED.id() + " (it changes what that child gets attached)");
+                    + Setup.JFR_20_ATTACHED.id() + " or " + Setup.NONE.id() + "," + Setup.NONE_ATTACHED.id()
+                    + " (it changes what that child gets attached)");
         }
         return new OverheadOptions(rounds, setups, slice, warmup, prewarm, preload, tenure, attachPlacebo, measure, threads,
                 flush, maxTime, heap, stackDepth, seed, quiet, agentJar, workDir, reportDir);
+    }
+
+    /** The setup that gets our agent attached halfway through each round, if any. */
+    java.util.Optional<Setup> attached() {
+        return setups.stream().filter(Setup::isAttached).findFirst();
     }
 
     /** Measured cycles per round: enough slices for {@link #measure} of thawed time per child. */
@@ -155,14 +162,22 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
                 throw new IllegalArgumentException("option " + key + ": " + e.getMessage(), e);
             }
         }
-        if (chosen.contains(Setup.JFR_20_ATTACHED) && !chosen.contains(Setup.JFR_20)) {
-            throw new IllegalArgumentException("option " + key + ": " + Setup.JFR_20_ATTACHED.id() + " needs "
-                    + Setup.JFR_20.id() + " too (the JVM without the agent it is compared with), was '" + value + "'");
+        List<Setup> attached = chosen.stream().filter(Setup::isAttached).toList();
+        if (attached.size() > 1) {
+            throw new IllegalArgumentException("option " + key + ": at most one of " + Setup.JFR_20_ATTACHED.id()
+                    + " and " + Setup.NONE_ATTACHED.id() + " per run, was '" + value + "'");
         }
-        if (!chosen.contains(Setup.JFR_20_ATTACHED) && (!chosen.contains(Setup.NONE) || chosen.size() < 2)) {
+        for (Setup s : attached) {
+            if (!chosen.contains(s.control())) {
+                throw new IllegalArgumentException("option " + key + ": " + s.id() + " needs " + s.control().id()
+                        + " too (the JVM without the agent it is compared with), was '" + value + "'");
+            }
+        }
+        if (attached.isEmpty() && (!chosen.contains(Setup.NONE) || chosen.size() < 2)) {
             throw new IllegalArgumentException("option " + key + " must list none and at least one other setup"
                     + " (ratios are taken against none), or " + Setup.JFR_20.id() + " and "
-                    + Setup.JFR_20_ATTACHED.id() + ", was '" + value + "'");
+                    + Setup.JFR_20_ATTACHED.id() + ", or " + Setup.NONE.id() + " and " + Setup.NONE_ATTACHED.id()
+                    + ", was '" + value + "'");
         }
         return List.copyOf(new ArrayList<>(chosen));
     }

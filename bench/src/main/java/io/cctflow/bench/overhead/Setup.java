@@ -28,7 +28,13 @@ enum Setup {
      * through each round: the same JVM measured before and after, against a {@link #JFR_20} child that
      * gets no agent, so the JVM-to-JVM effect (code layout, JIT decisions) cancels.
      */
-    JFR_20_ATTACHED("plain JFR 20 ms, agent 20 ms attached", 20);
+    JFR_20_ATTACHED("plain JFR 20 ms, agent 20 ms attached", 20),
+    /**
+     * A child without JFR like {@link #NONE}, into which our agent (20 ms) is attached halfway through
+     * each round: the attach also starts JFR's sampler, so the same JVM before and after, against a
+     * {@link #NONE} child that gets no agent, is the whole cost of the agent with its sampling.
+     */
+    NONE_ATTACHED("none, agent 20 ms attached", 20);
 
     /** The settings file of {@link #JFR_20}, in the run's directory. */
     static final String SAMPLES_JFC = "execution-sample-20ms.jfc";
@@ -48,9 +54,28 @@ enum Setup {
         return this == AGENT_20 || this == AGENT_10;
     }
 
+    /** Gets our agent attached halfway through each round. */
+    boolean isAttached() {
+        return this == JFR_20_ATTACHED || this == NONE_ATTACHED;
+    }
+
+    /**
+     * The setup an {@linkplain #isAttached attached} one is compared with: started the same way, it
+     * gets a placebo agent at the attach.
+     *
+     * @throws IllegalStateException for a setup that is not attached
+     */
+    Setup control() {
+        return switch (this) {
+            case JFR_20_ATTACHED -> JFR_20;
+            case NONE_ATTACHED -> NONE;
+            default -> throw new IllegalStateException(label + " gets no agent attached");
+        };
+    }
+
     /** Runs our agent at some point of the round, so it publishes to {@link #topic()}. */
     boolean publishes() {
-        return isAgent() || this == JFR_20_ATTACHED;
+        return isAgent() || isAttached();
     }
 
     /** Short name used in {@code --setups}, topics, versions and file names. */
@@ -84,7 +109,7 @@ enum Setup {
     /** Arguments of {@link OverheadWorkload} after the thread count and counters file. */
     List<String> childArguments() {
         return switch (this) {
-            case NONE -> List.of();
+            case NONE, NONE_ATTACHED -> List.of();
             case JFR_IDLE -> List.of(OverheadWorkload.INIT_JFR);
             default -> List.of(OverheadWorkload.AWAIT_JFR);
         };
@@ -99,7 +124,7 @@ enum Setup {
     List<String> jvmOptions(Path agentJar, String bootstrap, Path settingsDir, Duration flush, int stackDepth,
             int round) {
         List<String> options = new ArrayList<>();
-        if (this == NONE) {
+        if (this == NONE || this == NONE_ATTACHED) {
             return options;
         }
         // the README's recommended flag; the agent also asks JFR for this depth itself

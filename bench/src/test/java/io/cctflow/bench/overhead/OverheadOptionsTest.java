@@ -70,6 +70,14 @@ class OverheadOptionsTest {
                 .hasMessageContaining("--setups").hasMessageContaining("jfr20attached needs jfr20");
         assertThat(OverheadOptions.parse("--setups", "jfr20attached,jfr20").setups())
                 .containsExactly(Setup.JFR_20, Setup.JFR_20_ATTACHED);
+        assertThat(OverheadOptions.parse("--setups", "noneattached,none").setups())
+                .containsExactly(Setup.NONE, Setup.NONE_ATTACHED);
+        assertThat(OverheadOptions.parse("--setups", "none,noneattached").attached()).contains(Setup.NONE_ATTACHED);
+        assertThat(OverheadOptions.parse("--setups", "none,agent20").attached()).isEmpty();
+        assertThatThrownBy(() -> OverheadOptions.parse("--setups", "jfr20,noneattached"))
+                .hasMessageContaining("--setups").hasMessageContaining("noneattached needs none");
+        assertThatThrownBy(() -> OverheadOptions.parse("--setups", "none,noneattached,jfr20,jfr20attached"))
+                .hasMessageContaining("--setups").hasMessageContaining("at most one of jfr20attached and noneattached");
         assertThatThrownBy(() -> OverheadOptions.parse("--setups", "none,agent5"))
                 .hasMessageContaining("--setups").hasMessageContaining("'agent5'")
                 .hasMessageContaining("jfrnoevents");
@@ -83,6 +91,8 @@ class OverheadOptionsTest {
                 .isTrue();
         assertThatThrownBy(() -> OverheadOptions.parse("--attach", "placebo"))
                 .hasMessageContaining("--attach placebo needs --setups jfr20,jfr20attached");
+        assertThat(OverheadOptions.parse("--setups", "none,noneattached", "--attach", "placebo").attachPlacebo())
+                .isTrue();
         assertThatThrownBy(() -> OverheadOptions.parse("--setups", "jfr20,jfr20attached", "--attach", "none"))
                 .hasMessageContaining("--attach").hasMessageContaining("ours or placebo").hasMessageContaining("'none'");
         assertThatThrownBy(() -> OverheadOptions.parse("--tenure", "always"))

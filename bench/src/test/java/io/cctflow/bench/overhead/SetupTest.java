@@ -23,6 +23,25 @@ class SetupTest {
     }
 
     @Test
+    void attachedSetupsStartAsTheirControlAndPublish() {
+        // the agent comes later, through the Attach API: the child starts as its control does
+        assertThat(options(Setup.NONE_ATTACHED)).isEqualTo(options(Setup.NONE)).isEmpty();
+        assertThat(Setup.NONE_ATTACHED.childArguments()).isEqualTo(Setup.NONE.childArguments());
+        assertThat(options(Setup.JFR_20_ATTACHED)).isEqualTo(options(Setup.JFR_20));
+        assertThat(Setup.JFR_20_ATTACHED.childArguments()).isEqualTo(Setup.JFR_20.childArguments());
+        assertThat(Setup.NONE_ATTACHED.control()).isEqualTo(Setup.NONE);
+        assertThat(Setup.JFR_20_ATTACHED.control()).isEqualTo(Setup.JFR_20);
+        for (Setup s : Setup.values()) {
+            assertThat(s.isAttached()).as(s.label).isEqualTo(s == Setup.NONE_ATTACHED || s == Setup.JFR_20_ATTACHED);
+            assertThat(s.publishes()).as(s.label).isEqualTo(s.isAttached() || s.isAgent());
+        }
+        assertThat(Setup.NONE_ATTACHED.agentArguments("127.0.0.1:9092", Duration.ofSeconds(20), 256, 2))
+                .contains("version=noneattached", "instance=noneattached-r2", "period=20ms", "flush=20000ms");
+        org.assertj.core.api.Assertions.assertThatThrownBy(Setup.NONE::control)
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("none");
+    }
+
+    @Test
     void agentRunsGetTheJarWithTheirPeriodAndTopic() {
         assertThat(options(Setup.AGENT_10)).containsExactly("-XX:FlightRecorderOptions:stackdepth=256",
                 "-javaagent:/x/agent.jar=bootstrap.servers=127.0.0.1:9092,topic=cctflow.bench.agent10,"
