@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Options of {@link AgentOverheadBenchmark}, parsed from {@code --key value} pairs. Immutable.
@@ -135,7 +136,7 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
     }
 
     /** The setup that gets our agent attached halfway through each round, if any. */
-    java.util.Optional<Setup> attached() {
+    Optional<Setup> attached() {
         return setups.stream().filter(Setup::isAttached).findFirst();
     }
 

@@ -1,6 +1,7 @@
 package io.cctflow.bench.overhead;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +38,7 @@ class SetupTest {
         }
         assertThat(Setup.NONE_ATTACHED.agentArguments("127.0.0.1:9092", Duration.ofSeconds(20), 256, 2))
                 .contains("version=noneattached", "instance=noneattached-r2", "period=20ms", "flush=20000ms");
-        org.assertj.core.api.Assertions.assertThatThrownBy(Setup.NONE::control)
+        assertThatThrownBy(Setup.NONE::control)
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("none");
     }
 
