@@ -81,32 +81,19 @@ class CycleRatiosTest {
         for (int trial = 0; trial < 200; trial++) {
             List<Slice[]> before = new ArrayList<>();
             List<Double> beforeRatios = new ArrayList<>();
-            for (int i = 1 + random.nextInt(15); i > 0; i--) {
-                Slice a = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
-                Slice b = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
-                before.add(cycle(b, a));
-                beforeRatios.add(((double) a.ops() / a.wallNanos()) / ((double) b.ops() / b.wallNanos()));
-            }
-            // brute-force median: sort, take the middle one or the mean of the middle two
-            beforeRatios.sort(null);
-            int n = beforeRatios.size();
-            double median = n % 2 == 1 ? beforeRatios.get(n / 2)
-                    : (beforeRatios.get(n / 2 - 1) + beforeRatios.get(n / 2)) / 2;
+            addRandomCycles(random, 1 + random.nextInt(15), before, beforeRatios);
+            double median = bruteMedian(beforeRatios);
             List<Slice[]> after = new ArrayList<>();
-            List<Double> expected = new ArrayList<>();
-            for (int i = random.nextInt(15); i > 0; i--) {
-                Slice a = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
-                Slice b = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
-                after.add(cycle(b, a));
-                expected.add(((double) a.ops() / a.wallNanos()) / ((double) b.ops() / b.wallNanos()) / median);
-            }
+            List<Double> afterRatios = new ArrayList<>();
+            addRandomCycles(random, random.nextInt(15), after, afterRatios);
 
             List<Double> actual = CycleRatios.afterOverBefore(before, after, Setup.AGENT_20, Setup.NONE,
                     Slice.Rate.WALL);
 
-            assertThat(actual).hasSize(expected.size());
-            for (int i = 0; i < expected.size(); i++) {
-                assertThat(actual.get(i)).isCloseTo(expected.get(i), within(1e-9 * expected.get(i)));
+            assertThat(actual).hasSize(afterRatios.size());
+            for (int i = 0; i < afterRatios.size(); i++) {
+                double expected = afterRatios.get(i) / median;
+                assertThat(actual.get(i)).isCloseTo(expected, within(1e-9 * expected));
             }
         }
         assertThatThrownBy(() -> CycleRatios.afterOverBefore(List.of(), List.of(), Setup.AGENT_20, Setup.NONE,
@@ -119,12 +106,7 @@ class CycleRatiosTest {
         for (int trial = 0; trial < 200; trial++) {
             List<Slice[]> cycles = new ArrayList<>();
             List<Double> ratios = new ArrayList<>();
-            for (int i = 2 + random.nextInt(20); i > 0; i--) {
-                Slice a = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
-                Slice b = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
-                cycles.add(cycle(b, a));
-                ratios.add(((double) a.ops() / a.wallNanos()) / ((double) b.ops() / b.wallNanos()));
-            }
+            addRandomCycles(random, 2 + random.nextInt(20), cycles, ratios);
             // brute force: the earlier half is the first floor(n / 2) cycles, the later half the rest
             int half = ratios.size() / 2;
             double expected = bruteMedian(ratios.subList(half, ratios.size())) / bruteMedian(ratios.subList(0, half)) - 1;
@@ -144,6 +126,20 @@ class CycleRatiosTest {
                 Slice.Rate.WALL)).hasMessageContaining("2 cycles");
     }
 
+    /**
+     * Adds {@code count} cycles of random agent 20 ms and none slices, and each cycle's ratio of their rates
+     * per wall second computed by hand.
+     */
+    private static void addRandomCycles(Random random, int count, List<Slice[]> cycles, List<Double> ratios) {
+        for (int i = 0; i < count; i++) {
+            Slice a = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
+            Slice b = slice(1 + random.nextInt(100_000), 1 + random.nextInt(2_000_000_000), 1, 0);
+            cycles.add(cycle(b, a));
+            ratios.add(((double) a.ops() / a.wallNanos()) / ((double) b.ops() / b.wallNanos()));
+        }
+    }
+
+    /** Brute-force median: sort, take the middle value or the mean of the middle two. */
     private static double bruteMedian(List<Double> values) {
         List<Double> sorted = new ArrayList<>(values);
         sorted.sort(null);
