@@ -23,8 +23,14 @@ final class OverheadReport {
         }
     }
 
+    /** The goal for our agent at 20 ms against no agent: at most 1 % loss. */
+    static final double GOAL_AGAINST_NONE = 0.99;
+    /** The goal for our agent at 20 ms against plain JFR at 20 ms: at most 0.5 % loss. */
+    static final double GOAL_AGAINST_JFR = 0.995;
     /** Fewest quiet cycles for a wall-clock verdict. */
     static final int MIN_QUIET_CYCLES = 8;
+    /** Fewest chosen cycles (after the attach, in the attach rounds) for a round's median to be judged. */
+    static final int MIN_ROUND_CYCLES = 3;
     /** Fewest judged rounds (each a fresh set of JVMs) for a verdict on a goal ({@link #roundsVerdict}). */
     static final int MIN_JUDGED_ROUNDS = 5;
     /**
@@ -83,9 +89,9 @@ final class OverheadReport {
     List<Pair> pairs() {
         List<Pair> pairs = new ArrayList<>();
         if (setups.contains(Setup.AGENT_20)) {
-            pairs.add(new Pair(Setup.AGENT_20, Setup.NONE, 0.99));
+            pairs.add(new Pair(Setup.AGENT_20, Setup.NONE, GOAL_AGAINST_NONE));
             if (setups.contains(Setup.JFR_20)) {
-                pairs.add(new Pair(Setup.AGENT_20, Setup.JFR_20, 0.995));
+                pairs.add(new Pair(Setup.AGENT_20, Setup.JFR_20, GOAL_AGAINST_JFR));
             }
         }
         for (Setup s : setups) {
@@ -129,14 +135,15 @@ final class OverheadReport {
     }
 
     /**
-     * The medians of {@code pair}'s per-cycle ratios of each round with at least 3 chosen cycles:
+     * The medians of {@code pair}'s per-cycle ratios of each round with at least
+     * {@value #MIN_ROUND_CYCLES} chosen cycles:
      * what {@link #roundsVerdict} judges (each round is a fresh set of JVMs, the independent unit).
      */
     private List<Double> judgedRoundMedians(Pair pair, Slice.Rate rate, CycleChoice choice) {
         List<Double> medians = new ArrayList<>();
         for (Round r : rounds) {
             List<Slice[]> own = choice.of(r);
-            if (own.size() >= 3) {
+            if (own.size() >= MIN_ROUND_CYCLES) {
                 medians.add(Quantiles.of(CycleRatios.perCycle(own, pair.a(), pair.b(), rate)).median());
             }
         }
@@ -183,7 +190,8 @@ final class OverheadReport {
                     + " (all operations over all thawed time of those cycles, which charges rare costly slices in"
                     + " full). The verdict is taken over rounds, the independent unit (the cycles of a round share"
                     + " its JVMs): **shown** = at least ").append(MIN_QUIET_CYCLES).append(" cycles, at least ")
-                    .append(MIN_JUDGED_ROUNDS).append(" rounds with at least 3 of them, and the lower end of the 95 %"
+                    .append(MIN_JUDGED_ROUNDS).append(" rounds with at least ")
+                    .append(MIN_ROUND_CYCLES).append(" of them, and the lower end of the 95 %"
                     + " confidence interval of the mean of those rounds' medians (Student's t) reaches the goal.\n\n");
         }
         if (chosen.isEmpty()) {
@@ -228,7 +236,7 @@ final class OverheadReport {
     private void attached(StringBuilder md, Setup a) {
         Setup b = a.control();
         boolean onJfr = a == Setup.JFR_20_ATTACHED;
-        double goal = onJfr ? 0.995 : 0.99;
+        double goal = onJfr ? GOAL_AGAINST_JFR : GOAL_AGAINST_NONE;
         md.append("\n## Agent 20 ms attached to a JVM ").append(onJfr ? "recording plain JFR 20 ms" : "without JFR")
                 .append(": the same JVM after / before (1.000 = no cost; 0.990 = 1 % loss)\n\n")
                 .append("Each round starts two children ").append(onJfr ? "recording plain JFR 20 ms" : "without JFR")
@@ -252,7 +260,8 @@ final class OverheadReport {
                 .append(" quiet cycles after the attach, at least ").append(MIN_JUDGED_ROUNDS).append(" judged"
                         + " rounds, and the lower end of the 95 % confidence interval of the mean of those rounds'"
                         + " medians (Student's t) reaches the goal. A round is judged when it has at least ")
-                .append(MIN_BEFORE_CYCLES).append(" quiet cycles before the attach and 3 after, and its before"
+                .append(MIN_BEFORE_CYCLES).append(" quiet cycles before the attach and ")
+                .append(MIN_ROUND_CYCLES).append(" after, and its before"
                         + " phase is steady: the median ratio of its later half within ")
                 .append(String.format(Locale.ROOT, "%.0f %%", MAX_BEFORE_DRIFT * 100)).append(" of its earlier"
                         + " half's (the before phase is the base of every later cycle; the rule never looks at the"
@@ -289,7 +298,7 @@ final class OverheadReport {
                 String cell = String.format(Locale.ROOT, "%.4f → %.4f (%.4f)",
                         Quantiles.of(CycleRatios.perCycle(before, a, b, row.rate())).median(),
                         Quantiles.of(CycleRatios.perCycle(after, a, b, row.rate())).median(), median);
-                if (verdictRow && before.size() >= MIN_BEFORE_CYCLES && after.size() >= 3) {
+                if (verdictRow && before.size() >= MIN_BEFORE_CYCLES && after.size() >= MIN_ROUND_CYCLES) {
                     double drift = CycleRatios.drift(before, a, b, row.rate());
                     if (Math.abs(drift) <= MAX_BEFORE_DRIFT) {
                         judged.add(median);
@@ -344,8 +353,8 @@ final class OverheadReport {
      * lower end of the 95 % interval of the mean of the judged rounds' medians
      * ({@link Quantiles#meanInterval95}) reaches {@code goal}.
      *
-     * @param judged the medians of the judged rounds: with at least 3 quiet cycles; in the attach rounds
-     *               also at least {@value #MIN_BEFORE_CYCLES} quiet cycles before the attach and a before
+     * @param judged the medians of the judged rounds: with at least {@value #MIN_ROUND_CYCLES} quiet
+     *               cycles; in the attach rounds also at least {@value #MIN_BEFORE_CYCLES} quiet cycles before the attach and a before
      *               phase that drifted by at most {@link #MAX_BEFORE_DRIFT}
      * @param quietCycles the quiet cycles over all rounds (after the attach, in the attach rounds)
      */
