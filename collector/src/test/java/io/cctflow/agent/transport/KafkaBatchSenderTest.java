@@ -11,10 +11,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -136,8 +141,7 @@ class KafkaBatchSenderTest {
 
     @Test
     void retriesABatchTheProducerCouldNotAcceptWithoutSendingItTwice() throws Exception {
-        MockProducer<String, byte[]> producer = producer(true);
-        producer.injectTimeoutException(2); // as when no metadata arrives within max.block.ms
+        RefusingProducer producer = new RefusingProducer(2);
         KafkaBatchSender s = sender(producer, memoryQueue());
         s.send(batch(0));
         s.send(batch(1));
@@ -145,17 +149,40 @@ class KafkaBatchSenderTest {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 2);
 
+        assertThat(producer.refusedSequences).as("refused before acceptance, then retried")
+                .containsExactly(0L, 0L);
         assertThat(counters.snapshot().getBatchesDropped()).isZero();
-        List<Long> acknowledged = producer.history().stream()
-                .map(r -> {
-                    try {
-                        return sequenceOf(r);
-                    } catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
-                })
-                .toList();
-        assertThat(acknowledged).endsWith(0L, 1L);
+        assertThat(producer.history()).extracting(r -> sequenceOf(r)).containsExactly(0L, 1L);
+    }
+
+    /**
+     * Refuses its first {@code refusals} records before accepting them, as {@code KafkaProducer}
+     * does when no metadata arrives within {@code max.block.ms}: a future that has already
+     * failed with a retriable {@link org.apache.kafka.common.errors.TimeoutException}, and
+     * nothing in {@link #history()}.
+     */
+    private static final class RefusingProducer extends MockProducer<String, byte[]> {
+        final List<Long> refusedSequences = new CopyOnWriteArrayList<>();
+        private final AtomicInteger refusals;
+
+        RefusingProducer(int refusals) {
+            super(true, null, new StringSerializer(), new ByteArraySerializer());
+            this.refusals = new AtomicInteger(refusals);
+        }
+
+        @Override
+        public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> record) {
+            if (refusals.getAndDecrement() > 0) {
+                try {
+                    refusedSequences.add(sequenceOf(record));
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+                return CompletableFuture.failedFuture(new org.apache.kafka.common.errors.TimeoutException(
+                        "Topic cctflow.samples not present in metadata after 1000 ms."));
+            }
+            return super.send(record);
+        }
     }
 
     @Test
