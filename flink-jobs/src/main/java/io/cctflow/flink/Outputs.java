@@ -46,9 +46,13 @@ public final class Outputs {
      */
     public static final ListStateDescriptor<byte[]> CCT_METHOD_NAME_CHUNKS = new ListStateDescriptor<>(
             "cct-method-name-chunks", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
-    /** Per execution: highest batch sequence number seen, to count lost batches. */
-    public static final ValueStateDescriptor<Long> LAST_SEQUENCE =
-            new ValueStateDescriptor<>("last-sequence", Types.LONG);
+    /**
+     * Per execution: its latest run and the highest batch sequence number seen of it
+     * ({@code RunSequences}). Named anew when it stopped being a plain number ({@code last-sequence}):
+     * a savepoint's old state is left unread, and gap counting starts afresh, instead of failing the restore.
+     */
+    public static final ValueStateDescriptor<long[]> LAST_SEQUENCE = new ValueStateDescriptor<>("run-sequence",
+            PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO);
 
     /** Per execution: truncated stacks without a candidate yet, oldest first. */
     public static final ListStateDescriptor<TruncatedStack> PENDING_TRUNCATED =

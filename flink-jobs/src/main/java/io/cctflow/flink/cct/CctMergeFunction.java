@@ -14,6 +14,7 @@ import io.cctflow.flink.ingest.MethodDictionary;
 import io.cctflow.flink.ingest.SampleBatchReader;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
+import io.cctflow.flink.ingest.RunSequences;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
@@ -86,7 +87,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private final int treeCacheSize;
 
     private transient ListState<byte[]> nodes;
-    private transient ValueState<Long> lastSequence;
+    private transient ValueState<long[]> lastSequence;
     private transient ListState<TruncatedStack> pending;
     private transient ValueState<Long> pendingTimer;
     private transient TaskLabelling tasks;
@@ -163,7 +164,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             deadLetter(ctx, record, "record key does not match the batch's execution " + execution);
             return;
         }
-        checkSequence(batch.sequence());
+        checkSequence(info, batch.sequence());
 
         long[] methodIds = BatchTrees.methodIds(batch);
         InstanceTrees.Entry instance = trees.get(execution.key(), nodes.get());
@@ -336,14 +337,13 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         ctx.output(Outputs.DEAD_LETTERS, new DeadLetter(record, reason + " [" + record.origin() + "]"));
     }
 
-    private void checkSequence(long sequence) throws Exception {
-        Long last = lastSequence.value();
-        if (last != null && sequence > last + 1) {
-            sequenceGaps.inc(sequence - last - 1);
+    private void checkSequence(InstanceInfo info, long sequence) throws Exception {
+        long[] state = lastSequence.value();
+        if (state == null) {
+            state = RunSequences.none();
         }
-        if (last == null || sequence > last) {
-            lastSequence.update(sequence);
-        }
+        sequenceGaps.inc(RunSequences.accept(state, info.getStartTimeMillis(), info.getPid(), sequence));
+        lastSequence.update(state);
     }
 
     /**
