@@ -93,19 +93,31 @@ public final class ImportCommand {
             return OK;
         }
         ImportCommand command = new ImportCommand(options, out, err);
-        if (options.watch) {
-            Thread main = Thread.currentThread();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                command.stop();
-                try {
-                    main.join(options.timeoutMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "cctflow-import-stop"));
+        return options.watch ? watchUntilShutdown(command, options.timeoutMillis) : command.importAll();
+    }
+
+    /**
+     * Runs {@link #watch} with a shutdown hook (Ctrl-C, SIGTERM) that stops it and lets it
+     * finish the current file and print its summary, waiting at most {@code timeoutMillis}. The
+     * hook waits for the summary, not for this thread: the caller goes on to
+     * {@code System.exit}, which blocks for good once the JVM is shutting down, so joining it
+     * would always take the whole timeout.
+     */
+    private static int watchUntilShutdown(ImportCommand command, long timeoutMillis) {
+        CountDownLatch summarised = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            command.stop();
+            try {
+                summarised.await(timeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "cctflow-import-stop"));
+        try {
             return command.watch();
+        } finally {
+            summarised.countDown();
         }
-        return command.importAll();
     }
 
     /** Imports every given file and the matching files of every given directory once. */
