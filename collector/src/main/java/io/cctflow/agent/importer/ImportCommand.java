@@ -66,6 +66,7 @@ public final class ImportCommand {
     private final Map<String, long[]> sequences = new HashMap<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Path tempDir = Path.of(System.getProperty("java.io.tmpdir"));
+    private final ImportListener listener;
 
     private int filesDone;
     private int filesFailed;
@@ -74,9 +75,14 @@ public final class ImportCommand {
     private long lastProgressNanos = System.nanoTime();
 
     public ImportCommand(ImportOptions options, PrintStream out, PrintStream err) {
+        this(options, out, err, ImportListener.NONE);
+    }
+
+    ImportCommand(ImportOptions options, PrintStream out, PrintStream err, ImportListener listener) {
         this.options = options;
         this.out = out;
         this.err = err;
+        this.listener = listener;
     }
 
     /** Runs {@code import} with the given arguments; returns the exit code. */
@@ -246,6 +252,7 @@ public final class ImportCommand {
         long[] sequence = sequences.computeIfAbsent(execution.key(), k -> new long[1]);
         FileResult result = new FileResult();
         try {
+            listener.reading(file);
             List<JfrChunks.Chunk> chunks = null;
             long startMillis;
             if (kind == Kind.JFR) {
@@ -261,6 +268,10 @@ public final class ImportCommand {
             result.error = e.getMessage();
         } catch (IOException e) {
             result.error = "file " + file + ": cannot be read: " + e;
+        } catch (RuntimeException e) {
+            // a bug, not bad input: it must not cost the files after this one
+            result.error = "file " + file + ": unexpected error, a bug in cctflow import (please"
+                    + " report it with this line): " + describe(e);
         }
         samples += result.samples;
         batches += result.acknowledged;
@@ -281,6 +292,12 @@ public final class ImportCommand {
                     + (result.unsent > 0 ? ", " + result.unsent + " batches not sent after a"
                             + " delivery failure" : ""));
         }
+    }
+
+    /** The exception and where it was thrown: enough to find the bug from one line. */
+    private static String describe(RuntimeException e) {
+        StackTraceElement[] trace = e.getStackTrace();
+        return e + (trace.length > 0 ? " at " + trace[0] : "");
     }
 
     private void publish(Path file, Kind kind, List<JfrChunks.Chunk> chunks, long startMillis,

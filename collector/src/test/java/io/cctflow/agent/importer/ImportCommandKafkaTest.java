@@ -167,6 +167,42 @@ class ImportCommandKafkaTest {
         assertThat(exitCode[0]).as(err.toString(StandardCharsets.UTF_8)).isZero();
     }
 
+    @Test
+    void anUnexpectedErrorInOneFileIsReportedAsABugAndTheOtherFilesAreImported() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("bug"));
+        Path boom = Files.writeString(in.resolve("a-boom.collapsed"), "a.B.c 2\n");
+        Path good = Files.writeString(in.resolve("b-good.collapsed"), "a.B.c;a.B.d 3\n");
+        String topic = topic();
+        ImportOptions options = ImportOptions.parse(new String[] {
+            "--bootstrap-servers", TestServers.get().kafkaBootstrapServers(), "--topic", topic,
+            in.toString()});
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ImportListener bug = new ImportListener() {
+            @Override
+            public void reading(Path file) {
+                if (file.equals(boom)) {
+                    throw new IllegalStateException("simulated bug");
+                }
+            }
+        };
+        ImportCommand command = new ImportCommand(options, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), bug);
+
+        int exitCode = command.importAll();
+
+        String stderr = err.toString(StandardCharsets.UTF_8);
+        assertThat(exitCode).as(stderr).isEqualTo(1);
+        assertThat(stderr).contains("cctflow import: ERROR file " + boom + ": unexpected error, a bug"
+                + " in cctflow import (please report it with this line):"
+                + " java.lang.IllegalStateException: simulated bug at ");
+        assertThat(stderr).contains("[1/2] " + boom + ": FAILED: ");
+        assertThat(stderr).contains("[2/2] " + good + ": 3 samples in 1 batches, acknowledged");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("1 files imported, 1 failed; 3 samples");
+        assertThat(consume(topic, 3)).extracting(b -> b.getInstance().getInstanceId())
+                .containsOnly("b-good");
+    }
+
     /** Reads the topic until the batches hold {@code samples} samples (at most 60 s). */
     private static List<SampleBatch> consume(String topic, long samples) throws Exception {
         Properties p = new Properties();
