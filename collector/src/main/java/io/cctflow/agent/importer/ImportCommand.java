@@ -5,18 +5,15 @@ import java.io.PrintStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -147,13 +144,15 @@ public final class ImportCommand {
     }
 
     /**
-     * Watches the given directories until {@link #stop}: a file is imported once its size and
-     * modification time have stayed the same for one poll interval (a recording being written
-     * or copied is left alone until it is complete), and each file only once.
+     * Watches the given directories until {@link #stop}, importing each file when
+     * {@link WatchedFiles} says it is due: once its size and modification time have stayed the
+     * same for one poll interval (a recording being written or copied is left alone until it is
+     * complete); a file imported only once; a file that failed again once it has changed, unless
+     * some of it was published. The summary counts each file once, by its last try.
      */
     public int watch() {
-        Map<Path, List<Object>> seen = new HashMap<>();
-        Set<Path> done = new HashSet<>();
+        WatchedFiles watched = new WatchedFiles();
+        int tries = 0;
         err.println(PREFIX + "watching " + options.paths + " every " + options.pollMillis
                 + " ms; Ctrl-C stops");
         while (stopped.getCount() > 0) {
@@ -166,17 +165,17 @@ public final class ImportCommand {
                     continue;
                 }
                 for (Path file : inputs) {
-                    if (done.contains(file) || stopped.getCount() == 0) {
-                        continue;
+                    if (stopped.getCount() == 0) {
+                        break;
                     }
-                    List<Object> state = fileState(file);
-                    if (state != null && state.equals(seen.put(file, state))) {
-                        done.add(file);
-                        seen.remove(file);
-                        importFile(file, filesDone + filesFailed + 1, 0);
+                    WatchedFiles.State state = WatchedFiles.State.of(file);
+                    if (watched.due(file, state)) {
+                        tries++;
+                        importWatched(watched, file, state, tries);
                     }
                 }
             }
+            listener.looked();
             try {
                 stopped.await(options.pollMillis, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
@@ -187,18 +186,26 @@ public final class ImportCommand {
         return summary();
     }
 
+    private void importWatched(WatchedFiles watched, Path file, WatchedFiles.State state, int number) {
+        FileResult result = importFile(file, number, 0);
+        boolean failedBefore;
+        if (result.ok()) {
+            failedBefore = watched.imported(file);
+        } else {
+            failedBefore = watched.failed(file, state, result.nothingSent());
+            err.println(PREFIX + file + (result.nothingSent()
+                    ? ": will be tried again when it changes"
+                    : ": not tried again: " + (result.batches - result.unsent) + " of its batches"
+                            + " were sent, and importing it again would publish them twice"));
+        }
+        if (failedBefore) {
+            filesFailed--; // a file counts once in the summary, by its last try
+        }
+    }
+
     /** Makes {@link #watch} return after the file it is importing. Any thread. */
     public void stop() {
         stopped.countDown();
-    }
-
-    private static List<Object> fileState(Path file) {
-        try {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            return List.of(a.size(), a.lastModifiedTime());
-        } catch (IOException e) {
-            return null; // gone again
-        }
     }
 
     /** The importable files of a directory, by name: *.jfr, *.collapsed, *.folded, *.txt. */
@@ -244,7 +251,7 @@ public final class ImportCommand {
         return base.replace('\u001f', '_');
     }
 
-    private void importFile(Path file, int number, int total) {
+    private FileResult importFile(Path file, int number, int total) {
         String position = total > 0 ? "[" + number + "/" + total + "] " : "[" + number + "] ";
         Kind kind = kindOf(file);
         String instance = options.instance != null ? options.instance : instanceOf(file);
@@ -275,7 +282,7 @@ public final class ImportCommand {
         }
         samples += result.samples;
         batches += result.acknowledged;
-        if (result.error == null && result.skippedLines == 0 && result.acknowledged == result.batches) {
+        if (result.ok()) {
             filesDone++;
             err.println(PREFIX + position + file + ": " + result.samples + " samples in "
                     + result.batches + " batches, acknowledged (instance " + instance + ")"
@@ -292,6 +299,7 @@ public final class ImportCommand {
                     + (result.unsent > 0 ? ", " + result.unsent + " batches not sent after a"
                             + " delivery failure" : ""));
         }
+        return result;
     }
 
     /** The exception and where it was thrown: enough to find the bug from one line. */
@@ -419,5 +427,14 @@ public final class ImportCommand {
         long skippedLines;
         long unsent;
         boolean deliveryFailed;
+
+        boolean ok() {
+            return error == null && skippedLines == 0 && acknowledged == batches;
+        }
+
+        /** Nothing of the file was handed to Kafka: importing it again duplicates nothing. */
+        boolean nothingSent() {
+            return batches - unsent == 0;
+        }
     }
 }

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * Told by {@link ImportCommand} where it is, on the importing thread; lets tests act at exact
- * points of an import (fail a file, say).
+ * points of an import (change a file between two looks of {@code --watch}, fail a file).
  */
 interface ImportListener {
     /** Does nothing. */
@@ -13,5 +13,9 @@ interface ImportListener {
 
     /** {@code file} is about to be read; part of its import, so what this throws fails it. */
     default void reading(Path file) {
+    }
+
+    /** {@code --watch} has looked at every directory once and waits for the next look. */
+    default void looked() {
     }
 }
