@@ -28,11 +28,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
- * {@code collector import}: publishes {@code .jfr} recordings and collapsed-stack files as
- * {@link SampleBatch}es, one file at a time, each file as its own execution (its instance is
- * the file name unless {@code --instance} is given) with its own producer, waiting for the
- * broker's acknowledgement before the file counts as done. A file that cannot be read or
- * published is reported on {@code stderr} and the next file is imported.
+ * {@code java -jar cctflow-collector.jar import}: publishes {@code .jfr} recordings and
+ * collapsed-stack files as {@link SampleBatch}es, one file at a time, each file as its own
+ * execution (its instance is the file name unless {@code --instance} is given) with its own
+ * producer, waiting for the broker's acknowledgement before the file counts as done. A file
+ * that cannot be read or published, or that meets an unexpected error, is reported on
+ * {@code stderr} and the next file is imported.
  *
  * <p>Thread safety: {@link #importAll} and {@link #watch} run on one thread; {@link #stop} may
  * be called from any thread (a shutdown hook).
