@@ -324,15 +324,20 @@ class ImportCommandKafkaTest {
         }
 
         /** Stops the watch and returns its exit code. */
-        int stop() throws InterruptedException {
+        int stop() {
             command.stop();
-            thread.join(60_000);
+            try {
+                thread.join(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while stopping the watcher", e);
+            }
             assertThat(thread.isAlive()).as("watcher still running 60 s after stop").isFalse();
             return exitCode.get();
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             if (thread.isAlive()) {
                 stop();
             }
