@@ -1,19 +1,16 @@
 package io.cctflow.agent.importer;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /**
  * Reads a collapsed-stack file ({@link CollapsedStacks}) into an {@link EventTimeBatcher}. The
- * format has no time, so every sample is put at one given instant. A line that does not parse is
- * reported with its line number and skipped; the other lines are imported. Blank lines and lines
- * starting with {@code #} are ignored.
+ * format has no time, so every sample is put at one given instant. A line that does not parse,
+ * or whose bytes are not UTF-8, is reported with its line number (and, for bad bytes, their
+ * byte offset) and skipped; the other lines are imported. Blank lines and lines starting with
+ * {@code #} are ignored.
  *
  * <p>Not thread-safe: one reader per thread.
  */
@@ -22,48 +19,53 @@ public final class CollapsedFileReader {
     static final int MAX_REPORTED_LINES = 10;
 
     private final CollapsedStacks parser = new CollapsedStacks();
-    private long skippedLines;
 
     /**
      * @param timeMillis the event time of all samples, epoch milliseconds
-     * @param errors receives one message per bad line (at most {@value #MAX_REPORTED_LINES})
+     * @param errors receives one message per bad line, at most {@value #MAX_REPORTED_LINES} per
+     *     file, then one with the number of bad lines in all when there were more
      * @return the number of lines skipped in this file
-     * @throws IOException when the file cannot be read (including bytes that are not UTF-8)
+     * @throws IOException when the file cannot be read
      */
     public long read(Path file, long timeMillis, EventTimeBatcher batcher, Consumer<String> errors)
             throws IOException {
-        long skippedBefore = skippedLines;
+        long skipped = 0;
         batcher.at(timeMillis);
-        var decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        try (BufferedReader in = new BufferedReader(
-                new InputStreamReader(Files.newInputStream(file), decoder))) {
-            long lineNumber = 0;
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                lineNumber++;
-                if (line.isBlank() || line.startsWith("#")) {
+        try (Utf8Lines lines = new Utf8Lines(Files.newInputStream(file))) {
+            while (lines.next()) {
+                String problem = record(lines, batcher);
+                if (problem == null) {
                     continue;
                 }
-                try {
-                    parser.parse(line);
-                } catch (CollapsedStacks.FormatException e) {
-                    skippedLines++;
-                    if (skippedLines - skippedBefore <= MAX_REPORTED_LINES) {
-                        errors.accept("file " + file + ": line " + lineNumber + " skipped: "
-                                + e.getMessage());
-                    }
-                    continue;
+                skipped++;
+                if (skipped <= MAX_REPORTED_LINES) {
+                    errors.accept("file " + file + ": line " + lines.number() + " skipped: " + problem);
                 }
-                batcher.record(parser.frames(), parser.lines(), parser.depth(), parser.thread(),
-                        false, parser.count());
             }
         }
-        long skipped = skippedLines - skippedBefore;
         if (skipped > MAX_REPORTED_LINES) {
             errors.accept("file " + file + ": " + skipped + " lines skipped in all ("
                     + (skipped - MAX_REPORTED_LINES) + " more not listed)");
         }
         return skipped;
+    }
+
+    /** Records the current line's samples, if any; returns why it is bad, or null. */
+    private String record(Utf8Lines lines, EventTimeBatcher batcher) {
+        String line = lines.text();
+        if (line == null) {
+            return "not UTF-8 at byte offset " + lines.badOffset() + " (" + lines.badBytes() + ")";
+        }
+        if (line.isBlank() || line.startsWith("#")) {
+            return null;
+        }
+        try {
+            parser.parse(line);
+        } catch (CollapsedStacks.FormatException e) {
+            return e.getMessage();
+        }
+        batcher.record(parser.frames(), parser.lines(), parser.depth(), parser.thread(), false,
+                parser.count());
+        return null;
     }
 }

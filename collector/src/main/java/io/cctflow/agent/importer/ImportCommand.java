@@ -5,18 +5,15 @@ import java.io.PrintStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -31,11 +28,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
- * {@code collector import}: publishes {@code .jfr} recordings and collapsed-stack files as
- * {@link SampleBatch}es, one file at a time, each file as its own execution (its instance is
- * the file name unless {@code --instance} is given) with its own producer, waiting for the
- * broker's acknowledgement before the file counts as done. A file that cannot be read or
- * published is reported on {@code stderr} and the next file is imported.
+ * {@code java -jar cctflow-collector.jar import}: publishes {@code .jfr} recordings and
+ * collapsed-stack files as {@link SampleBatch}es, one file at a time, each file as its own
+ * execution (its instance is the file name unless {@code --instance} is given) with its own
+ * producer, waiting for the broker's acknowledgement before the file counts as done. A file
+ * that cannot be read or published, or that meets an unexpected error, is reported on
+ * {@code stderr} and the next file is imported.
  *
  * <p>Thread safety: {@link #importAll} and {@link #watch} run on one thread; {@link #stop} may
  * be called from any thread (a shutdown hook).
@@ -66,6 +64,7 @@ public final class ImportCommand {
     private final Map<String, long[]> sequences = new HashMap<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Path tempDir = Path.of(System.getProperty("java.io.tmpdir"));
+    private final ImportListener listener;
 
     private int filesDone;
     private int filesFailed;
@@ -74,9 +73,14 @@ public final class ImportCommand {
     private long lastProgressNanos = System.nanoTime();
 
     public ImportCommand(ImportOptions options, PrintStream out, PrintStream err) {
+        this(options, out, err, ImportListener.NONE);
+    }
+
+    ImportCommand(ImportOptions options, PrintStream out, PrintStream err, ImportListener listener) {
         this.options = options;
         this.out = out;
         this.err = err;
+        this.listener = listener;
     }
 
     /** Runs {@code import} with the given arguments; returns the exit code. */
@@ -93,19 +97,31 @@ public final class ImportCommand {
             return OK;
         }
         ImportCommand command = new ImportCommand(options, out, err);
-        if (options.watch) {
-            Thread main = Thread.currentThread();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                command.stop();
-                try {
-                    main.join(options.timeoutMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "cctflow-import-stop"));
+        return options.watch ? watchUntilShutdown(command, options.timeoutMillis) : command.importAll();
+    }
+
+    /**
+     * Runs {@link #watch} with a shutdown hook (Ctrl-C, SIGTERM) that stops it and lets it
+     * finish the current file and print its summary, waiting at most {@code timeoutMillis}. The
+     * hook waits for the summary, not for this thread: the caller goes on to
+     * {@code System.exit}, which blocks for good once the JVM is shutting down, so joining it
+     * would always take the whole timeout.
+     */
+    private static int watchUntilShutdown(ImportCommand command, long timeoutMillis) {
+        CountDownLatch summarised = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            command.stop();
+            try {
+                summarised.await(timeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "cctflow-import-stop"));
+        try {
             return command.watch();
+        } finally {
+            summarised.countDown();
         }
-        return command.importAll();
     }
 
     /** Imports every given file and the matching files of every given directory once. */
@@ -129,13 +145,15 @@ public final class ImportCommand {
     }
 
     /**
-     * Watches the given directories until {@link #stop}: a file is imported once its size and
-     * modification time have stayed the same for one poll interval (a recording being written
-     * or copied is left alone until it is complete), and each file only once.
+     * Watches the given directories until {@link #stop}, importing each file when
+     * {@link WatchedFiles} says it is due: once its size and modification time have stayed the
+     * same for one poll interval (a recording being written or copied is left alone until it is
+     * complete); a file imported only once; a file that failed again once it has changed, unless
+     * some of it was published. The summary counts each file once, by its last try.
      */
     public int watch() {
-        Map<Path, List<Object>> seen = new HashMap<>();
-        Set<Path> done = new HashSet<>();
+        WatchedFiles watched = new WatchedFiles();
+        int tries = 0;
         err.println(PREFIX + "watching " + options.paths + " every " + options.pollMillis
                 + " ms; Ctrl-C stops");
         while (stopped.getCount() > 0) {
@@ -148,17 +166,17 @@ public final class ImportCommand {
                     continue;
                 }
                 for (Path file : inputs) {
-                    if (done.contains(file) || stopped.getCount() == 0) {
-                        continue;
+                    if (stopped.getCount() == 0) {
+                        break;
                     }
-                    List<Object> state = fileState(file);
-                    if (state != null && state.equals(seen.put(file, state))) {
-                        done.add(file);
-                        seen.remove(file);
-                        importFile(file, filesDone + filesFailed + 1, 0);
+                    WatchedFiles.State state = WatchedFiles.State.of(file);
+                    if (watched.due(file, state)) {
+                        tries++;
+                        importWatched(watched, file, state, tries);
                     }
                 }
             }
+            listener.looked();
             try {
                 stopped.await(options.pollMillis, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
@@ -169,18 +187,26 @@ public final class ImportCommand {
         return summary();
     }
 
+    private void importWatched(WatchedFiles watched, Path file, WatchedFiles.State state, int number) {
+        FileResult result = importFile(file, number, 0);
+        boolean failedBefore;
+        if (result.ok()) {
+            failedBefore = watched.imported(file);
+        } else {
+            failedBefore = watched.failed(file, state, result.nothingSent());
+            err.println(PREFIX + file + (result.nothingSent()
+                    ? ": will be tried again when it changes"
+                    : ": not tried again: " + (result.batches - result.unsent) + " of its batches"
+                            + " were sent, and importing it again would publish them twice"));
+        }
+        if (failedBefore) {
+            filesFailed--; // a file counts once in the summary, by its last try
+        }
+    }
+
     /** Makes {@link #watch} return after the file it is importing. Any thread. */
     public void stop() {
         stopped.countDown();
-    }
-
-    private static List<Object> fileState(Path file) {
-        try {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            return List.of(a.size(), a.lastModifiedTime());
-        } catch (IOException e) {
-            return null; // gone again
-        }
     }
 
     /** The importable files of a directory, by name: *.jfr, *.collapsed, *.folded, *.txt. */
@@ -226,7 +252,7 @@ public final class ImportCommand {
         return base.replace('\u001f', '_');
     }
 
-    private void importFile(Path file, int number, int total) {
+    private FileResult importFile(Path file, int number, int total) {
         String position = total > 0 ? "[" + number + "/" + total + "] " : "[" + number + "] ";
         Kind kind = kindOf(file);
         String instance = options.instance != null ? options.instance : instanceOf(file);
@@ -234,6 +260,7 @@ public final class ImportCommand {
         long[] sequence = sequences.computeIfAbsent(execution.key(), k -> new long[1]);
         FileResult result = new FileResult();
         try {
+            listener.reading(file);
             List<JfrChunks.Chunk> chunks = null;
             long startMillis;
             if (kind == Kind.JFR) {
@@ -249,10 +276,14 @@ public final class ImportCommand {
             result.error = e.getMessage();
         } catch (IOException e) {
             result.error = "file " + file + ": cannot be read: " + e;
+        } catch (RuntimeException e) {
+            // a bug, not bad input: it must not cost the files after this one
+            result.error = "file " + file + ": unexpected error, a bug in cctflow import (please"
+                    + " report it with this line): " + describe(e);
         }
         samples += result.samples;
         batches += result.acknowledged;
-        if (result.error == null && result.skippedLines == 0 && result.acknowledged == result.batches) {
+        if (result.ok()) {
             filesDone++;
             err.println(PREFIX + position + file + ": " + result.samples + " samples in "
                     + result.batches + " batches, acknowledged (instance " + instance + ")"
@@ -269,6 +300,13 @@ public final class ImportCommand {
                     + (result.unsent > 0 ? ", " + result.unsent + " batches not sent after a"
                             + " delivery failure" : ""));
         }
+        return result;
+    }
+
+    /** The exception and where it was thrown: enough to find the bug from one line. */
+    private static String describe(RuntimeException e) {
+        StackTraceElement[] trace = e.getStackTrace();
+        return e + (trace.length > 0 ? " at " + trace[0] : "");
     }
 
     private void publish(Path file, Kind kind, List<JfrChunks.Chunk> chunks, long startMillis,
@@ -390,5 +428,14 @@ public final class ImportCommand {
         long skippedLines;
         long unsent;
         boolean deliveryFailed;
+
+        boolean ok() {
+            return error == null && skippedLines == 0 && acknowledged == batches;
+        }
+
+        /** Nothing of the file was handed to Kafka: importing it again duplicates nothing. */
+        boolean nothingSent() {
+            return batches - unsent == 0;
+        }
     }
 }

@@ -13,8 +13,8 @@ import java.util.function.Function;
 import io.cctflow.agent.ConfigParsers;
 
 /**
- * The options of {@code collector import}, parsed and validated: {@code --name value} or
- * {@code --name=value}, then files and directories. Not changed after {@link #parse}; safe to
+ * The options of {@code java -jar cctflow-collector.jar import}, parsed and validated:
+ * {@code --name value} or {@code --name=value}, then files and directories. Not changed after {@link #parse}; safe to
  * share between threads after that.
  */
 public final class ImportOptions {
@@ -71,7 +71,9 @@ public final class ImportOptions {
                 "  --window <duration>      batch window by event time, 100ms..1h (default 10s)",
                 "  --period <duration>      sampling period stored in the batches, 1ms..60s (default 20ms)",
                 "  --time <ISO instant>     event time of collapsed files (default: file modification time)",
-                "  --watch                  keep watching the directories for new complete files",
+                "  --watch                  keep watching the directories for new complete files;",
+                "                           one that failed is tried again when it changes;",
+                "                           Ctrl-C finishes the current file and exits",
                 "  --poll <duration>        how often --watch looks, 100ms..1h (default 1s)",
                 "  --timeout <duration>     wait for the broker at most this long, 1s..1h (default 30s)",
                 "  --help                   this text",

@@ -85,6 +85,17 @@ final class TestRecordings {
         return to;
     }
 
+    /**
+     * Writes the first {@code length} bytes of {@code from} to {@code to} with the first chunk's
+     * size set to 0: a recording caught while JFR is still writing it.
+     */
+    static Path unfinished(Path from, Path to, long length) throws IOException {
+        byte[] bytes = Arrays.copyOf(Files.readAllBytes(from), (int) length);
+        java.nio.ByteBuffer.wrap(bytes).putLong(8, 0); // the chunk size field of the header
+        Files.write(to, bytes);
+        return to;
+    }
+
     /** Copies {@code from} to {@code to} with {@code n} bytes from {@code offset} inverted. */
     static Path flip(Path from, Path to, long offset, int n) throws IOException {
         byte[] bytes = Files.readAllBytes(from);
