@@ -31,7 +31,8 @@ import io.cctflow.servers.TestServers;
  * The shaded jar as it ships against a real broker. Configured only through a properties file:
  * the file's sampling period, thread exclude filter and stack depth reach the batches, and the
  * batches' stats carry the truncation warning with the flag that fixes it. With an include filter
- * as a system property: only the named thread is sampled.
+ * as a system property: only the named thread is sampled. The sampling period is the one JFR's
+ * recording runs with.
  */
 class AgentSettingsIT {
     private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
@@ -102,8 +103,50 @@ class AgentSettingsIT {
                 .isNotEmpty().containsOnly("main");
     }
 
-    /** A finished host: its exit was clean, its batches and its stderr. */
-    private record Run(List<SampleBatch> batches, String stderr) {
+    /**
+     * The period the agent is given is the one JFR samples at: the setting of the recording JFR
+     * runs, read in the host, not only the number the batches carry (which the agent copies from
+     * its configuration). 19 ms, so that JFR's default of 20 ms (or any fixed value) would fail.
+     */
+    @Test
+    @Timeout(240)
+    void thePeriodIsTheOneJfrSamplesAt() throws Exception {
+        String topic = "settings-period-" + UUID.randomUUID();
+        TestServers.get().createTopic(topic, 1);
+        Run run = runHost("period", topic, List.of(), "=bootstrap.servers="
+                + TestServers.get().kafkaBootstrapServers() + ",topic=" + topic
+                + ",service=period,flush=1000,period=19ms");
+
+        assertThat(run.stderr()).contains("period=19ms").doesNotContain("WARN bad value");
+        List<String> settings = run.stdout().lines().filter(l -> l.startsWith("jfr setting ")).toList();
+        assertThat(settings).as("jdk.ExecutionSample settings of the running recordings")
+                .anyMatch(l -> l.endsWith(": jdk.ExecutionSample#enabled=true"));
+        List<Duration> periods = settings.stream().filter(l -> l.contains(": jdk.ExecutionSample#period="))
+                .map(l -> jfrTimespan(l.substring(l.indexOf('=') + 1))).toList();
+        assertThat(periods).as("the sampling period of every running recording: %s", settings)
+                .containsExactly(Duration.ofMillis(19));
+        assertThat(run.batches()).extracting(SampleBatch::getSamplingPeriodMillis).containsOnly(19);
+    }
+
+    /** A JFR timespan setting, e.g. {@code 19000000 ns} or {@code 19 ms}. */
+    private static Duration jfrTimespan(String value) {
+        String[] parts = value.trim().split(" ");
+        assertThat(parts).as("timespan '%s'", value).hasSize(2);
+        long n = Long.parseLong(parts[0]);
+        return switch (parts[1]) {
+            case "ns" -> Duration.ofNanos(n);
+            case "us" -> Duration.ofNanos(n * 1_000);
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            case "d" -> Duration.ofDays(n);
+            default -> throw new AssertionError("unknown unit in timespan '" + value + "'");
+        };
+    }
+
+    /** A finished host: its exit was clean, its batches, its stdout and its stderr. */
+    private record Run(List<SampleBatch> batches, String stdout, String stderr) {
     }
 
     /**
@@ -138,7 +181,7 @@ class AgentSettingsIT {
         }
         String stderr = Files.readString(err, StandardCharsets.UTF_8);
         assertThat(host.exitValue()).as(stderr).isZero();
-        return new Run(batches, stderr);
+        return new Run(batches, Files.readString(out, StandardCharsets.UTF_8), stderr);
     }
 
     /** Whether the batch sampled main in its busy loop (not only its start-up before it). */
