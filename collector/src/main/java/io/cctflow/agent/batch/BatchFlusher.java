@@ -44,15 +44,28 @@ public final class BatchFlusher {
      */
     public BatchFlusher(BatchAggregator aggregator, BatchSink sink, long flushMillis, Random random,
             LongSupplier clockMillis) {
+        this(aggregator, sink, flushMillis, random, clockMillis,
+                Executors.newSingleThreadScheduledExecutor(daemonThreads()));
+    }
+
+    /**
+     * As above, flushing on {@code executor}, which the flusher owns and shuts down; tests pass
+     * one that shows the schedule.
+     */
+    BatchFlusher(BatchAggregator aggregator, BatchSink sink, long flushMillis, Random random,
+            LongSupplier clockMillis, ScheduledExecutorService executor) {
         this.aggregator = aggregator;
         this.sink = sink;
         this.flushMillis = flushMillis;
         this.random = random;
         this.clockMillis = clockMillis;
-        this.executor = Executors.newSingleThreadScheduledExecutor(daemonThreads());
+        this.executor = executor;
     }
 
-    /** Schedules the periodic flushes. */
+    /**
+     * Schedules the periodic flushes: the first after {@link #initialDelayMillis}, drawn from the
+     * flusher's {@link Random}, then one every flush interval.
+     */
     public void start() {
         executor.scheduleAtFixedRate(this::flush, initialDelayMillis(flushMillis, random),
                 flushMillis, TimeUnit.MILLISECONDS);

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -34,6 +36,28 @@ class BatchFlusherTest {
                 .isEqualTo(BatchFlusher.initialDelayMillis(10_000, new Random(7)));
         assertThat(BatchFlusher.initialDelayMillis(10_000, new Random(1)))
                 .isNotEqualTo(BatchFlusher.initialDelayMillis(10_000, new Random(2)));
+    }
+
+    @Test
+    void startSchedulesTheFirstFlushAfterTheJitteredDelayThenOneEveryInterval() {
+        List<List<Long>> schedules = new CopyOnWriteArrayList<>();
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1) {
+            @Override
+            public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period,
+                    TimeUnit unit) {
+                schedules.add(List.of(unit.toMillis(initialDelay), unit.toMillis(period)));
+                return super.scheduleAtFixedRate(command, initialDelay, period, unit);
+            }
+        };
+        long expectedDelay = BatchFlusher.initialDelayMillis(10_000, new Random(7));
+        BatchFlusher flusher = new BatchFlusher(aggregator, sent::add, 10_000, new Random(7), clock::get, executor);
+
+        flusher.start();
+        flusher.shutdown(Duration.ofSeconds(1));
+
+        assertThat(expectedDelay).as("the jittered delay for this seed").isBetween(1L, 9_999L);
+        assertThat(schedules).containsExactly(List.of(expectedDelay, 10_000L));
+        assertThat(executor.isShutdown()).as("the flusher shuts its executor down").isTrue();
     }
 
     @Test
