@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.stream.LongStream;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,7 +33,7 @@ import io.cctflow.servers.TestServers;
  * the file's sampling period, thread exclude filter and stack depth reach the batches, and the
  * batches' stats carry the truncation warning with the flag that fixes it. With an include filter
  * as a system property: only the named thread is sampled. The sampling period is the one JFR's
- * recording runs with.
+ * recording runs with. With nothing sampled, a stats-only heartbeat arrives every flush interval.
  */
 class AgentSettingsIT {
     private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
@@ -128,6 +129,40 @@ class AgentSettingsIT {
         assertThat(run.batches()).extracting(SampleBatch::getSamplingPeriodMillis).containsOnly(19);
     }
 
+    /**
+     * A JVM in which nothing is sampled (here: a thread filter no thread matches) still sends one
+     * batch per flush interval, a stats-only heartbeat, so its counters keep arriving and it is
+     * not taken for a dead one.
+     */
+    @Test
+    @Timeout(240)
+    void anIdleJvmSendsAStatsOnlyHeartbeatEveryFlushInterval() throws Exception {
+        String topic = "settings-idle-" + UUID.randomUUID();
+        TestServers.get().createTopic(topic, 1);
+        // until a heartbeat reports the acknowledgement of an earlier one
+        Run run = runHost("idle", topic, List.of(), "=bootstrap.servers="
+                + TestServers.get().kafkaBootstrapServers() + ",topic=" + topic
+                + ",service=idle,flush=1000,threads.include=no-thread-is-named-so",
+                list -> list.size() >= 3 && list.get(list.size() - 1).getStats().getBatchesSent() > 0);
+
+        List<SampleBatch> batches = run.batches();
+        assertThat(batches).extracting(SampleBatch::getSequence)
+                .isEqualTo(LongStream.range(0, batches.size()).boxed().toList());
+        assertThat(batches).allSatisfy(b -> {
+            assertThat(b.getInstance().getService()).isEqualTo("idle");
+            assertThat(b.getStacks()).isEmpty();
+            assertThat(b.getMethods()).isEmpty();
+            assertThat(b.getStats()).isNotNull();
+            assertThat(b.getStats().getSamplesSeen()).isZero();
+            assertThat(b.getStats().getBatchesDropped()).isZero();
+        });
+        // one window after the other: every interval is reported
+        for (int i = 1; i < batches.size(); i++) {
+            assertThat(batches.get(i).getWindowStartMillis()).isEqualTo(batches.get(i - 1).getWindowEndMillis());
+        }
+        assertThat(batches.get(batches.size() - 1).getStats().getBytesSent()).isPositive();
+    }
+
     /** A JFR timespan setting, e.g. {@code 19000000 ns} or {@code 19 ms}. */
     private static Duration jfrTimespan(String value) {
         String[] parts = value.trim().split(" ");
@@ -157,6 +192,13 @@ class AgentSettingsIT {
      */
     private static Run runHost(String name, String topic, List<String> jvmOptions, String agentArgs)
             throws Exception {
+        return runHost(name, topic, jvmOptions, agentArgs,
+                list -> list.stream().filter(AgentSettingsIT::mainIsBusy).count() >= 2);
+    }
+
+    /** As above, until {@code done} holds for the batches received. */
+    private static Run runHost(String name, String topic, List<String> jvmOptions, String agentArgs,
+            Predicate<List<SampleBatch>> done) throws Exception {
         Files.createDirectories(LOGS);
         Path stop = LOGS.resolve(name + ".stop");
         Files.deleteIfExists(stop);
@@ -172,8 +214,7 @@ class AgentSettingsIT {
                 .start();
         List<SampleBatch> batches;
         try {
-            batches = consume(topic, list -> list.stream().filter(AgentSettingsIT::mainIsBusy)
-                    .count() >= 2);
+            batches = consume(topic, done);
             Files.writeString(stop, "stop");
             assertThat(host.waitFor(60, TimeUnit.SECONDS)).as("host exits").isTrue();
         } finally {

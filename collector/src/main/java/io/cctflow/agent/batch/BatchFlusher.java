@@ -14,7 +14,8 @@ import io.cctflow.schema.SampleBatch;
 
 /**
  * Drains the aggregator into the sink every flush interval on one daemon thread,
- * {@value #THREAD_NAME}, and once more on shutdown.
+ * {@value #THREAD_NAME}, and once more on shutdown: one batch per interval, a stats-only
+ * heartbeat (no methods, no stacks) when nothing was sampled.
  *
  * <p>A batch whose stats carry a truncation warning ({@link TruncationWarning}) is also reported
  * on stderr: with the first such batch, then at most every ten minutes.
@@ -77,16 +78,16 @@ public final class BatchFlusher {
     }
 
     /**
-     * Drains the current window and hands its batch, if any, to the sink. Never throws: a
-     * periodic task that threw would silently never run again.
+     * Drains the current window and hands its batch to the sink: a stats-only heartbeat when the
+     * window sampled nothing ({@link BatchAggregator#drainOrHeartbeat}), so an idle JVM still
+     * reports its counters every interval. Never throws: a periodic task that threw would silently
+     * never run again.
      */
     public void flush() {
         try {
-            SampleBatch batch = aggregator.drain(clockMillis.getAsLong());
-            if (batch != null) {
-                warnIfTruncated(batch);
-                sink.send(batch);
-            }
+            SampleBatch batch = aggregator.drainOrHeartbeat(clockMillis.getAsLong());
+            warnIfTruncated(batch);
+            sink.send(batch);
         } catch (Throwable t) {
             // the agent must keep running whatever happened to one batch
             failures.warn("flush failed", t);
