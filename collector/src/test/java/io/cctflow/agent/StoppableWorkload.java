@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 
 /**
@@ -15,7 +16,9 @@ import jdk.jfr.RecordingState;
  * is {@code workload done <iterations> at <epoch ms>}: iterations show the host made progress.
  *
  * <p>Arguments: stop file, max seconds. The busy time starts once the agent's flusher thread
- * exists and a JFR recording runs (at most 60 s, else exit code 2), as in {@link BusyWorkload}.
+ * exists and a JFR recording runs (at most 60 s, else exit code 2), as in {@link BusyWorkload};
+ * then it prints the {@code jdk.ExecutionSample} settings of the running recordings, as JFR holds
+ * them, for {@link AgentSettingsIT}.
  */
 public final class StoppableWorkload {
     private StoppableWorkload() {
@@ -29,6 +32,7 @@ public final class StoppableWorkload {
             System.exit(2);
         }
         System.out.println("agent running");
+        printSamplingSettings();
         long deadline = System.nanoTime() + maxNanos;
         ExecutorService pool = Executors.newFixedThreadPool(1);
         Future<Long> background = pool.submit(() -> work(stopFile, deadline));
@@ -50,6 +54,22 @@ public final class StoppableWorkload {
             Thread.sleep(50);
         }
         return false;
+    }
+
+    /**
+     * One line per setting of {@code jdk.ExecutionSample} in each running recording, as JFR holds
+     * it: {@code jfr setting <recording>: jdk.ExecutionSample#period=19000000 ns}.
+     */
+    private static void printSamplingSettings() {
+        for (Recording r : FlightRecorder.getFlightRecorder().getRecordings()) {
+            if (r.getState() == RecordingState.RUNNING) {
+                r.getSettings().forEach((key, value) -> {
+                    if (key.startsWith("jdk.ExecutionSample#")) {
+                        System.out.println("jfr setting " + r.getName() + ": " + key + "=" + value);
+                    }
+                });
+            }
+        }
     }
 
     private static long work(Path stopFile, long deadlineNanos) {

@@ -11,6 +11,7 @@ import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.schema.AgentStats;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
 import java.nio.ByteBuffer;
@@ -151,6 +152,53 @@ class CctMergeFunctionTest {
         assertThat(dead.get(0).reason).contains("not an Avro single-object SampleBatch").contains("samples/0@7");
         assertThat(dead.get(1).reason).contains("record key does not match");
         assertThat(harness.extractOutputValues()).hasSize(1);
+    }
+
+    /** A stats-only heartbeat, as the agent sends for a flush interval in which it sampled nothing. */
+    private static SampleBatch heartbeat(long sequence, long windowStart) {
+        SampleBatch batch = TestBatches.batch(EXEC, sequence, windowStart, new int[0][], new long[0]);
+        batch.setMethods(new ArrayList<>());
+        batch.setStats(AgentStats.newBuilder().setSamplesSeen(40).setSamplesTruncated(0).setSamplesDropped(0)
+                .setBatchesSent(sequence).setBatchesDropped(0).setBytesSent(900 * sequence).setStackDepth(256).build());
+        return batch;
+    }
+
+    private Long lastSequence() throws Exception {
+        var backend = harness.getOperator().getKeyedStateBackend();
+        backend.setCurrentKey(EXEC.key());
+        return backend.getPartitionedState(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
+                Outputs.LAST_SEQUENCE).value();
+    }
+
+    @Test
+    void aHeartbeatWithoutStacksOpensNoWindowWritesNoTopologyAndIsNoDeadLetter() throws Exception {
+        harness.setProcessingTime(1_000);
+        harness.processElement(new StreamRecord<>(TestBatches.record(heartbeat(0, 60_000), 0)));
+
+        assertThat(harness.extractOutputValues()).as("window counts").isEmpty();
+        assertThat(harness.getSideOutput(Outputs.TOPOLOGY)).as("topology, instance span").isNull();
+        assertThat(harness.getSideOutput(Outputs.DEAD_LETTERS)).isNull();
+        assertThat(harness.numProcessingTimeTimers()).isZero();
+        // the last sequence only: no nodes, no method names, no pending stacks
+        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(1);
+        assertThat(lastSequence()).isZero();
+    }
+
+    @Test
+    void aHeartbeatBetweenBatchesKeepsItsPlaceInTheSequenceAndChangesNoCount() throws Exception {
+        int[][] stacks = {{0, 1}};
+        long[] counts = {3};
+        harness.processElement(new StreamRecord<>(TestBatches.record(TestBatches.batch(EXEC, 0, 60_000, stacks, counts), 0)));
+        harness.processElement(new StreamRecord<>(TestBatches.record(heartbeat(1, 70_000), 1)));
+        assertThat(lastSequence()).as("after the heartbeat").isEqualTo(1);
+        harness.processElement(new StreamRecord<>(TestBatches.record(TestBatches.batch(EXEC, 2, 80_000, stacks, counts), 2)));
+
+        assertThat(lastSequence()).isEqualTo(2);
+        assertThat(harness.extractOutputValues()).extracting(b -> b.eventTimeMillis).containsExactly(60_000L, 80_000L);
+        assertThat(harness.extractOutputValues()).allSatisfy(b -> assertThat(total(b, NodeId.ROOT)).isEqualTo(3));
+        assertThat(harness.getSideOutput(Outputs.TOPOLOGY)).extracting(r -> r.getValue().instance.lastSampleMillis())
+                .as("the instance's sample span ends with its batches' windows").containsExactly(70_000L, 90_000L);
+        assertThat(harness.getSideOutput(Outputs.DEAD_LETTERS)).isNull();
     }
 
     @Test

@@ -80,11 +80,16 @@ final class MigrationStudy {
      * measured once, and each older profile's migration is measured against them. The same as one
      * {@link #run(Cct, Cct, ChangeList, List, List)} per older profile.
      *
+     * <p>A batch without stacks (an agent's stats-only heartbeat for a flush interval in which it
+     * sampled nothing) is no step of the replay: {@code batchesNeeded} counts batches with samples,
+     * as it did before agents sent heartbeats.
+     *
      * @param olds the older profiles, each migrated on its own under its own change list
      * @return per older profile (in the order given), one list of results per tolerance (in the order given)
      */
-    static List<List<List<Result>>> run(List<Older> olds, Cct storedReference, List<SampleBatch> newBatches,
+    static List<List<List<Result>>> run(List<Older> olds, Cct storedReference, List<SampleBatch> allNewBatches,
             List<ShareTolerance> tolerances) {
+        List<SampleBatch> newBatches = allNewBatches.stream().filter(b -> !b.getStacks().isEmpty()).toList();
         Cct reference = MethodContexts.of(storedReference);
         int t = tolerances.size();
         double[][] prefixAcc = new double[t][newBatches.size()];

@@ -95,6 +95,55 @@ class MigrationStudyTest {
         }
     }
 
+    @Test
+    void heartbeatsWithoutStacksAreNoStepOfTheReplayOnRandomTreesAndBatches() {
+        Random random = new Random(37);
+        List<ShareTolerance> tolerances = List.of(ShareTolerance.absolute(0.01), ShareTolerance.sampling(2));
+        int shifted = 0;
+        for (int trial = 0; trial < 60; trial++) {
+            Cct old = new Cct();
+            for (SampleBatch b : batches(random, 1 + random.nextInt(3))) {
+                BatchTrees.mergeComplete(b, old);
+            }
+            List<SampleBatch> newBatches = batches(random, 1 + random.nextInt(8));
+            Cct reference = new Cct();
+            newBatches.forEach(b -> BatchTrees.mergeComplete(b, reference));
+            ChangeList changes = new ChangeList(someMethods(random), someMethods(random), someMethods(random));
+            // stats-only heartbeats first, between and after the batches, sequence numbers in turn
+            List<SampleBatch> withHeartbeats = new ArrayList<>();
+            for (SampleBatch b : newBatches) {
+                for (int h = random.nextInt(3); h > 0; h--) {
+                    withHeartbeats.add(heartbeat(withHeartbeats.size()));
+                }
+                withHeartbeats.add(SampleBatch.newBuilder(b).setSequence(withHeartbeats.size()).build());
+            }
+            withHeartbeats.add(heartbeat(withHeartbeats.size()));
+
+            List<List<MigrationStudy.Result>> with = MigrationStudy.run(old, reference, changes, withHeartbeats,
+                    tolerances);
+            List<List<MigrationStudy.Result>> without = MigrationStudy.run(old, reference, changes, newBatches,
+                    tolerances);
+
+            for (int i = 0; i < tolerances.size(); i++) {
+                assertThat(withoutOverhead(with.get(i))).as("trial %d, %s", trial, tolerances.get(i))
+                        .isEqualTo(withoutOverhead(without.get(i)));
+                List<MigrationStudy.Result> counted = separateRun(old, reference, changes, withHeartbeats,
+                        tolerances.get(i));
+                if (!withoutOverhead(counted).equals(withoutOverhead(without.get(i)))) {
+                    shifted++;
+                }
+            }
+        }
+        assertThat(shifted).as("draws in which counting the heartbeats would have changed a result").isPositive();
+    }
+
+    /** A batch without methods and stacks, with stats only, as the agent sends for an idle flush interval. */
+    private static SampleBatch heartbeat(long sequence) {
+        return SampleBatch.newBuilder().setInstance(INSTANCE).setWindowStartMillis(sequence * 2000L)
+                .setWindowEndMillis(sequence * 2000L + 2000).setSequence(sequence).setSamplingPeriodMillis(1)
+                .setMethods(List.of()).setStacks(List.of()).setStats(null).build();
+    }
+
     /** MigrationStudy.run as it was before the one pass: prefix trees rebuilt for one tolerance. */
     private static List<MigrationStudy.Result> separateRun(Cct storedOld, Cct storedReference, ChangeList changes,
             List<SampleBatch> newBatches, ShareTolerance tolerance) {

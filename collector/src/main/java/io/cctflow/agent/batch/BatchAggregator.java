@@ -165,6 +165,23 @@ public final class BatchAggregator implements SampleRecorder {
      * @return the batch, or null when no sample was recorded in the window
      */
     public SampleBatch drain(long windowEndMillis) {
+        return drain(windowEndMillis, false);
+    }
+
+    /**
+     * As {@link #drain(long)}, but a window without samples still gives a batch: a heartbeat with
+     * no methods and no stacks whose stats are the counters now (stack depth the configured one,
+     * no truncation warning), numbered in sequence like any batch (so a lost one shows as a gap). The live agent sends one every flush interval, so an
+     * idle JVM's counters (drops, queue, send latency) keep arriving and it is not taken for a
+     * dead one; importers, which batch recorded history, use {@link #drain(long)}.
+     *
+     * @return the batch, never null
+     */
+    public SampleBatch drainOrHeartbeat(long windowEndMillis) {
+        return drain(windowEndMillis, true);
+    }
+
+    private SampleBatch drain(long windowEndMillis, boolean heartbeat) {
         Window done;
         long start;
         long end;
@@ -175,7 +192,7 @@ public final class BatchAggregator implements SampleRecorder {
             // a wall clock can step back; a window must never end before it starts
             end = Math.max(windowEndMillis, start);
             windowStartMillis = end;
-            if (window.samples == 0) {
+            if (window.samples == 0 && !heartbeat) {
                 return null;
             }
             done = window;
@@ -190,7 +207,9 @@ public final class BatchAggregator implements SampleRecorder {
                 .setWindowEndMillis(end)
                 .setSequence(sequence)
                 .setSamplingPeriodMillis(samplingPeriodMillis)
-                .setMethods(done.methodRefs())
+                // a window without samples has no stacks, and only unused methods (those of
+                // samples dropped at a bound): a heartbeat carries neither
+                .setMethods(done.samples > 0 ? done.methodRefs() : new ArrayList<>())
                 .setStacks(done.stackRecords())
                 .setStats(stats(done))
                 .build();

@@ -14,7 +14,8 @@ import io.cctflow.schema.SampleBatch;
 
 /**
  * Drains the aggregator into the sink every flush interval on one daemon thread,
- * {@value #THREAD_NAME}, and once more on shutdown.
+ * {@value #THREAD_NAME}, and once more on shutdown: one batch per interval, a stats-only
+ * heartbeat (no methods, no stacks) when nothing was sampled.
  *
  * <p>A batch whose stats carry a truncation warning ({@link TruncationWarning}) is also reported
  * on stderr: with the first such batch, then at most every ten minutes.
@@ -44,15 +45,28 @@ public final class BatchFlusher {
      */
     public BatchFlusher(BatchAggregator aggregator, BatchSink sink, long flushMillis, Random random,
             LongSupplier clockMillis) {
+        this(aggregator, sink, flushMillis, random, clockMillis,
+                Executors.newSingleThreadScheduledExecutor(daemonThreads()));
+    }
+
+    /**
+     * As above, flushing on {@code executor}, which the flusher owns and shuts down; tests pass
+     * one that shows the schedule.
+     */
+    BatchFlusher(BatchAggregator aggregator, BatchSink sink, long flushMillis, Random random,
+            LongSupplier clockMillis, ScheduledExecutorService executor) {
         this.aggregator = aggregator;
         this.sink = sink;
         this.flushMillis = flushMillis;
         this.random = random;
         this.clockMillis = clockMillis;
-        this.executor = Executors.newSingleThreadScheduledExecutor(daemonThreads());
+        this.executor = executor;
     }
 
-    /** Schedules the periodic flushes. */
+    /**
+     * Schedules the periodic flushes: the first after {@link #initialDelayMillis}, drawn from the
+     * flusher's {@link Random}, then one every flush interval.
+     */
     public void start() {
         executor.scheduleAtFixedRate(this::flush, initialDelayMillis(flushMillis, random),
                 flushMillis, TimeUnit.MILLISECONDS);
@@ -64,16 +78,16 @@ public final class BatchFlusher {
     }
 
     /**
-     * Drains the current window and hands its batch, if any, to the sink. Never throws: a
-     * periodic task that threw would silently never run again.
+     * Drains the current window and hands its batch to the sink: a stats-only heartbeat when the
+     * window sampled nothing ({@link BatchAggregator#drainOrHeartbeat}), so an idle JVM still
+     * reports its counters every interval. Never throws: a periodic task that threw would silently
+     * never run again.
      */
     public void flush() {
         try {
-            SampleBatch batch = aggregator.drain(clockMillis.getAsLong());
-            if (batch != null) {
-                warnIfTruncated(batch);
-                sink.send(batch);
-            }
+            SampleBatch batch = aggregator.drainOrHeartbeat(clockMillis.getAsLong());
+            warnIfTruncated(batch);
+            sink.send(batch);
         } catch (Throwable t) {
             // the agent must keep running whatever happened to one batch
             failures.warn("flush failed", t);

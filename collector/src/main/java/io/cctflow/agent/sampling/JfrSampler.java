@@ -84,14 +84,22 @@ public final class JfrSampler implements AutoCloseable {
         return false;
     }
 
+    /** {@link #run(Runnable)} with nothing to do once sampling began. */
+    public boolean run() {
+        return run(() -> { });
+    }
+
     /**
      * Starts sampling and handles events until {@link #close()}. Returns normally when closed;
      * any failure is logged, never thrown. A failure before JFR delivered anything (the recording
      * could not be created or started) is reported as JFR not being available.
      *
+     * @param onStarted runs once, on this thread, when JFR delivered its first metadata: the
+     *     recording really runs. Events wait in JFR's repository while it runs. An exception from
+     *     it is logged and sampling goes on.
      * @return whether sampling had begun (JFR delivered its metadata) before it ended
      */
-    public boolean run() {
+    public boolean run(Runnable onStarted) {
         try {
             if (isClosed()) {
                 return false;
@@ -110,8 +118,11 @@ public final class JfrSampler implements AutoCloseable {
             rs.enable(EXECUTION_SAMPLE).withPeriod(Duration.ofMillis(periodMillis));
             rs.onEvent(EXECUTION_SAMPLE, this::onExecutionSample);
             rs.onMetadata(metadata -> {
-                streaming = true;
-                started.countDown();
+                // JFR calls this again with each new chunk's metadata
+                if (!streaming) {
+                    streaming = true;
+                    begin(onStarted);
+                }
             });
             rs.start();
         } catch (Throwable t) {
@@ -130,6 +141,17 @@ public final class JfrSampler implements AutoCloseable {
             close();
         }
         return streaming;
+    }
+
+    private void begin(Runnable onStarted) {
+        try {
+            onStarted.run();
+        } catch (Throwable t) {
+            // an exception would end the stream
+            AgentLog.warn("start-up after JFR began failed", t);
+        } finally {
+            started.countDown();
+        }
     }
 
     /** Waits until the stream has started (or stopped). For tests and start-up logging. */

@@ -127,6 +127,54 @@ class BatchAggregatorTest {
     }
 
     @Test
+    void anEmptyWindowGivesAStatsOnlyHeartbeatInSequenceWhenAskedFor() {
+        BatchAggregator live = new BatchAggregator(Batches.instance(), 20, 1_000, counters,
+                BatchAggregator.DEFAULT_MAX_METHODS, BatchAggregator.DEFAULT_MAX_STACKS, 256);
+        record(live, "main", false, List.of(m("a")));
+        SampleBatch sampled = live.drainOrHeartbeat(2_000);
+        counters.batchSent(300, 7);
+        counters.batchDropped(50);
+        counters.queued(1, 120);
+
+        SampleBatch heartbeat = live.drainOrHeartbeat(3_000);
+        record(live, "main", false, List.of(m("b")));
+        SampleBatch next = live.drainOrHeartbeat(4_000);
+
+        assertThat(sampled.getSequence()).isZero();
+        assertThat(sampled.getStacks()).hasSize(1);
+        assertThat(heartbeat.getSequence()).isEqualTo(1);
+        assertThat(heartbeat.getWindowStartMillis()).isEqualTo(2_000);
+        assertThat(heartbeat.getWindowEndMillis()).isEqualTo(3_000);
+        assertThat(heartbeat.getSamplingPeriodMillis()).isEqualTo(20);
+        assertThat(heartbeat.getInstance()).isEqualTo(Batches.instance());
+        assertThat(heartbeat.getMethods()).isEmpty();
+        assertThat(heartbeat.getStacks()).isEmpty();
+        AgentStats stats = heartbeat.getStats();
+        assertThat(stats.getSamplesSeen()).isEqualTo(1);
+        assertThat(stats.getBatchesSent()).isEqualTo(1);
+        assertThat(stats.getSendLatencyMillisMax()).isEqualTo(7);
+        assertThat(stats.getBatchesDropped()).isEqualTo(1);
+        assertThat(stats.getBatchesQueued()).isEqualTo(1);
+        assertThat(stats.getBytesQueued()).isEqualTo(120);
+        assertThat(stats.getStackDepth()).isEqualTo(256);
+        assertThat(stats.getTruncationWarning()).isEmpty();
+        assertThat(next.getSequence()).isEqualTo(2);
+        assertThat(names(next, next.getStacks().get(0))).containsExactly("b");
+    }
+
+    @Test
+    void aHeartbeatCarriesNoMethodOfASampleDroppedAtABound() {
+        BatchAggregator small = new BatchAggregator(Batches.instance(), 20, 0, counters, 1, 1);
+        record(small, "main", false, List.of(m("a"), m("b"))); // b is over maxMethods: dropped
+
+        SampleBatch heartbeat = small.drainOrHeartbeat(1_000);
+
+        assertThat(heartbeat.getStacks()).isEmpty();
+        assertThat(heartbeat.getMethods()).as("a was interned, but no stack uses it").isEmpty();
+        assertThat(heartbeat.getStats().getSamplesDropped()).isEqualTo(1);
+    }
+
+    @Test
     void windowNeverEndsBeforeItStartsWhenTheClockStepsBack() {
         record(aggregator, "main", false, List.of(m("a")));
 

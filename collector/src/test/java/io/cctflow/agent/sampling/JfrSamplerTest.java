@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.Timeout;
 import io.cctflow.agent.batch.AgentCounters;
 import io.cctflow.agent.batch.MethodId;
 import io.cctflow.agent.batch.SampleRecorder;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.RecordingState;
 
 /** Runs the sampler against real JFR in this JVM. */
 class JfrSamplerTest {
@@ -96,10 +99,43 @@ class JfrSamplerTest {
     }
 
     @Test
+    @Timeout(60)
+    void runsItsStartUpOnceOnTheStreamThreadWhenTheRecordingRunsAndSamplesOnWhenItFails() throws Exception {
+        assumeTrue(JfrSampler.isJfrAvailable(), "JFR not available");
+        Capture capture = new Capture();
+        JfrSampler sampler = new JfrSampler(10, 256, capture, new AgentCounters());
+        List<String> startUps = new CopyOnWriteArrayList<>();
+        Thread stream = new Thread(() -> sampler.run(() -> {
+            boolean running = FlightRecorder.getFlightRecorder().getRecordings().stream()
+                    .anyMatch(r -> r.getState() == RecordingState.RUNNING);
+            startUps.add(Thread.currentThread().getName() + (running ? " while recording" : " before recording"));
+            throw new IllegalStateException("start-up failed");
+        }), "test-jfr-stream");
+        stream.setDaemon(true);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread worker = new Thread(() -> busyCaller(stop), "busy-worker-1");
+        worker.setDaemon(true);
+        try {
+            stream.start();
+            assertThat(sampler.awaitStarted(Duration.ofSeconds(20))).isTrue();
+            worker.start();
+            assertThat(capture.found.await(30, TimeUnit.SECONDS)).as("samples after the failed start-up").isTrue();
+        } finally {
+            stop.set(true);
+            sampler.close();
+            stream.join(10_000);
+            worker.join(10_000);
+        }
+        assertThat(startUps).containsExactly("test-jfr-stream while recording");
+    }
+
+    @Test
     void closeBeforeRunMakesRunReturnAtOnce() {
         JfrSampler sampler = new JfrSampler(10, 256, (f, l, d, t, tr) -> { }, new AgentCounters());
         sampler.close();
-        assertThat(sampler.run()).as("never sampled").isFalse();
+        AtomicBoolean startedUp = new AtomicBoolean();
+        assertThat(sampler.run(() -> startedUp.set(true))).as("never sampled").isFalse();
+        assertThat(startedUp).as("start-up ran").isFalse();
     }
 
     /** Counts samples of {@link #SPIN} per normalised thread name. */

@@ -65,6 +65,12 @@ import org.apache.flink.util.Collector;
  * and removes an earlier definition with its id: the accepted definitions are always the valid
  * subset of the topic's latest values, whatever the restart.
  *
+ * <p><b>Batches without stacks</b> (the agent's stats-only heartbeats of a flush interval that
+ * sampled nothing) are valid: their sequence number is tracked like any batch's (a lost one is a
+ * gap), they are counted ({@code emptyBatches}), and nothing else happens: no window counts (a
+ * window of an idle instance would hold zeros), no topology update (the instance's sample span in
+ * the graph stays that of its samples), no dead letter.
+ *
  * <p>Outputs: {@link BatchCounts} for windowing; {@link Outputs#TOPOLOGY} for the graph; {@link
  * Outputs#NODE_TASKS} (task roots per service and node) and {@link Outputs#TASK_DEFINITION_CHANGES} for
  * the graph; undecodable or inconsistent records, and rejected task definitions, to {@link
@@ -98,6 +104,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private transient StackCounts countsScratch;
     private transient Counter deadLettered;
     private transient Counter batchesMerged;
+    private transient Counter emptyBatches;
     private transient Counter samplesMerged;
     private transient Counter nodesCreated;
     private transient Counter truncatedMerged;
@@ -136,6 +143,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         var metrics = getRuntimeContext().getMetricGroup();
         deadLettered = metrics.counter("deadLettered");
         batchesMerged = metrics.counter("batchesMerged");
+        emptyBatches = metrics.counter("emptyBatches");
         samplesMerged = metrics.counter("samplesMerged");
         nodesCreated = metrics.counter("nodesCreated");
         truncatedMerged = metrics.counter("truncatedSamplesMerged");
@@ -165,6 +173,13 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             return;
         }
         checkSequence(info, batch.sequence());
+        if (batch.stacks() == 0) {
+            // a stats-only heartbeat (the agent sends one per flush interval that sampled
+            // nothing): it holds no sample, so it opens no window and does not stretch the
+            // instance's sample span; only its sequence number counts
+            emptyBatches.inc();
+            return;
+        }
 
         long[] methodIds = BatchTrees.methodIds(batch);
         InstanceTrees.Entry instance = trees.get(execution.key(), nodes.get());

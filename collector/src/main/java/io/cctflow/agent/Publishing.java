@@ -1,0 +1,108 @@
+package io.cctflow.agent;
+
+import java.lang.instrument.Instrumentation;
+import java.time.Duration;
+import java.util.Random;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+import io.cctflow.agent.batch.AgentCounters;
+import io.cctflow.agent.batch.BatchAggregator;
+import io.cctflow.agent.batch.BatchFlusher;
+import io.cctflow.agent.log.AgentLog;
+import io.cctflow.agent.log.RateLimitedLog;
+import io.cctflow.agent.manifest.ManifestPublisher;
+import io.cctflow.agent.transport.KafkaBatchSender;
+import io.cctflow.agent.transport.SendQueue;
+import io.cctflow.core.ExecutionId;
+
+/**
+ * The parts of the agent that talk to Kafka, started together once JFR records and closed together:
+ * the producer with the batches' sender (thread {@value KafkaBatchSender#THREAD_NAME}), the flusher
+ * that drains the aggregator into it every flush interval ({@value BatchFlusher#THREAD_NAME}), and
+ * code fingerprints when {@code manifest=true} ({@link ManifestPublisher}, sharing the producer).
+ *
+ * <p>Thread safety: {@link #start} and {@link #close} from one controlling thread at a time.
+ */
+final class Publishing {
+    private final KafkaBatchSender sender;
+    private final BatchFlusher flusher;
+    /** Null when {@code manifest=false}, without instrumentation, or when they failed to start. */
+    private final ManifestPublisher manifests;
+
+    private Publishing(KafkaBatchSender sender, BatchFlusher flusher, ManifestPublisher manifests) {
+        this.sender = sender;
+        this.flusher = flusher;
+        this.manifests = manifests;
+    }
+
+    /**
+     * Creates the producer and starts the sender, the flusher and code fingerprints.
+     *
+     * @param instrumentation for code fingerprints; may be null (none then)
+     * @return null, after reporting why, when the producer cannot be created
+     * @throws RuntimeException or Error when a later step fails; the producer is closed then
+     */
+    static Publishing start(AgentConfig config, Instrumentation instrumentation,
+            BatchAggregator aggregator, AgentCounters counters) {
+        String recordKey = new ExecutionId(config.service(), config.version(), config.instance()).key();
+        KafkaProducer<String, byte[]> producer;
+        try {
+            producer = new KafkaProducer<>(KafkaBatchSender.producerProperties(config.bootstrapServers()));
+        } catch (RuntimeException e) {
+            AgentLog.warn("cannot create the Kafka producer for " + config.bootstrapServers()
+                    + "; agent disabled", e);
+            return null;
+        }
+        try {
+            KafkaBatchSender sender = new KafkaBatchSender(producer, config.topic(), recordKey,
+                    SendQueue.open(config.bufferBytes(), config.spillDir(), recordKey, config.spillMaxBytes(),
+                            "batch(es)", counters), counters, new Random(), System::nanoTime,
+                    RateLimitedLog.perMinute());
+            BatchFlusher flusher = new BatchFlusher(aggregator, sender, config.flushMillis(),
+                    new Random(), System::currentTimeMillis);
+            sender.start();
+            flusher.start();
+            return new Publishing(sender, flusher, startManifests(config, instrumentation, sender));
+        } catch (RuntimeException | Error e) {
+            // no half-started agent: the producer's network thread would outlive it
+            producer.close(Duration.ZERO);
+            throw e;
+        }
+    }
+
+    /** Starts code fingerprints if configured; a failure disables them, not the agent. */
+    private static ManifestPublisher startManifests(AgentConfig config, Instrumentation instrumentation,
+            KafkaBatchSender sender) {
+        if (!config.manifest() || instrumentation == null) {
+            return null;
+        }
+        try {
+            return ManifestPublisher.start(instrumentation, config, AgentRuntime.instanceInfo(config), sender);
+        } catch (Throwable t) {
+            AgentLog.warn("code fingerprints disabled: they failed to start", t);
+            return null;
+        }
+    }
+
+    /**
+     * Publishes the classes fingerprinted so far, flushes the last window and closes the producer,
+     * within {@code budget}. Call after sampling stopped. Idempotent.
+     */
+    void close(Duration budget) {
+        long deadline = System.nanoTime() + budget.toNanos();
+        if (manifests != null) {
+            // before the samples' sender, which closes the shared producer
+            manifests.close(remaining(deadline).dividedBy(4));
+        }
+        // wait for a running flush for at most half of what is left; the final flush only queues
+        // its batch
+        flusher.shutdown(remaining(deadline).dividedBy(2));
+        // sends what the broker takes, then spills or counts the rest
+        sender.close(remaining(deadline));
+    }
+
+    private static Duration remaining(long deadlineNanos) {
+        return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
+    }
+}
