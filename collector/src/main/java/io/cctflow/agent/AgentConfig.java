@@ -72,7 +72,7 @@ public final class AgentConfig {
     public static final String MANIFEST_BUFFER = "manifest.buffer";
 
     private static final ConfigKey<String> BOOTSTRAP_SERVERS_KEY = new ConfigKey<>(BOOTSTRAP_SERVERS,
-            ConfigParsers.name(), () -> "localhost:9092", "localhost:9092",
+            ConfigParsers.bootstrapServers(), () -> "localhost:9092", "localhost:9092",
             "Kafka bootstrap servers, host:port[,host:port...]");
     private static final ConfigKey<String> TOPIC_KEY = new ConfigKey<>(TOPIC,
             ConfigParsers.name(), () -> "cctflow.samples", "cctflow.samples",

@@ -37,7 +37,7 @@ final class AgentRuntime {
     private final Object lifecycle = new Object();
     // guarded by lifecycle
     private boolean stopped;
-    /** Null until JFR records, and when the producer could not be created. Guarded by lifecycle. */
+    /** Null until JFR records. Guarded by lifecycle. */
     private Publishing publishing;
 
     /** Creates what sampling needs; no thread, no producer, no I/O. */
@@ -106,19 +106,14 @@ final class AgentRuntime {
                     return;
                 }
                 publishing = Publishing.start(config, instrumentation, aggregator, counters);
-                if (publishing == null) {
-                    // the producer could not be created (reported): sampling would be for nothing
-                    stopWithin = Duration.ZERO;
-                } else {
-                    try {
-                        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(SHUTDOWN_BUDGET),
-                                "cctflow-shutdown"));
-                        AgentLog.info("started: " + config);
-                        return;
-                    } catch (IllegalStateException e) {
-                        // the JVM is already shutting down: flush what there is and stop
-                        stopWithin = SHUTDOWN_BUDGET;
-                    }
+                try {
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(SHUTDOWN_BUDGET),
+                            "cctflow-shutdown"));
+                    AgentLog.info("started: " + config);
+                    return;
+                } catch (IllegalStateException e) {
+                    // the JVM is already shutting down: flush what there is and stop
+                    stopWithin = SHUTDOWN_BUDGET;
                 }
             }
         } catch (Throwable t) {

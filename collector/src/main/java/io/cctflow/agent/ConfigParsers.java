@@ -23,6 +23,13 @@ public final class ConfigParsers {
     /** A number with an optional binary unit; a bare number means bytes. */
     private static final Pattern SIZE = Pattern.compile("(\\d{1,12})\\s*([kKmMgG])?[bB]?");
 
+    /**
+     * One Kafka bootstrap server: an optional {@code scheme://}, a host name, IPv4 address or
+     * bracketed IPv6 address, and a port.
+     */
+    private static final Pattern HOST_PORT = Pattern.compile(
+            "(?:[A-Za-z][A-Za-z0-9_+.-]*://)?(\\[[0-9A-Fa-f:.%a-z]+\\]|[^\\s:/,\\[\\]]+):(\\d{1,5})");
+
     /** Separates the parts of the Kafka record key; names containing it would be ambiguous. */
     private static final char KEY_SEPARATOR = '\u001f';
 
@@ -37,6 +44,24 @@ public final class ConfigParsers {
             }
             if (raw.indexOf(KEY_SEPARATOR) >= 0) {
                 throw new IllegalArgumentException("must not contain U+001F");
+            }
+            return raw;
+        };
+    }
+
+    /**
+     * Kafka bootstrap servers, {@code host:port[,host:port...]}. Checked here because the agent
+     * creates its producer again whenever creating it failed (a name that does not resolve yet):
+     * a value Kafka can never use must be reported once, at start, not retried for ever.
+     */
+    public static Function<String, String> bootstrapServers() {
+        return raw -> {
+            for (String server : raw.split(",", -1)) {
+                Matcher m = HOST_PORT.matcher(server.trim());
+                if (!m.matches() || Integer.parseInt(m.group(2)) < 1 || Integer.parseInt(m.group(2)) > 65535) {
+                    throw new IllegalArgumentException("'" + server.trim() + "' is not host:port (use e.g."
+                            + " kafka:9092,kafka-2:9092; a port from 1 to 65535)");
+                }
             }
             return raw;
         };

@@ -2,6 +2,7 @@ package io.cctflow.agent;
 
 import java.lang.instrument.Instrumentation;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.Random;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -13,6 +14,7 @@ import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
 import io.cctflow.agent.manifest.ManifestPublisher;
 import io.cctflow.agent.transport.KafkaBatchSender;
+import io.cctflow.agent.transport.ProducerHolder;
 import io.cctflow.agent.transport.SendQueue;
 import io.cctflow.core.ExecutionId;
 
@@ -37,22 +39,25 @@ final class Publishing {
     }
 
     /**
-     * Creates the producer and starts the sender, the flusher and code fingerprints.
+     * Creates the producer and starts the sender, the flusher and code fingerprints. A producer
+     * that cannot be created now (none of the bootstrap servers resolves) is reported and created
+     * later by the sender thread ({@link ProducerHolder}); until then batches wait in the send
+     * queue as they do while the broker is away.
      *
      * @param instrumentation for code fingerprints; may be null (none then)
-     * @return null, after reporting why, when the producer cannot be created
-     * @throws RuntimeException or Error when a later step fails; the producer is closed then
+     * @throws RuntimeException or Error when a step fails; the producer is closed then
      */
     static Publishing start(AgentConfig config, Instrumentation instrumentation,
             BatchAggregator aggregator, AgentCounters counters) {
         String recordKey = new ExecutionId(config.service(), config.version(), config.instance()).key();
-        KafkaProducer<String, byte[]> producer;
+        Properties settings = KafkaBatchSender.producerProperties(config.bootstrapServers());
+        ProducerHolder producer = new ProducerHolder(() -> new KafkaProducer<>(settings),
+                config.bootstrapServers());
         try {
-            producer = new KafkaProducer<>(KafkaBatchSender.producerProperties(config.bootstrapServers()));
-        } catch (RuntimeException e) {
-            AgentLog.warn("cannot create the Kafka producer for " + config.bootstrapServers()
-                    + "; agent disabled", e);
-            return null;
+            producer.get();
+        } catch (ProducerHolder.Unavailable e) {
+            AgentLog.warn(e.getMessage() + "; batches wait in the send queue (buffer "
+                    + config.bufferBytes() + " bytes) and it is tried again with each send");
         }
         try {
             KafkaBatchSender sender = new KafkaBatchSender(producer, config.topic(), recordKey,

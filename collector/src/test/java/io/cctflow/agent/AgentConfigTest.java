@@ -139,6 +139,22 @@ class AgentConfigTest {
     }
 
     @Test
+    void bootstrapServersMustBeHostsAndPorts() {
+        assertThat(load("bootstrap.servers=kafka-0.kafka.svc:9092, 10.0.0.7:9093,[::1]:9094").bootstrapServers())
+                .isEqualTo("kafka-0.kafka.svc:9092, 10.0.0.7:9093,[::1]:9094");
+        assertThat(load("bootstrap.servers=SASL_SSL://kafka:9093").bootstrapServers()).isEqualTo("SASL_SSL://kafka:9093");
+        assertThat(warnings).isEmpty();
+
+        for (String bad : new String[] {"kafka", "kafka:", "kafka:0", "kafka:65536", "kafka:9092,", "a b:9092"}) {
+            warnings.clear();
+            sysProps.put("cctflow.bootstrap.servers", bad);
+            assertThat(load("").bootstrapServers()).as(bad).isEqualTo("localhost:9092");
+            assertThat(warnings).as(bad).singleElement().asString()
+                    .contains("bad value '" + bad + "'", "cctflow.bootstrap.servers", "is not host:port");
+        }
+    }
+
+    @Test
     void badValueFallsBackToTheDefaultWithAWarningNamingKeyAndSource() {
         AgentConfig c = load("period=fast,stackdepth=0,service=ok");
 

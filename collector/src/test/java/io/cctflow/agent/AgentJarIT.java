@@ -68,6 +68,32 @@ class AgentJarIT {
                 .isLessThan(5_000);
     }
 
+    /**
+     * Bootstrap servers that do not resolve (a pod whose DNS does not answer yet): the agent keeps
+     * sampling and its sender keeps trying to create the producer, where it used to give up for
+     * the JVM's whole life.
+     */
+    @Test
+    @Timeout(120)
+    void bootstrapServersThatDoNotResolveDisableNothingAndNeverStopTheHost() throws Exception {
+        Run run = runHost("unresolvable-broker",
+                "bootstrap.servers=kafka.cctflow.invalid:9092,service=t,version=v,flush=1000", "10000",
+                "--await-agent");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.stdout()).contains("workload done true");
+        assertThat(run.stderr()).contains(
+                "[cctflow-agent] WARN cannot create the Kafka producer for kafka.cctflow.invalid:9092: ",
+                "[cctflow-agent] started: bootstrap.servers=kafka.cctflow.invalid:9092",
+                // tried again by the sender for the batches the flusher queued
+                "[cctflow-agent] WARN Kafka unreachable, ");
+        assertThat(run.stderr()).containsPattern("\\[cctflow-agent\\] \\d+ unsent batch\\(es\\) at exit, dropped");
+        assertThat(run.stderr()).doesNotContain("agent disabled", "agent stopped;", "NoClassDefFoundError");
+        long doneAt = Long.parseLong(run.stdout().replaceAll("(?s).*workload done true at (\\d+).*", "$1"));
+        assertThat(run.exitedAtMillis() - doneAt).as("time from end of main to exit, ms")
+                .isLessThan(5_000);
+    }
+
     @Test
     @Timeout(120)
     void badConfigurationIsReportedAndNeverStopsTheHost() throws Exception {

@@ -143,7 +143,7 @@ public final class ImportOptions {
 
     private void set(String name, String value) throws UsageException {
         switch (name) {
-            case "--bootstrap-servers" -> bootstrapServers = parse(name, value, ConfigParsers.name());
+            case "--bootstrap-servers" -> bootstrapServers = parse(name, value, ConfigParsers.bootstrapServers());
             case "--topic" -> topic = parse(name, value, ConfigParsers.name());
             case "--service" -> service = parse(name, value, ConfigParsers.name());
             case "--version" -> version = parse(name, value, ConfigParsers.name());

@@ -73,7 +73,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     /** At close, stop waiting for the queue to drain when nothing was acknowledged this long. */
     private static final long DRAIN_STALL_MILLIS = 300;
 
-    private final Producer<String, byte[]> producer;
+    private final ProducerHolder producer;
     private final String topic;
     private final String key;
     private final SendQueue queue;
@@ -96,11 +96,22 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     public KafkaBatchSender(Producer<String, byte[]> producer, String topic, String recordKey,
             SendQueue queue, AgentCounters counters, Random random, LongSupplier nanoClock,
             RateLimitedLog failures) {
+        this(ProducerHolder.of(producer), topic, recordKey, queue, counters, random, nanoClock, failures);
+    }
+
+    /**
+     * As above, with a producer the sender thread creates when it first sends, and again after a
+     * failed creation ({@link ProducerHolder}): until then batches wait in the queue as they do
+     * while the broker is away.
+     */
+    public KafkaBatchSender(ProducerHolder producer, String topic, String recordKey,
+            SendQueue queue, AgentCounters counters, Random random, LongSupplier nanoClock,
+            RateLimitedLog failures) {
         this(producer, true, topic, recordKey, queue, counters, random, nanoClock, failures,
                 THREAD_NAME);
     }
 
-    private KafkaBatchSender(Producer<String, byte[]> producer, boolean ownsProducer, String topic,
+    private KafkaBatchSender(ProducerHolder producer, boolean ownsProducer, String topic,
             String recordKey, SendQueue queue, AgentCounters counters, Random random,
             LongSupplier nanoClock, RateLimitedLog failures, String threadName) {
         this.producer = producer;
@@ -210,9 +221,10 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         }
         Future<RecordMetadata> result;
         try {
-            result = producer.send(new ProducerRecord<>(topic, key, value));
+            result = producer.get().send(new ProducerRecord<>(topic, key, value));
         } catch (RuntimeException e) {
-            // the producer is closed, or refused the record before accepting it
+            // no producer yet (ProducerHolder.Unavailable, retriable), the producer is closed, or
+            // it refused the record before accepting it
             onFailure(batch, e, true);
             return;
         }

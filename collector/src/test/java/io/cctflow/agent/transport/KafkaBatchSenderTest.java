@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -153,6 +155,33 @@ class KafkaBatchSenderTest {
                 .containsExactly(0L, 0L);
         assertThat(counters.snapshot().getBatchesDropped()).isZero();
         assertThat(producer.history()).extracting(r -> sequenceOf(r)).containsExactly(0L, 1L);
+    }
+
+    @Test
+    void aProducerThatCannotBeCreatedYetIsCreatedByALaterTryAndNothingIsLost() throws Exception {
+        MockProducer<String, byte[]> producer = producer(true);
+        AtomicInteger attempts = new AtomicInteger();
+        ProducerHolder holder = new ProducerHolder(() -> {
+            if (attempts.incrementAndGet() <= 2) {
+                // what KafkaProducer's constructor throws while no bootstrap server resolves
+                throw new KafkaException("Failed to construct kafka producer",
+                        new ConfigException("No resolvable bootstrap urls given in bootstrap.servers"));
+            }
+            return producer;
+        }, "kafka.invalid:9092");
+        sender = new KafkaBatchSender(holder, "cctflow.samples", KEY, memoryQueue(), counters, new Random(1),
+                System::nanoTime, log);
+        sender.send(batch(0));
+        sender.send(batch(1));
+        sender.start();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 2);
+
+        assertThat(attempts).hasValue(3);
+        assertThat(counters.snapshot().getBatchesDropped()).isZero();
+        assertThat(producer.history()).extracting(r -> sequenceOf(r)).containsExactly(0L, 1L);
+        sender.close(Duration.ofSeconds(1));
+        assertThat(producer.closed()).as("the sender closes the producer it created").isTrue();
     }
 
     /**
