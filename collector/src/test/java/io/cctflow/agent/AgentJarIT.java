@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -200,22 +201,41 @@ class AgentJarIT {
         assertThat(run.stderr().lines().filter(l -> l.contains("were truncated at"))).hasSize(1);
     }
 
+    /**
+     * The resources the agent jar may hold besides classes: licences and notices, the manifest,
+     * service files of relocated interfaces, our own non-native resources, and Kafka's version
+     * file (read by its relocated AppInfoParser under this unrelocatable name; a host's own copy
+     * may shadow it, which only changes the version the client reports).
+     */
+    private static final Pattern JAR_RESOURCES = Pattern.compile(
+            "META-INF/(MANIFEST\\.MF|DEPENDENCIES|[A-Za-z-]*(LICENSE|NOTICE)(\\.txt)?|services/io\\.cctflow\\.agent\\..+)"
+                    + "|LICENSE|NOTICE|kafka/kafka-version\\.properties"
+                    // our own resources, but no native library even under our prefix
+                    + "|io/cctflow/agent/.+(?<!\\.so|\\.dll|\\.dylib|\\.jnilib)");
+
     @Test
     void jarHoldsNoClassOutsideOurPackage() throws IOException {
         List<String> foreign = new ArrayList<>();
+        List<String> otherFiles = new ArrayList<>();
         int classes = 0;
         try (JarFile jar = new JarFile(JAR.toFile())) {
             for (JarEntry e : (Iterable<JarEntry>) jar.stream()::iterator) {
-                if (e.getName().endsWith(".class")) {
+                String name = e.getName();
+                if (name.endsWith(".class")) {
                     classes++;
-                    if (!e.getName().startsWith("io/cctflow/agent/")) {
-                        foreign.add(e.getName());
+                    if (!name.startsWith("io/cctflow/agent/")) {
+                        foreign.add(name);
                     }
+                } else if (!e.isDirectory() && !JAR_RESOURCES.matcher(name).matches()) {
+                    otherFiles.add(name);
                 }
             }
         }
         assertThat(classes).as("classes in %s", JAR).isGreaterThan(1_000);
         assertThat(foreign).as("classes outside io/cctflow/agent/ in %s", JAR).isEmpty();
+        // a native library (a JNI codec) could never link once relocated, and any other file at
+        // the root shares the host's class path: only these may ship
+        assertThat(otherFiles).as("files other than classes and the allowed resources in %s", JAR).isEmpty();
     }
 
     @Test
