@@ -202,6 +202,30 @@ class AgentJarIT {
     }
 
     /**
+     * JFR started before the agent (here by {@code -XX:StartFlightRecording}) keeps its depth:
+     * the agent says so at start, with the flag, before any batch shows the truncation; and says
+     * nothing when the JVM already asked for enough.
+     */
+    @Test
+    @Timeout(180)
+    void jfrAlreadyRunningAtASmallerDepthIsReportedAtStartWithTheFlag() throws Exception {
+        String args = "bootstrap.servers=127.0.0.1:1,service=t,flush=1000";
+        Run shallow = runHost("jfr-before-agent", List.of("-XX:StartFlightRecording"), args, "1000",
+                "--await-agent");
+        Run deep = runHost("jfr-before-agent-deep",
+                List.of("-XX:FlightRecorderOptions:stackdepth=256", "-XX:StartFlightRecording"), args, "1000",
+                "--await-agent");
+
+        assertThat(shallow.exitCode()).as(shallow.stderr()).isZero();
+        assertThat(shallow.stderr()).contains("[cctflow-agent] WARN JFR was already running when the agent"
+                + " started, with a stack depth of 64 frames, which cannot change now: deeper stacks are"
+                + " truncated (the batches' stats count them); restart the JVM with"
+                + " -XX:FlightRecorderOptions:stackdepth=256");
+        assertThat(deep.exitCode()).as(deep.stderr()).isZero();
+        assertThat(deep.stderr()).contains("[cctflow-agent] started: ").doesNotContain("JFR was already running");
+    }
+
+    /**
      * The resources the agent jar may hold besides classes: licences and notices, the manifest,
      * service files of relocated interfaces, our own non-native resources, and Kafka's version
      * file (read by its relocated AppInfoParser under this unrelocatable name; a host's own copy

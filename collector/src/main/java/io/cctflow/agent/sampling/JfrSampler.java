@@ -1,11 +1,8 @@
 package io.cctflow.agent.sampling;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import javax.management.ObjectName;
 
 import io.cctflow.agent.batch.AgentCounters;
 import io.cctflow.agent.batch.SampleRecorder;
@@ -104,7 +101,7 @@ public final class JfrSampler implements AutoCloseable {
             if (isClosed()) {
                 return false;
             }
-            raiseStackDepth(stackDepth);
+            JfrStackDepth.request(stackDepth);
             RecordingStream rs = new RecordingStream();
             synchronized (lifecycle) {
                 if (closed) {
@@ -182,24 +179,6 @@ public final class JfrSampler implements AutoCloseable {
     private boolean isClosed() {
         synchronized (lifecycle) {
             return closed;
-        }
-    }
-
-    /**
-     * Asks JFR to record deeper stacks, which only works before JFR starts: at its default of 64
-     * frames most real stacks are truncated. Failure is not fatal: samples are still useful.
-     */
-    static void raiseStackDepth(int depth) {
-        try {
-            // the command echoes the setting whether or not JFR was already running, so its
-            // output tells nothing; the truncated-sample counter shows the effect
-            ManagementFactory.getPlatformMBeanServer().invoke(
-                    new ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrConfigure",
-                    new Object[] {new String[] {"stackdepth=" + depth}},
-                    new String[] {String[].class.getName()});
-        } catch (Throwable t) {
-            AgentLog.warn("could not set the JFR stack depth to " + depth
-                    + " (is JFR already running?); stacks deeper than JFR's limit are truncated", t);
         }
     }
 
