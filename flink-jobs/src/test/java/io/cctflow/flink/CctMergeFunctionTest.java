@@ -9,6 +9,7 @@ import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
+import io.cctflow.flink.ingest.RunSequences;
 import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
 import io.cctflow.schema.AgentStats;
@@ -163,11 +164,12 @@ class CctMergeFunctionTest {
         return batch;
     }
 
-    private Long lastSequence() throws Exception {
+    /** The highest sequence number seen of the execution's latest run ({@code RunSequences}). */
+    private long lastSequence() throws Exception {
         var backend = harness.getOperator().getKeyedStateBackend();
         backend.setCurrentKey(EXEC.key());
-        return backend.getPartitionedState(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
-                Outputs.LAST_SEQUENCE).value();
+        return RunSequences.highest(backend.getPartitionedState(VoidNamespace.INSTANCE,
+                VoidNamespaceSerializer.INSTANCE, Outputs.LAST_SEQUENCE).value());
     }
 
     @Test

@@ -26,6 +26,11 @@ public final class RunSequences {
         return new long[] {Long.MIN_VALUE, 0, -1};
     }
 
+    /** The highest sequence number seen of the latest run; -1 before the first batch. */
+    public static long highest(long[] state) {
+        return state[2];
+    }
+
     /**
      * Accounts for one batch of the run ({@code runStartMillis}, {@code pid}) and updates
      * {@code state} in place.
