@@ -4,24 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -129,28 +121,8 @@ class AgentAttachIT {
                 + " duration (use e.g. 20, 20ms, 10s, 1m)" + System.lineSeparator());
     }
 
-    /** Polls the topic until {@code done} holds for the batches read (at most 90 s). */
-    private static List<SampleBatch> consume(String topic, Predicate<List<SampleBatch>> done)
-            throws Exception {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestServers.get().kafkaBootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        List<SampleBatch> batches = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p)) {
-            consumer.subscribe(List.of(topic));
-            while (!done.test(batches) && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    batches.add(SampleBatch.fromByteBuffer(ByteBuffer.wrap(r.value())));
-                }
-            }
-        }
-        assertThat(done.test(batches)).as("batches on %s within 90 s: %s", topic, batches.size())
-                .isTrue();
-        return batches;
+    private static List<SampleBatch> consume(String topic, Predicate<List<SampleBatch>> done) {
+        return SampleTopic.readUntil(topic, done, Duration.ofSeconds(90));
     }
 
     private static String java() {

@@ -2,7 +2,6 @@ package io.cctflow.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,17 +9,11 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.LongStream;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -232,28 +225,8 @@ class AgentSettingsIT {
                         f -> b.getMethods().get(f).getMethodName().equals("recurse")));
     }
 
-    /** Polls the topic until {@code done} holds for the batches read (at most 120 s). */
-    private static List<SampleBatch> consume(String topic, Predicate<List<SampleBatch>> done)
-            throws Exception {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestServers.get().kafkaBootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        List<SampleBatch> batches = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p)) {
-            consumer.subscribe(List.of(topic));
-            while (!done.test(batches) && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    batches.add(SampleBatch.fromByteBuffer(ByteBuffer.wrap(r.value())));
-                }
-            }
-        }
-        assertThat(done.test(batches)).as("batches on %s within 120 s: %s", topic, batches.size())
-                .isTrue();
-        return batches;
+    private static List<SampleBatch> consume(String topic, Predicate<List<SampleBatch>> done) {
+        return SampleTopic.readUntil(topic, done, Duration.ofSeconds(120));
     }
 
     private static String java() {

@@ -7,7 +7,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,23 +15,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.cctflow.core.ExecutionId;
+import io.cctflow.agent.SampleTopic;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
 import io.cctflow.servers.TestServers;
@@ -98,8 +91,8 @@ class ImportCommandKafkaTest {
         Map<String, List<SampleBatch>> byInstance = consume(topic, goodSamples + 12).stream()
                 .collect(Collectors.groupingBy(b -> b.getInstance().getInstanceId()));
         assertThat(byInstance).containsOnlyKeys("good", "stacks");
-        assertThat(samples(byInstance.get("good"))).isEqualTo(goodSamples);
-        assertThat(samples(byInstance.get("stacks"))).isEqualTo(12);
+        assertThat(SampleTopic.samples(byInstance.get("good"))).isEqualTo(goodSamples);
+        assertThat(SampleTopic.samples(byInstance.get("stacks"))).isEqualTo(12);
         SampleBatch collapsed = byInstance.get("stacks").get(0);
         assertThat(collapsed.getWindowStartMillis()).isEqualTo(
                 java.time.Instant.parse("2024-05-01T12:00:00Z").toEpochMilli());
@@ -361,33 +354,11 @@ class ImportCommandKafkaTest {
     }
 
     /** Reads the topic until the batches hold {@code samples} samples (at most 60 s). */
-    private static List<SampleBatch> consume(String topic, long samples) throws Exception {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestServers.get().kafkaBootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        List<SampleBatch> batches = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p)) {
-            consumer.subscribe(List.of(topic));
-            while (samples(batches) < samples && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    SampleBatch batch = SampleBatch.fromByteBuffer(ByteBuffer.wrap(r.value()));
-                    var info = batch.getInstance();
-                    assertThat(r.key()).isEqualTo(new ExecutionId(info.getService(), info.getVersion(),
-                            info.getInstanceId()).key());
-                    batches.add(batch);
-                }
-            }
-        }
-        assertThat(samples(batches)).as("samples on %s", topic).isEqualTo(samples);
+    private static List<SampleBatch> consume(String topic, long samples) {
+        List<SampleBatch> batches = SampleTopic.readUntil(topic, b -> SampleTopic.samples(b) >= samples,
+                Duration.ofSeconds(60));
+        assertThat(SampleTopic.samples(batches)).as("samples on %s", topic).isEqualTo(samples);
         return batches;
-    }
-
-    private static long samples(List<SampleBatch> batches) {
-        return batches.stream().flatMap(b -> b.getStacks().stream()).mapToLong(Stack::getCount).sum();
     }
 
     private static List<Long> range(int n) {

@@ -10,23 +10,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.cctflow.agent.SampleTopic;
 import io.cctflow.schema.SampleBatch;
-import io.cctflow.schema.Stack;
 import io.cctflow.servers.TestServers;
 
 /**
@@ -127,36 +120,10 @@ class ImportJarIT {
 
     /** Reads the topic until its batches hold {@code samples} samples (at most 90 s). */
     private static List<SampleBatch> consume(String topic, long samples) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestServers.get().kafkaBootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        List<SampleBatch> batches = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p)) {
-            consumer.subscribe(List.of(topic));
-            while (samples(batches) < samples && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    batches.add(decode(r.value()));
-                }
-            }
-        }
-        assertThat(samples(batches)).as("samples on %s within 90 s", topic).isEqualTo(samples);
+        List<SampleBatch> batches = SampleTopic.readUntil(topic, b -> SampleTopic.samples(b) >= samples,
+                Duration.ofSeconds(90));
+        assertThat(SampleTopic.samples(batches)).as("samples on %s", topic).isEqualTo(samples);
         return batches;
-    }
-
-    private static SampleBatch decode(byte[] value) {
-        try {
-            return SampleBatch.fromByteBuffer(ByteBuffer.wrap(value));
-        } catch (IOException e) {
-            throw new AssertionError("not a SampleBatch", e);
-        }
-    }
-
-    private static long samples(List<SampleBatch> batches) {
-        return batches.stream().flatMap(b -> b.getStacks().stream()).mapToLong(Stack::getCount).sum();
     }
 
     private static String java() {
