@@ -171,9 +171,10 @@ public final class BatchAggregator implements SampleRecorder {
     /**
      * As {@link #drain(long)}, but a window without samples still gives a batch: a heartbeat with
      * no methods and no stacks whose stats are the counters now (stack depth the configured one,
-     * no truncation warning), numbered in sequence like any batch (so a lost one shows as a gap). The live agent sends one every flush interval, so an
-     * idle JVM's counters (drops, queue, send latency) keep arriving and it is not taken for a
-     * dead one; importers, which batch recorded history, use {@link #drain(long)}.
+     * no truncation warning), numbered in sequence like any batch (so a lost one shows as a gap).
+     * The live agent sends one every flush interval, so an idle JVM's counters (drops, queue,
+     * send latency) keep arriving and it is not taken for a dead one; importers, which batch
+     * recorded history, use {@link #drain(long)}.
      *
      * @return the batch, never null
      */
