@@ -39,15 +39,15 @@ public final class PlainWorkload {
         System.out.println("workload done " + (sum != 0) + " at " + System.currentTimeMillis());
     }
 
+    /** Waits, at most {@code timeoutMillis}, for the thread named {@code name} to end, if there is one. */
     private static boolean awaitThreadGone(String name, long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
-        while (System.nanoTime() < deadline) {
-            if (Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals(name))) {
-                return true;
-            }
-            Thread.sleep(20);
+        Thread thread = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name))
+                .findFirst().orElse(null);
+        if (thread == null) {
+            return true;
         }
-        return false;
+        thread.join(timeoutMillis);
+        return !thread.isAlive();
     }
 
     private static long work(LongUnaryOperator step, long deadlineNanos) {
