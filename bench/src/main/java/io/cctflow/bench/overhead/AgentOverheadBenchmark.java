@@ -2,6 +2,8 @@ package io.cctflow.bench.overhead;
 
 import java.io.IOException;
 import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +70,26 @@ public final class AgentOverheadBenchmark {
             System.exit(2);
             return;
         }
+        if (options.setups().contains(Setup.AGENT_20_AWAY) && !isUnreachable(Setup.UNREACHABLE_BROKER)) {
+            System.err.println("error: setup " + Setup.AGENT_20_AWAY.id() + " needs nothing listening on "
+                    + Setup.UNREACHABLE_BROKER + ", but a connection there succeeded; stop that server or leave out "
+                    + Setup.AGENT_20_AWAY.id());
+            System.exit(2);
+            return;
+        }
         System.exit(run(options, String.join(" ", args)));
+    }
+
+    /** Whether a TCP connection to {@code hostPort} is refused (or times out), as to a stopped broker. */
+    static boolean isUnreachable(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(hostPort.substring(0, colon),
+                    Integer.parseInt(hostPort.substring(colon + 1))), 1000);
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
     }
 
     private static int run(OverheadOptions options, String args) throws Exception {
@@ -303,7 +324,7 @@ public final class AgentOverheadBenchmark {
                         + " (maxage 2m, maxsize 32m, as the agent's stream); every JFR child also gets"
                         + " `-XX:FlightRecorderOptions:stackdepth=%d`",
                 "- children's output and every slice (`slices.csv`): `%s`",
-                "%s%s"),
+                "%s%s%s"),
                 stamp, AgentOverheadBenchmark.class.getName(), args,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),
                 System.getProperty("java.runtime.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
@@ -313,7 +334,16 @@ public final class AgentOverheadBenchmark {
                         + o.prewarm().toSeconds() + " s;",
                 o.warmupCycles(), o.measuredCycles(), o.quiet() * 100, took.toSeconds(),
                 o.agentJar().getFileName(), OverheadOptions.agentDuration(o.flush()), o.stackDepth(), o.stackDepth(),
-                runDir, tenureLine(o), preloadLine(o, preloaded));
+                runDir, awayLine(o), tenureLine(o), preloadLine(o, preloaded));
+    }
+
+    private static String awayLine(OverheadOptions o) {
+        return o.setups().contains(Setup.AGENT_20_AWAY)
+                ? "- " + Setup.AGENT_20_AWAY.label + ": the agent as at 20 ms, but `bootstrap.servers="
+                        + Setup.UNREACHABLE_BROKER + "` (nothing listens there: every connection is refused, as by"
+                        + " a stopped broker) and `buffer=" + Setup.AWAY_BUFFER + "`, so its batches wait in the send"
+                        + " queue and, once it is full, the oldest are dropped; it publishes nothing\n"
+                : "";
     }
 
     private static String tenureLine(OverheadOptions o) {

@@ -103,8 +103,12 @@ final class OverheadReport {
             // across JVMs, after the attach; the goal is judged within the JVM (attached(...))
             pairs.add(new Pair(Setup.JFR_20_ATTACHED, Setup.JFR_20, Double.NaN));
         }
-        if (setups.contains(Setup.AGENT_10) && setups.contains(Setup.AGENT_20)) {
-            pairs.add(new Pair(Setup.AGENT_10, Setup.AGENT_20, Double.NaN));
+        if (setups.contains(Setup.AGENT_20)) {
+            for (Setup s : List.of(Setup.AGENT_10, Setup.AGENT_20_AWAY)) {
+                if (setups.contains(s)) {
+                    pairs.add(new Pair(s, Setup.AGENT_20, Double.NaN));
+                }
+            }
         }
         if (setups.contains(Setup.JFR_20)) {
             for (Setup s : List.of(Setup.JFR_IDLE, Setup.JFR_NO_EVENTS)) {
@@ -466,7 +470,7 @@ final class OverheadReport {
             md.append(' ').append(p.label()).append(" |");
         }
         md.append(" load average after |\n|---:|---:|---:|").append("---:|".repeat(pairs.size())).append("---|\n");
-        int warnings = 0;
+        Map<Setup, Integer> warnings = new EnumMap<>(Setup.class);
         for (Round r : rounds) {
             md.append("| ").append(r.number()).append(" | ").append(r.cycles().size()).append(" | ")
                     .append(quietCycles(r).size()).append(" |");
@@ -475,12 +479,16 @@ final class OverheadReport {
                         Quantiles.of(CycleRatios.perCycle(r.cycles(), p.a(), p.b(), Slice.Rate.WALL)).median()));
             }
             md.append(' ').append(r.loadAverage()).append(" |\n");
-            for (Round.ChildEnd end : r.ends().values()) {
-                warnings += end.agentWarnings();
+            r.ends().forEach((s, end) -> warnings.merge(s, end.agentWarnings(), Integer::sum));
+        }
+        List<String> bySetup = new ArrayList<>();
+        for (Setup s : setups) {
+            if (s.isAgent() || s.isAttached()) {
+                bySetup.add(s.label + " " + warnings.getOrDefault(s, 0));
             }
         }
-        md.append("\nAgent warnings (`[cctflow-agent] WARN` lines) over all agent children: ").append(warnings)
-                .append('\n');
+        md.append("\nAgent warnings (`[cctflow-agent] WARN` lines) over all rounds' children, by setup: ")
+                .append(bySetup.isEmpty() ? "no agent ran" : String.join(", ", bySetup)).append('\n');
     }
 
     private static double coresReceived(List<Slice[]> cycles, Setup s) {

@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The ways the benchmark starts its host JVMs: the four the issue compares, and two experiments on
- * what JFR costs without sampling ({@code --setups}).
+ * The ways the benchmark starts its host JVMs ({@code --setups}): the four the issue compares, our
+ * agent while its broker is away, two experiments on what JFR costs without sampling, and two that
+ * attach the agent halfway through a round.
  */
 enum Setup {
     /** No agent, no JFR: the baseline. */
@@ -17,6 +18,12 @@ enum Setup {
     AGENT_20("agent 20 ms", 20),
     /** Our shaded agent at twice the rate. */
     AGENT_10("agent 10 ms", 10),
+    /**
+     * Our shaded agent at 20 ms whose broker never answers ({@link #UNREACHABLE_BROKER}) and whose
+     * send queue ({@link #AWAY_BUFFER}) fills within a round: what the host pays while Kafka is away,
+     * the producer retrying and the oldest batches dropped.
+     */
+    AGENT_20_AWAY("agent 20 ms, Kafka away", 20),
     /** A plain JFR recording with only jdk.ExecutionSample at 20 ms, same stack depth, no agent. */
     JFR_20("plain JFR 20 ms", 20),
     /** Experiment: JFR initialised in the child ({@code FlightRecorder.getFlightRecorder()}), no recording. */
@@ -36,6 +43,15 @@ enum Setup {
      */
     NONE_ATTACHED("none, agent 20 ms attached", 20);
 
+    /**
+     * Where {@link #AGENT_20_AWAY}'s agent looks for its broker: port 1 of the loopback interface,
+     * where nothing listens (checked before a run), so every connection is refused at once and the
+     * producer retries with its backoff, as when a broker is down.
+     */
+    static final String UNREACHABLE_BROKER = "127.0.0.1:1";
+    /** {@link #AGENT_20_AWAY}'s send queue: a few batches, so the bound is hit within a round. */
+    static final String AWAY_BUFFER = "128k";
+
     /** The settings file of {@link #JFR_20}, in the run's directory. */
     static final String SAMPLES_JFC = "execution-sample-20ms.jfc";
     /** The settings file of {@link #JFR_NO_EVENTS}, in the run's directory. */
@@ -51,7 +67,7 @@ enum Setup {
 
     /** Started with {@code -javaagent}. */
     boolean isAgent() {
-        return this == AGENT_20 || this == AGENT_10;
+        return this == AGENT_20 || this == AGENT_10 || this == AGENT_20_AWAY;
     }
 
     /** Gets our agent attached halfway through each round. */
@@ -73,9 +89,12 @@ enum Setup {
         };
     }
 
-    /** Runs our agent at some point of the round, so it publishes to {@link #topic()}. */
+    /**
+     * Runs our agent at some point of the round, with the broker reachable, so it publishes to
+     * {@link #topic()}.
+     */
     boolean publishes() {
-        return isAgent() || isAttached();
+        return (isAgent() && this != AGENT_20_AWAY) || isAttached();
     }
 
     /** Short name used in {@code --setups}, topics, versions and file names. */
@@ -142,7 +161,8 @@ enum Setup {
 
     /**
      * The agent's arguments for one child of this setup (with {@code -javaagent} or when attached):
-     * its own topic, version and instance, this setup's period.
+     * its own topic, version and instance, this setup's period; {@link #AGENT_20_AWAY}'s the
+     * unreachable broker and the small send queue instead of {@code bootstrap}.
      */
     String agentArguments(String bootstrap, Duration flush, int stackDepth, int round) {
         return agentArguments(topic(), bootstrap, flush, stackDepth, round);
@@ -150,7 +170,8 @@ enum Setup {
 
     /** As {@link #agentArguments(String, Duration, int, int)}, publishing to {@code topic}. */
     String agentArguments(String topic, String bootstrap, Duration flush, int stackDepth, int round) {
-        return "bootstrap.servers=" + bootstrap + ",topic=" + topic + ",service=overhead-bench,version=" + id()
+        String broker = this == AGENT_20_AWAY ? UNREACHABLE_BROKER + ",buffer=" + AWAY_BUFFER : bootstrap;
+        return "bootstrap.servers=" + broker + ",topic=" + topic + ",service=overhead-bench,version=" + id()
                 + ",instance=" + id() + "-r" + round + ",period=" + periodMillis + "ms"
                 + ",flush=" + OverheadOptions.agentDuration(flush) + ",stackdepth=" + stackDepth;
     }

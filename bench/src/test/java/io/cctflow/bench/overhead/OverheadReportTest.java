@@ -102,6 +102,31 @@ class OverheadReportTest {
                 .contains("≥ 0.990: **not shown** (mean of 4 rounds");
     }
 
+    @Test
+    void brokerAwayIsComparedWithTheAgentAndWarningsAreCountedPerSetup() {
+        List<Setup> setups = List.of(Setup.NONE, Setup.AGENT_20, Setup.AGENT_20_AWAY);
+        OverheadReport report = new OverheadReport(2, setups, 0.05, 2);
+        for (int round = 1; round <= 2; round++) {
+            List<Slice[]> cycles = new ArrayList<>();
+            for (int c = 0; c < 8; c++) {
+                Slice[] slices = cycle(Setup.NONE, Setup.AGENT_20, 0.99, c);
+                slices[Setup.AGENT_20_AWAY.ordinal()] = cycle(Setup.NONE, Setup.AGENT_20_AWAY, 0.98, c)[
+                        Setup.AGENT_20_AWAY.ordinal()];
+                cycles.add(slices);
+            }
+            report.addRound(new Round(round, cycles, List.of(), Map.of(
+                    Setup.NONE, new Round.ChildEnd(0, 1 << 20, 1 << 26, 0),
+                    Setup.AGENT_20, new Round.ChildEnd(0, 1 << 20, 1 << 26, 1),
+                    Setup.AGENT_20_AWAY, new Round.ChildEnd(0, 1 << 20, 1 << 26, 3 + round)), "0.00 0.00 0.00"));
+        }
+        assertThat(report.pairs()).extracting(OverheadReport.Pair::label).contains(
+                "agent 20 ms / none", "agent 20 ms, Kafka away / none", "agent 20 ms, Kafka away / agent 20 ms");
+        String md = report.toMarkdown("");
+        // 0.98 / 0.99, each cycle's jitter the same on both sides
+        assertThat(md).contains("| agent 20 ms, Kafka away / agent 20 ms | 16 | 0.9899 |");
+        assertThat(md).contains("by setup: agent 20 ms 2, agent 20 ms, Kafka away 9\n");
+    }
+
     /** Rounds of none and agent 20 ms, 16 quiet cycles each, the agent child at {@code ratios[i]} of none's rate. */
     private static OverheadReport crossJvmReport(double... ratios) {
         OverheadReport report = new OverheadReport(2, List.of(Setup.NONE, Setup.AGENT_20), 0.05, 2);

@@ -3,6 +3,8 @@ package io.cctflow.bench.overhead;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -34,7 +36,8 @@ class SetupTest {
         assertThat(Setup.JFR_20_ATTACHED.control()).isEqualTo(Setup.JFR_20);
         for (Setup s : Setup.values()) {
             assertThat(s.isAttached()).as(s.label).isEqualTo(s == Setup.NONE_ATTACHED || s == Setup.JFR_20_ATTACHED);
-            assertThat(s.publishes()).as(s.label).isEqualTo(s.isAttached() || s.isAgent());
+            assertThat(s.publishes()).as(s.label)
+                    .isEqualTo(s.isAttached() || (s.isAgent() && s != Setup.AGENT_20_AWAY));
         }
         assertThat(Setup.NONE_ATTACHED.agentArguments("127.0.0.1:9092", Duration.ofSeconds(20), 256, 2))
                 .contains("version=noneattached", "instance=noneattached-r2", "period=20ms", "flush=20000ms");
@@ -49,6 +52,28 @@ class SetupTest {
                         + "service=overhead-bench,version=agent10,instance=agent10-r3,period=10ms,flush=5000ms,"
                         + "stackdepth=256");
         assertThat(Setup.AGENT_10.childArguments()).containsExactly(OverheadWorkload.AWAIT_JFR);
+    }
+
+    @Test
+    void brokerAwayRunsTheAgentAgainstAnUnreachableBrokerWithASmallQueue() {
+        assertThat(options(Setup.AGENT_20_AWAY)).containsExactly("-XX:FlightRecorderOptions:stackdepth=256",
+                "-javaagent:/x/agent.jar=bootstrap.servers=127.0.0.1:1,buffer=128k,topic=cctflow.bench.agent20away,"
+                        + "service=overhead-bench,version=agent20away,instance=agent20away-r3,period=20ms,"
+                        + "flush=5000ms,stackdepth=256");
+        assertThat(Setup.AGENT_20_AWAY.isAgent()).isTrue();
+        // nothing reaches the broker, so there is nothing to read back
+        assertThat(Setup.AGENT_20_AWAY.publishes()).isFalse();
+        assertThat(Setup.AGENT_20_AWAY.childArguments()).containsExactly(OverheadWorkload.AWAIT_JFR);
+    }
+
+    @Test
+    void aClosedPortIsUnreachableAndAListeningOneIsNot() throws Exception {
+        int port;
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = server.getLocalPort();
+            assertThat(AgentOverheadBenchmark.isUnreachable("127.0.0.1:" + port)).isFalse();
+        }
+        assertThat(AgentOverheadBenchmark.isUnreachable("127.0.0.1:" + port)).isTrue();
     }
 
     @Test
