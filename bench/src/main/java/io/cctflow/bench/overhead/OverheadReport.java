@@ -110,8 +110,12 @@ final class OverheadReport {
                 }
             }
         }
+        if (setups.contains(Setup.AGENT_20) && setups.contains(Setup.JFR_20_STREAM)) {
+            // our agent's own work: the same stream, its events read, batched and sent
+            pairs.add(new Pair(Setup.AGENT_20, Setup.JFR_20_STREAM, Double.NaN));
+        }
         if (setups.contains(Setup.JFR_20)) {
-            for (Setup s : List.of(Setup.JFR_IDLE, Setup.JFR_NO_EVENTS)) {
+            for (Setup s : List.of(Setup.JFR_20_STREAM, Setup.JFR_IDLE, Setup.JFR_NO_EVENTS)) {
                 if (setups.contains(s)) {
                     pairs.add(new Pair(Setup.JFR_20, s, Double.NaN));
                 }

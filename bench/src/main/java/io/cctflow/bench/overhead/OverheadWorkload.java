@@ -7,12 +7,14 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.RecordingState;
+import jdk.jfr.consumer.RecordingStream;
 
 /**
  * The host JVM of the overhead benchmark (a child of {@link AgentOverheadBenchmark}): runs
@@ -31,7 +33,7 @@ import jdk.jfr.RecordingState;
  * difference to a run without agent is what the agent (and its JFR consumer) keeps on the heap;
  * {@code rss} is {@code VmRSS} of {@code /proc/self/status} (0 where there is none).
  *
- * <p>Arguments: {@code threads countersFile [--await-jfr] [--init-jfr] [--tenure] [--preload FILE]}.
+ * <p>Arguments: {@code threads countersFile [--await-jfr] [--init-jfr] [--stream-jfr] [--tenure] [--preload FILE]}.
  * {@value #AWAIT_JFR}: wait for a running JFR recording before READY (the agent starts on its own
  * thread); the wait is printed. {@value #INIT_JFR}: initialise JFR
  * ({@link FlightRecorder#getFlightRecorder()}) before the workers start, without any recording (an
@@ -47,6 +49,14 @@ import jdk.jfr.RecordingState;
 public final class OverheadWorkload {
     /** Argument: wait for a running JFR recording before READY. */
     static final String AWAIT_JFR = "--await-jfr";
+    /**
+     * Argument: before the workers start, open a JFR event stream in this JVM, as our agent does
+     * (jdk.ExecutionSample alone at 20 ms, the same bounds), whose consumer touches nothing of the
+     * events: what JFR's streaming costs apart from what a consumer does with the events.
+     */
+    static final String STREAM_JFR = "--stream-jfr";
+    /** The stream's thread; its name puts its CPU under JFR's in {@link ThreadCpu}. */
+    static final String STREAM_THREAD = "JFR stream (bench)";
     /** Argument: initialise JFR without a recording before the workers start. */
     static final String INIT_JFR = "--init-jfr";
     /** Argument: move the workers' state to the old generation before they start. */
@@ -62,7 +72,7 @@ public final class OverheadWorkload {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: OverheadWorkload <threads> <countersFile> [" + AWAIT_JFR + "] [" + INIT_JFR + "] ["
+            System.err.println("usage: OverheadWorkload <threads> <countersFile> [" + AWAIT_JFR + "] [" + INIT_JFR + "] [" + STREAM_JFR + "] ["
                     + TENURE + "] [" + PRELOAD + " FILE]");
             System.exit(2);
         }
@@ -72,7 +82,8 @@ public final class OverheadWorkload {
         for (int i = 2; i < args.length; i++) {
             if (args[i].equals(PRELOAD) && i + 1 < args.length) {
                 preload = Path.of(args[++i]);
-            } else if (args[i].equals(AWAIT_JFR) || args[i].equals(INIT_JFR) || args[i].equals(TENURE)) {
+            } else if (args[i].equals(AWAIT_JFR) || args[i].equals(INIT_JFR) || args[i].equals(TENURE)
+                    || args[i].equals(STREAM_JFR)) {
                 flags.add(args[i]);
             } else {
                 System.err.println("unknown argument " + args[i]);
@@ -83,6 +94,9 @@ public final class OverheadWorkload {
         BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         if (flags.contains(INIT_JFR)) {
             FlightRecorder.getFlightRecorder();
+        }
+        if (flags.contains(STREAM_JFR)) {
+            startStream();
         }
         if (preload != null) {
             List<String> names = Files.readAllLines(preload, StandardCharsets.UTF_8);
@@ -149,6 +163,22 @@ public final class OverheadWorkload {
             }
         }
         return missing;
+    }
+
+    /** Starts {@value #STREAM_JFR}'s stream on a daemon thread, as the agent starts its own. */
+    private static void startStream() {
+        Thread t = new Thread(() -> {
+            try (RecordingStream rs = new RecordingStream()) {
+                rs.setMaxAge(Duration.ofMinutes(2));
+                rs.setMaxSize(32L << 20);
+                rs.setOrdered(false);
+                rs.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(20));
+                rs.onEvent("jdk.ExecutionSample", event -> { });
+                rs.start();
+            }
+        }, STREAM_THREAD);
+        t.setDaemon(true);
+        t.start();
     }
 
     /**

@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /**
  * The ways the benchmark starts its host JVMs ({@code --setups}): the four the issue compares, our
- * agent while its broker is away, two experiments on what JFR costs without sampling, and two that
+ * agent while its broker is away, three experiments on what JFR's parts cost, and two that
  * attach the agent halfway through a round.
  */
 enum Setup {
@@ -26,6 +26,12 @@ enum Setup {
     AGENT_20_AWAY("agent 20 ms, Kafka away", 20),
     /** A plain JFR recording with only jdk.ExecutionSample at 20 ms, same stack depth, no agent. */
     JFR_20("plain JFR 20 ms", 20),
+    /**
+     * Experiment: a JFR event stream opened in the child as our agent opens its own (jdk.ExecutionSample
+     * alone at 20 ms, the same bounds), whose consumer touches nothing of the events: JFR's sampling
+     * and streaming without our agent's work ({@link OverheadWorkload#STREAM_JFR}).
+     */
+    JFR_20_STREAM("JFR stream 20 ms, events unread", 20),
     /** Experiment: JFR initialised in the child ({@code FlightRecorder.getFlightRecorder()}), no recording. */
     JFR_IDLE("JFR, no recording", 0),
     /** Experiment: a plain JFR recording with no event enabled (JFR's threads and flushes, no sampler). */
@@ -130,6 +136,7 @@ enum Setup {
         return switch (this) {
             case NONE, NONE_ATTACHED -> List.of();
             case JFR_IDLE -> List.of(OverheadWorkload.INIT_JFR);
+            case JFR_20_STREAM -> List.of(OverheadWorkload.STREAM_JFR, OverheadWorkload.AWAIT_JFR);
             default -> List.of(OverheadWorkload.AWAIT_JFR);
         };
     }

@@ -41,7 +41,21 @@ class OverheadWorkloadTest {
         assertThat(run.ops).isPositive();
     }
 
-    private record Run(String stderr, long fullCollectionsBeforeEnd, long fullCollections, long ops) {
+    @Test
+    void streamJfrOpensARunningRecordingOnAThreadCountedAsJfrs(@TempDir Path dir) throws Exception {
+        // --await-jfr gives up after two minutes without a running recording: READY proves the stream runs
+        Run run = run(dir, List.of(OverheadWorkload.STREAM_JFR, OverheadWorkload.AWAIT_JFR));
+
+        assertThat(run.ops).isPositive();
+        if (!run.threadNames.isEmpty()) {
+            // Linux: the parent reads CPU by thread name (at most 15 characters in /proc)
+            assertThat(run.threadNames).contains(OverheadWorkload.STREAM_THREAD.substring(0, 15));
+            assertThat(ThreadCpu.kindOf(OverheadWorkload.STREAM_THREAD.substring(0, 15))).isEqualTo(ThreadCpu.Kind.JFR);
+        }
+    }
+
+    private record Run(String stderr, long fullCollectionsBeforeEnd, long fullCollections, long ops,
+            List<String> threadNames) {
     }
 
     private static Run run(Path dir, List<String> flags) throws Exception {
@@ -55,22 +69,40 @@ class OverheadWorkloadTest {
         Process child = new ProcessBuilder(command).redirectError(err.toFile()).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
                 Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
-            assertThat(SliceProtocol.parseReady(out.readLine())).isZero();
+            long awaitMillis = SliceProtocol.parseReady(out.readLine());
+            if (!flags.contains(OverheadWorkload.AWAIT_JFR)) {
+                assertThat(awaitMillis).isZero();
+            }
             OpsCounters ops = OpsCounters.open(counters, 2);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (ops.sum() == 0 && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
             long before = fullCollections(gcLog);
+            List<String> threadNames = threadNames(child.pid());
             in.write(SliceProtocol.END + "\n");
             in.flush();
             SliceProtocol.Result result = SliceProtocol.parseResult(out.readLine());
             assertThat(result.heapAfterGcBytes()).isPositive();
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            return new Run(Files.readString(err), before, fullCollections(gcLog), ops.sum());
+            return new Run(Files.readString(err), before, fullCollections(gcLog), ops.sum(), threadNames);
         } finally {
             child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
+    }
+
+    /** The native names of the process's threads; empty where there is no {@code /proc}. */
+    private static List<String> threadNames(long pid) throws Exception {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        List<String> names = new ArrayList<>();
+        if (Files.isDirectory(tasks)) {
+            try (var dirs = Files.list(tasks)) {
+                for (Path task : dirs.toList()) {
+                    names.add(Files.readString(task.resolve("comm")).strip());
+                }
+            }
+        }
+        return names;
     }
 
     private static long fullCollections(Path gcLog) throws Exception {

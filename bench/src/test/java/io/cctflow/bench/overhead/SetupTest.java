@@ -92,6 +92,11 @@ class SetupTest {
                 "-XX:StartFlightRecording:settings=/x/no-events.jfc,maxage=2m,maxsize=32m");
         assertThat(Setup.JFR_NO_EVENTS.childArguments()).containsExactly(OverheadWorkload.AWAIT_JFR);
         assertThat(Setup.noEventSettings()).contains("<configuration").doesNotContain("<event");
+        // the stream is opened in the child, as the agent opens its own
+        assertThat(options(Setup.JFR_20_STREAM)).containsExactly("-XX:FlightRecorderOptions:stackdepth=256");
+        assertThat(Setup.JFR_20_STREAM.childArguments())
+                .containsExactly(OverheadWorkload.STREAM_JFR, OverheadWorkload.AWAIT_JFR);
+        assertThat(Setup.JFR_20_STREAM.publishes()).isFalse();
         // initialised in the child, no recording to wait for
         assertThat(options(Setup.JFR_IDLE)).containsExactly("-XX:FlightRecorderOptions:stackdepth=256");
         assertThat(Setup.JFR_IDLE.childArguments()).containsExactly(OverheadWorkload.INIT_JFR);
