@@ -115,11 +115,15 @@ final class OverheadReport {
             pairs.add(new Pair(Setup.AGENT_20, Setup.JFR_20_STREAM, Double.NaN));
         }
         if (setups.contains(Setup.JFR_20)) {
-            for (Setup s : List.of(Setup.JFR_20_STREAM, Setup.JFR_IDLE, Setup.JFR_NO_EVENTS)) {
+            for (Setup s : List.of(Setup.JFR_20_STREAM, Setup.JFR_20_DUMP, Setup.JFR_IDLE, Setup.JFR_NO_EVENTS)) {
                 if (setups.contains(s)) {
                     pairs.add(new Pair(Setup.JFR_20, s, Double.NaN));
                 }
             }
+        }
+        if (setups.contains(Setup.JFR_20_STREAM) && setups.contains(Setup.JFR_20_DUMP)) {
+            // the same sampling, read once a second by a stream or once per interval from dumps
+            pairs.add(new Pair(Setup.JFR_20_STREAM, Setup.JFR_20_DUMP, Double.NaN));
         }
         return pairs;
     }

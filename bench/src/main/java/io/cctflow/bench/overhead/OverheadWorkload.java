@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Locale;
 
 import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
+import jdk.jfr.consumer.RecordingFile;
 import jdk.jfr.consumer.RecordingStream;
 
 /**
@@ -33,7 +35,8 @@ import jdk.jfr.consumer.RecordingStream;
  * difference to a run without agent is what the agent (and its JFR consumer) keeps on the heap;
  * {@code rss} is {@code VmRSS} of {@code /proc/self/status} (0 where there is none).
  *
- * <p>Arguments: {@code threads countersFile [--await-jfr] [--init-jfr] [--stream-jfr] [--tenure] [--preload FILE]}.
+ * <p>Arguments: {@code threads countersFile [--await-jfr] [--init-jfr] [--stream-jfr] [--dump-jfr] [--tenure]
+ * [--preload FILE]}.
  * {@value #AWAIT_JFR}: wait for a running JFR recording before READY (the agent starts on its own
  * thread); the wait is printed. {@value #INIT_JFR}: initialise JFR
  * ({@link FlightRecorder#getFlightRecorder()}) before the workers start, without any recording (an
@@ -57,6 +60,20 @@ public final class OverheadWorkload {
     static final String STREAM_JFR = "--stream-jfr";
     /** The stream's thread; its name puts its CPU under JFR's in {@link ThreadCpu}. */
     static final String STREAM_THREAD = "JFR stream (bench)";
+    /**
+     * Argument: before the workers start, record jdk.ExecutionSample alone at 20 ms without a
+     * stream: every {@value #DUMP_MILLIS} milliseconds (20 s) a new recording starts, the previous one stops, is dumped
+     * to a file and read back event by event (each event left unread, as {@value #STREAM_JFR}'s):
+     * a consumer that reads JFR once per interval instead of once per second.
+     */
+    static final String DUMP_JFR = "--dump-jfr";
+    /** The dumping thread; its name puts its CPU under JFR's in {@link ThreadCpu}. */
+    static final String DUMP_THREAD = "JFR dump (bench)";
+    /**
+     * How often {@value #DUMP_JFR} hands over to a new recording, in milliseconds: the benchmark's
+     * {@code --flush 20s} unless the system property {@value #DUMP_MILLIS} says otherwise (tests).
+     */
+    static final String DUMP_MILLIS = "cctflow.bench.dumpMillis";
     /** Argument: initialise JFR without a recording before the workers start. */
     static final String INIT_JFR = "--init-jfr";
     /** Argument: move the workers' state to the old generation before they start. */
@@ -72,7 +89,7 @@ public final class OverheadWorkload {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: OverheadWorkload <threads> <countersFile> [" + AWAIT_JFR + "] [" + INIT_JFR + "] [" + STREAM_JFR + "] ["
+            System.err.println("usage: OverheadWorkload <threads> <countersFile> [" + AWAIT_JFR + "] [" + INIT_JFR + "] [" + STREAM_JFR + "] [" + DUMP_JFR + "] ["
                     + TENURE + "] [" + PRELOAD + " FILE]");
             System.exit(2);
         }
@@ -83,7 +100,7 @@ public final class OverheadWorkload {
             if (args[i].equals(PRELOAD) && i + 1 < args.length) {
                 preload = Path.of(args[++i]);
             } else if (args[i].equals(AWAIT_JFR) || args[i].equals(INIT_JFR) || args[i].equals(TENURE)
-                    || args[i].equals(STREAM_JFR)) {
+                    || args[i].equals(STREAM_JFR) || args[i].equals(DUMP_JFR)) {
                 flags.add(args[i]);
             } else {
                 System.err.println("unknown argument " + args[i]);
@@ -97,6 +114,9 @@ public final class OverheadWorkload {
         }
         if (flags.contains(STREAM_JFR)) {
             startStream();
+        }
+        if (flags.contains(DUMP_JFR)) {
+            startDumps();
         }
         if (preload != null) {
             List<String> names = Files.readAllLines(preload, StandardCharsets.UTF_8);
@@ -179,6 +199,46 @@ public final class OverheadWorkload {
         }, STREAM_THREAD);
         t.setDaemon(true);
         t.start();
+    }
+
+    /** Starts {@value #DUMP_JFR}'s recordings and their reader on a daemon thread. */
+    private static void startDumps() {
+        long interval = Long.getLong(DUMP_MILLIS, 20_000);
+        Thread t = new Thread(() -> {
+            try {
+                Path file = Files.createTempFile("cctflow-bench-", ".jfr");
+                file.toFile().deleteOnExit();
+                Recording current = sampling();
+                while (true) {
+                    Thread.sleep(interval);
+                    Recording next = sampling();
+                    current.stop();
+                    current.dump(file);
+                    current.close();
+                    current = next;
+                    long n = 0;
+                    try (RecordingFile events = new RecordingFile(file)) {
+                        for (; events.hasMoreEvents(); n++) {
+                            events.readEvent();
+                        }
+                    }
+                    System.err.println(DUMP_THREAD + ": read " + n + " events");
+                }
+            } catch (IOException | InterruptedException e) {
+                System.err.println(DUMP_THREAD + " ended: " + e);
+            }
+        }, DUMP_THREAD);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** A started recording of jdk.ExecutionSample alone at 20 ms, on disk. */
+    private static Recording sampling() {
+        Recording r = new Recording();
+        r.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(20));
+        r.setToDisk(true);
+        r.start();
+        return r;
     }
 
     /**

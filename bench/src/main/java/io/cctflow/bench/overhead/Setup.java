@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /**
  * The ways the benchmark starts its host JVMs ({@code --setups}): the four the issue compares, our
- * agent while its broker is away, three experiments on what JFR's parts cost, and two that
+ * agent while its broker is away, four experiments on what JFR's parts cost, and two that
  * attach the agent halfway through a round.
  */
 enum Setup {
@@ -32,6 +32,11 @@ enum Setup {
      * and streaming without our agent's work ({@link OverheadWorkload#STREAM_JFR}).
      */
     JFR_20_STREAM("JFR stream 20 ms, events unread", 20),
+    /**
+     * Experiment: the same sampling read without a stream, one recording per 20 s dumped and read
+     * back, its events left unread ({@link OverheadWorkload#DUMP_JFR}).
+     */
+    JFR_20_DUMP("JFR dumps 20 ms, events unread", 20),
     /** Experiment: JFR initialised in the child ({@code FlightRecorder.getFlightRecorder()}), no recording. */
     JFR_IDLE("JFR, no recording", 0),
     /** Experiment: a plain JFR recording with no event enabled (JFR's threads and flushes, no sampler). */
@@ -137,6 +142,7 @@ enum Setup {
             case NONE, NONE_ATTACHED -> List.of();
             case JFR_IDLE -> List.of(OverheadWorkload.INIT_JFR);
             case JFR_20_STREAM -> List.of(OverheadWorkload.STREAM_JFR, OverheadWorkload.AWAIT_JFR);
+            case JFR_20_DUMP -> List.of(OverheadWorkload.DUMP_JFR, OverheadWorkload.AWAIT_JFR);
             default -> List.of(OverheadWorkload.AWAIT_JFR);
         };
     }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,16 +55,37 @@ class OverheadWorkloadTest {
         }
     }
 
+    @Test
+    void dumpJfrRecordsOnAThreadCountedAsJfrs(@TempDir Path dir) throws Exception {
+        Run run = run(dir, List.of("-D" + OverheadWorkload.DUMP_MILLIS + "=500"),
+                List.of(OverheadWorkload.DUMP_JFR, OverheadWorkload.AWAIT_JFR), OverheadWorkload.DUMP_THREAD + ": read ");
+
+        assertThat(run.ops).isPositive();
+        assertThat(run.stderr).doesNotContain(OverheadWorkload.DUMP_THREAD + " ended")
+                .containsPattern(Pattern.quote(OverheadWorkload.DUMP_THREAD) + ": read [1-9][0-9]* events");
+        if (!run.threadNames.isEmpty()) {
+            assertThat(run.threadNames).contains(OverheadWorkload.DUMP_THREAD.substring(0, 15));
+            assertThat(ThreadCpu.kindOf(OverheadWorkload.DUMP_THREAD.substring(0, 15))).isEqualTo(ThreadCpu.Kind.JFR);
+        }
+    }
+
     private record Run(String stderr, long fullCollectionsBeforeEnd, long fullCollections, long ops,
             List<String> threadNames) {
     }
 
     private static Run run(Path dir, List<String> flags) throws Exception {
+        return run(dir, List.of(), flags, null);
+    }
+
+    /** As above with extra JVM options, ending the child only once its stderr holds {@code awaitErr} (if not null). */
+    private static Run run(Path dir, List<String> jvmOptions, List<String> flags, String awaitErr) throws Exception {
         Path gcLog = dir.resolve("gc.log");
         Path counters = dir.resolve("ops");
         Path err = dir.resolve("err");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:+UseG1GC", "-Xlog:gc:file=" + gcLog.toAbsolutePath(), "-cp",
+                "-Xmx128m", "-XX:+UseG1GC", "-Xlog:gc:file=" + gcLog.toAbsolutePath()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp",
                 System.getProperty("java.class.path"), OverheadWorkload.class.getName(), "2", counters.toString()));
         command.addAll(flags);
         Process child = new ProcessBuilder(command).redirectError(err.toFile()).start();
@@ -77,6 +99,9 @@ class OverheadWorkloadTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (ops.sum() == 0 && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
+            }
+            while (awaitErr != null && !Files.readString(err).contains(awaitErr) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
             }
             long before = fullCollections(gcLog);
             List<String> threadNames = threadNames(child.pid());

@@ -97,6 +97,9 @@ class SetupTest {
         assertThat(Setup.JFR_20_STREAM.childArguments())
                 .containsExactly(OverheadWorkload.STREAM_JFR, OverheadWorkload.AWAIT_JFR);
         assertThat(Setup.JFR_20_STREAM.publishes()).isFalse();
+        assertThat(options(Setup.JFR_20_DUMP)).isEqualTo(options(Setup.JFR_20_STREAM));
+        assertThat(Setup.JFR_20_DUMP.childArguments())
+                .containsExactly(OverheadWorkload.DUMP_JFR, OverheadWorkload.AWAIT_JFR);
         // initialised in the child, no recording to wait for
         assertThat(options(Setup.JFR_IDLE)).containsExactly("-XX:FlightRecorderOptions:stackdepth=256");
         assertThat(Setup.JFR_IDLE.childArguments()).containsExactly(OverheadWorkload.INIT_JFR);
