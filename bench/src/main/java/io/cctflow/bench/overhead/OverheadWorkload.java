@@ -62,9 +62,9 @@ public final class OverheadWorkload {
     static final String STREAM_THREAD = "JFR stream (bench)";
     /**
      * Argument: before the workers start, record jdk.ExecutionSample alone at 20 ms without a
-     * stream: every {@value #DUMP_MILLIS} milliseconds (20 s) a new recording starts, the previous one stops, is dumped
-     * to a file and read back event by event (each event left unread, as {@value #STREAM_JFR}'s):
-     * a consumer that reads JFR once per interval instead of once per second.
+     * stream: every 20 s (system property {@value #DUMP_MILLIS}, in milliseconds) a new recording
+     * starts, the previous one stops, is dumped to a file and read back event by event (each event left unread, as
+     * {@value #STREAM_JFR}'s): a consumer that reads JFR once per interval instead of once per second.
      */
     static final String DUMP_JFR = "--dump-jfr";
     /** The dumping thread; its name puts its CPU under JFR's in {@link ThreadCpu}. */
@@ -89,8 +89,8 @@ public final class OverheadWorkload {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: OverheadWorkload <threads> <countersFile> [" + AWAIT_JFR + "] [" + INIT_JFR + "] [" + STREAM_JFR + "] [" + DUMP_JFR + "] ["
-                    + TENURE + "] [" + PRELOAD + " FILE]");
+            System.err.println("usage: OverheadWorkload <threads> <countersFile> [" + AWAIT_JFR + "] [" + INIT_JFR
+                    + "] [" + STREAM_JFR + "] [" + DUMP_JFR + "] [" + TENURE + "] [" + PRELOAD + " FILE]");
             System.exit(2);
         }
         int threads = Integer.parseInt(args[0]);
