@@ -156,6 +156,10 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
         // only the sender thread waits for metadata; after this it backs off and tries again
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_000);
+        // while the broker is away the producer's network thread retries its connection at most
+        // this often (Kafka's default is 1 s), as the sender retries a batch: reconnecting is most
+        // of what an agent without its broker costs; a returning broker is found within ~5 s
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MILLIS);
         // the agent's SendQueue is the buffer; the producer holds one record at a time
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 8L << 20);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
