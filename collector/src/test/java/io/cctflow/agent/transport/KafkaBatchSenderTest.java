@@ -288,6 +288,7 @@ class KafkaBatchSenderTest {
                 Map.entry("delivery.timeout.ms", Integer.MAX_VALUE),
                 Map.entry("compression.type", "gzip"),
                 Map.entry("max.block.ms", 1_000),
+                Map.entry("reconnect.backoff.ms", 500L),
                 Map.entry("reconnect.backoff.max.ms", 5_000L),
                 Map.entry("linger.ms", 0),
                 Map.entry("key.serializer", StringSerializer.class),
