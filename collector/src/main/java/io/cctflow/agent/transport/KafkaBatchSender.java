@@ -164,8 +164,8 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         // only the sender thread waits for metadata; after this it backs off and tries again
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_000);
         // while the broker is away its network thread waits this long between attempts to find
-        // a node (Kafka's default is 50 ms), doubling up to the
-        // sender's own cap; a returning broker is found within ~6 s (Kafka adds 20 % jitter)
+        // a node (Kafka's default is 50 ms), doubling up to the sender's own cap; a returning
+        // broker is found within ~6 s (Kafka adds 20 % jitter)
         p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, RECONNECT_BACKOFF_MILLIS);
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MILLIS);
         // the agent's SendQueue is the buffer; the producer holds one record at a time
