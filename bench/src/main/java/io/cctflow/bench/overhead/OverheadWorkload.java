@@ -58,11 +58,14 @@ public final class OverheadWorkload {
      * events: what JFR's streaming costs apart from what a consumer does with the events.
      */
     static final String STREAM_JFR = "--stream-jfr";
+    // what the stream and the dumps record: the agent's event at the agent's default period
+    private static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+    private static final Duration SAMPLE_PERIOD = Duration.ofMillis(20);
     /** The stream's thread; its name puts its CPU under JFR's in {@link ThreadCpu}. */
     static final String STREAM_THREAD = "JFR stream (bench)";
     /**
      * Argument: before the workers start, record jdk.ExecutionSample alone at 20 ms without a
-     * stream: every 20 s (system property {@value #DUMP_MILLIS}, in milliseconds) a new recording
+     * stream: every interval (system property {@value #DUMP_MILLIS}) a new recording
      * starts, the previous one stops, is dumped to a file and read back event by event (each event left unread, as
      * {@value #STREAM_JFR}'s): a consumer that reads JFR once per interval instead of once per second.
      */
@@ -70,8 +73,8 @@ public final class OverheadWorkload {
     /** The dumping thread; its name puts its CPU under JFR's in {@link ThreadCpu}. */
     static final String DUMP_THREAD = "JFR dump (bench)";
     /**
-     * How often {@value #DUMP_JFR} hands over to a new recording, in milliseconds: the benchmark's
-     * {@code --flush 20s} unless the system property {@value #DUMP_MILLIS} says otherwise (tests).
+     * How often {@value #DUMP_JFR} hands over to a new recording, in milliseconds; the benchmark
+     * sets it to its {@code --flush} ({@link Setup#JFR_20_DUMP}), 20 s when it is not set.
      */
     static final String DUMP_MILLIS = "cctflow.bench.dumpMillis";
     /** Argument: initialise JFR without a recording before the workers start. */
@@ -192,8 +195,8 @@ public final class OverheadWorkload {
                 rs.setMaxAge(Duration.ofMinutes(2));
                 rs.setMaxSize(32L << 20);
                 rs.setOrdered(false);
-                rs.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(20));
-                rs.onEvent("jdk.ExecutionSample", event -> { });
+                rs.enable(EXECUTION_SAMPLE).withPeriod(SAMPLE_PERIOD);
+                rs.onEvent(EXECUTION_SAMPLE, event -> { });
                 rs.start();
             }
         }, STREAM_THREAD);
@@ -235,7 +238,7 @@ public final class OverheadWorkload {
     /** A started recording of jdk.ExecutionSample alone at 20 ms, on disk. */
     private static Recording sampling() {
         Recording r = new Recording();
-        r.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(20));
+        r.enable(EXECUTION_SAMPLE).withPeriod(SAMPLE_PERIOD);
         r.setToDisk(true);
         r.start();
         return r;

@@ -168,6 +168,9 @@ enum Setup {
             // like the agent's stream: in the disk repository, bounded to 2 minutes and 32 MiB
             Path jfc = settingsDir.resolve(this == JFR_NO_EVENTS ? NO_EVENTS_JFC : SAMPLES_JFC);
             options.add("-XX:StartFlightRecording:settings=" + jfc.toAbsolutePath() + ",maxage=2m,maxsize=32m");
+        } else if (this == JFR_20_DUMP) {
+            // one recording per agent flush interval, read once per interval as the agent sends
+            options.add("-D" + OverheadWorkload.DUMP_MILLIS + "=" + flush.toMillis());
         }
         return options;
     }

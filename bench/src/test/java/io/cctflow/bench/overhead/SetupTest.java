@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -97,7 +98,9 @@ class SetupTest {
         assertThat(Setup.JFR_20_STREAM.childArguments())
                 .containsExactly(OverheadWorkload.STREAM_JFR, OverheadWorkload.AWAIT_JFR);
         assertThat(Setup.JFR_20_STREAM.publishes()).isFalse();
-        assertThat(options(Setup.JFR_20_DUMP)).isEqualTo(options(Setup.JFR_20_STREAM));
+        // the stream's options, and one recording per agent flush interval (5 s here)
+        assertThat(options(Setup.JFR_20_DUMP)).containsExactlyElementsOf(Stream.concat(
+                options(Setup.JFR_20_STREAM).stream(), Stream.of("-D" + OverheadWorkload.DUMP_MILLIS + "=5000")).toList());
         assertThat(Setup.JFR_20_DUMP.childArguments())
                 .containsExactly(OverheadWorkload.DUMP_JFR, OverheadWorkload.AWAIT_JFR);
         // initialised in the child, no recording to wait for
