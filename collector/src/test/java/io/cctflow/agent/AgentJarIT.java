@@ -3,6 +3,8 @@ package io.cctflow.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +24,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -227,13 +230,12 @@ class AgentJarIT {
 
     /**
      * The resources the agent jar may hold besides classes: licences and notices, the manifest,
-     * service files of relocated interfaces, our own non-native resources, and Kafka's version
-     * file (read by its relocated AppInfoParser under this unrelocatable name; a host's own copy
-     * may shadow it, which only changes the version the client reports).
+     * service files of relocated interfaces, and our own non-native resources (Kafka's version
+     * file among them, relocated with the client that reads it).
      */
     private static final Pattern JAR_RESOURCES = Pattern.compile(
             "META-INF/(MANIFEST\\.MF|DEPENDENCIES|[A-Za-z-]*(LICENSE|NOTICE)(\\.txt)?|services/io\\.cctflow\\.agent\\..+)"
-                    + "|LICENSE|NOTICE|kafka/kafka-version\\.properties"
+                    + "|LICENSE|NOTICE"
                     // our own resources, but no native library even under our prefix
                     + "|io/cctflow/agent/.+(?<!\\.so|\\.dll|\\.dylib|\\.jnilib)");
 
@@ -260,6 +262,25 @@ class AgentJarIT {
         // a native library (a JNI codec) could never link once relocated, and any other file at
         // the root shares the host's class path: only these may ship
         assertThat(otherFiles).as("files other than classes and the allowed resources in %s", JAR).isEmpty();
+    }
+
+    /**
+     * Kafka's client reads its version from a resource by name. The agent's copy is relocated with
+     * the client: its relocated client still finds it, and a host's Kafka client in a class loader
+     * below the agent jar's (parents first, as in application servers and Spring Boot) does not
+     * find ours in place of its own.
+     */
+    @Test
+    void kafkaVersionFileIsRelocatedWithTheClientThatReadsIt() throws Exception {
+        try (URLClassLoader agent = new URLClassLoader(new URL[] {JAR.toUri().toURL()},
+                ClassLoader.getPlatformClassLoader())) {
+            Class<?> parser = Class.forName(
+                    "io.cctflow.agent.shaded.org.apache.kafka.common.utils.AppInfoParser", true, agent);
+            Object version = parser.getMethod("getVersion").invoke(null);
+
+            assertThat(version).isEqualTo(AppInfoParser.getVersion()).isNotEqualTo("unknown");
+            assertThat(agent.getResource("kafka/kafka-version.properties")).isNull();
+        }
     }
 
     @Test
