@@ -66,6 +66,11 @@ class AgentJarIT {
         assertThat(run.stderr()).containsPattern("\\[cctflow-agent\\] \\d+ unsent batch\\(es\\) at exit, dropped");
         assertThat(run.stderr()).doesNotContain("flush failed", "NoClassDefFoundError",
                 "NoSuchMethodError", "SLF4J", "sampling stopped");
+        // the producer's app-info MBean under our domain, nothing under Kafka's, where a host's
+        // JMX exporter would take our producer for one of the host's
+        String domains = run.stdout().replaceAll("(?s).*jmx domains \\[([^]]*)].*", "$1");
+        assertThat(List.of(domains.split(", "))).contains("io.cctflow.agent.kafka.producer")
+                .noneMatch(d -> d.startsWith("kafka"));
         // the shutdown hook's budget is 2 s; allow for JVM tear-down on a loaded machine
         long doneAt = Long.parseLong(run.stdout().replaceAll("(?s).*workload done true at (\\d+).*", "$1"));
         assertThat(run.exitedAtMillis() - doneAt).as("time from end of main to exit, ms")

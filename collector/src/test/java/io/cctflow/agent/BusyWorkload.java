@@ -1,5 +1,8 @@
 package io.cctflow.agent;
 
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -10,7 +13,8 @@ import jdk.jfr.RecordingState;
 /**
  * A host application for {@link AgentJarIT}: keeps two threads busy (main and a pool thread)
  * for the given milliseconds, then returns from {@code main} normally, so the JVM exits only if
- * no agent thread holds it. The last line on stdout is {@code workload done true at <epoch ms>}.
+ * no agent thread holds it. The last lines on stdout are {@code jmx domains [<the platform MBean
+ * server's domains, sorted>]} and {@code workload done true at <epoch ms>}.
  *
  * <p>With {@code --await-agent} the busy time starts only once the agent's flusher thread exists
  * and a JFR recording runs (at most 60 s, else exit code 2): on a loaded 2-core machine the
@@ -48,6 +52,8 @@ public final class BusyWorkload {
         Future<Double> background = pool.submit(() -> work(deadline));
         double sum = work(deadline) + background.get();
         pool.shutdown();
+        System.out.println("jmx domains " + new TreeSet<>(Arrays.asList(
+                ManagementFactory.getPlatformMBeanServer().getDomains())));
         System.out.println("workload done " + (sum > 0) + " at " + System.currentTimeMillis());
     }
 

@@ -291,6 +291,7 @@ class KafkaBatchSenderTest {
                 Map.entry("reconnect.backoff.ms", 500L),
                 Map.entry("reconnect.backoff.max.ms", 5_000L),
                 Map.entry("linger.ms", 0),
+                Map.entry("metric.reporters", ""),
                 Map.entry("key.serializer", StringSerializer.class),
                 Map.entry("value.serializer", ByteArraySerializer.class));
     }
