@@ -50,6 +50,17 @@ public final class AgentOverheadBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        OverheadOptions options = optionsOrExit(args);
+        System.exit(run(options, String.join(" ", args)));
+    }
+
+    /**
+     * Quiets the broker's logging, then parses and checks the options (the agent jar exists;
+     * nothing listens where {@link Setup#AGENT_20_AWAY} needs a refused connection). On a bad one
+     * prints what to fix and the usage and exits with 2; on {@code --help} prints the usage and
+     * exits with 0.
+     */
+    static OverheadOptions optionsOrExit(String[] args) {
         // before the first logger: the broker client's INFO lines would bury the report
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         OverheadOptions options;
@@ -62,22 +73,46 @@ public final class AgentOverheadBenchmark {
             }
             System.err.println(OverheadOptions.USAGE);
             System.exit(help ? 0 : 2);
-            return;
+            return null;
         }
         if (!Files.isRegularFile(options.agentJar())) {
             System.err.println("error: agent jar " + options.agentJar().toAbsolutePath() + " not found; build it with"
                     + " 'mvn -B -ntp -q -DskipTests package -pl bench -am' or pass --agent-jar");
             System.exit(2);
-            return;
         }
         if (options.setups().contains(Setup.AGENT_20_AWAY) && !isUnreachable(Setup.UNREACHABLE_BROKER)) {
             System.err.println("error: setup " + Setup.AGENT_20_AWAY.id() + " needs nothing listening on "
                     + Setup.UNREACHABLE_BROKER + ", but a connection there succeeded; stop that server or leave out "
                     + Setup.AGENT_20_AWAY.id());
             System.exit(2);
-            return;
         }
-        System.exit(run(options, String.join(" ", args)));
+        return options;
+    }
+
+    /** A new directory {@code name} under {@code --work-dir}, with the .jfc files the setups name. */
+    static Path newRunDir(OverheadOptions options, String name) throws IOException {
+        Path runDir = Files.createDirectories(options.workDir().resolve(name));
+        Files.writeString(runDir.resolve(Setup.SAMPLES_JFC), Setup.executionSampleSettings(Setup.JFR_20.periodMillis),
+                StandardCharsets.UTF_8);
+        Files.writeString(runDir.resolve(Setup.NO_EVENTS_JFC), Setup.noEventSettings(), StandardCharsets.UTF_8);
+        return runDir;
+    }
+
+    /** Starts a broker in {@code dir} (a loaded 2-core machine can take minutes). */
+    static KafkaServer startBroker(Path dir) {
+        return KafkaServer.builder(dir).startTimeout(BROKER_START).start();
+    }
+
+    /** The topics the agents of {@code setups} publish to. */
+    static void createTopics(KafkaServer kafka, List<Setup> setups) {
+        for (Setup s : setups) {
+            if (s.publishes()) {
+                kafka.createTopic(s.topic(), 1, Map.of());
+            }
+        }
+        // the agents also publish code manifests (on by default), as in production, where the
+        // topic exists: without it their manifest senders would retry and warn all run long
+        kafka.createTopic(MANIFESTS_TOPIC, 1, Map.of());
     }
 
     /** Whether a TCP connection to {@code hostPort} is refused (or times out), as to a stopped broker. */
@@ -95,10 +130,7 @@ public final class AgentOverheadBenchmark {
     private static int run(OverheadOptions options, String args) throws Exception {
         long startNanos = System.nanoTime();
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
-        Path runDir = Files.createDirectories(options.workDir().resolve("run-" + stamp));
-        Files.writeString(runDir.resolve(Setup.SAMPLES_JFC), Setup.executionSampleSettings(Setup.JFR_20.periodMillis),
-                StandardCharsets.UTF_8);
-        Files.writeString(runDir.resolve(Setup.NO_EVENTS_JFC), Setup.noEventSettings(), StandardCharsets.UTF_8);
+        Path runDir = newRunDir(options, "run-" + stamp);
         PlaceboAgent.writeJar(runDir);
         String loadBefore = loadAverage();
         int preloaded = 0;
@@ -106,16 +138,9 @@ public final class AgentOverheadBenchmark {
         OverheadReport report = new OverheadReport(options.threads(), options.setups(), options.quiet(),
                 Runtime.getRuntime().availableProcessors());
         // a loaded 2-core machine can take more than the default minute to start a broker
-        try (KafkaServer kafka = KafkaServer.builder(runDir.resolve("kafka")).startTimeout(BROKER_START).start();
+        try (KafkaServer kafka = startBroker(runDir.resolve("kafka"));
                 ProcessFreezer freezer = new ProcessFreezer()) {
-            for (Setup s : options.setups()) {
-                if (s.publishes()) {
-                    kafka.createTopic(s.topic(), 1, Map.of());
-                }
-            }
-            // the agents also publish code manifests (on by default), as in production, where the
-            // topic exists: without it their manifest senders would retry and warn all run long
-            kafka.createTopic(MANIFESTS_TOPIC, 1, Map.of());
+            createTopics(kafka, options.setups());
             Optional<Path> preload = Optional.empty();
             if (attaches(options) && options.preload()) {
                 kafka.createTopic(AgentClassLoads.TOPIC, 1, Map.of());
@@ -370,7 +395,7 @@ public final class AgentOverheadBenchmark {
                         + " is compiled, which may recompile its hot code once (see bench/README.md)\n");
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] parts = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).split(" ");
             return parts[0] + " / " + parts[1] + " / " + parts[2];

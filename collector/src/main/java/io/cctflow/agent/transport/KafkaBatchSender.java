@@ -168,10 +168,18 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         // broker is found within ~6 s (Kafka adds 20 % jitter)
         p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, RECONNECT_BACKOFF_MILLIS);
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MILLIS);
+        // the same between retries of a request, and of the idempotent producer's request for its
+        // id, which it repeats while no broker answers (Kafka's default 100 ms: ten wake-ups a
+        // second of its network thread, all the time Kafka is away)
+        p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, RECONNECT_BACKOFF_MILLIS);
+        p.put(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MILLIS);
         // no JMX metrics: in the host's MBean server a JMX exporter would report our producer as
         // one of the host's (its app-info MBeans, registered anyway, are moved out of Kafka's
         // domain by the agent jar's shading); the batches' own stats carry what the agent does
         p.put(ProducerConfig.METRIC_REPORTER_CLASSES_CONFIG, "");
+        // nor to the brokers (KIP-714), where a fleet's agents would add a producer each to
+        // whatever the operators collect about their clients
+        p.put(ProducerConfig.ENABLE_METRICS_PUSH_CONFIG, false);
         // the agent's SendQueue is the buffer; the producer holds one record at a time
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 8L << 20);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
