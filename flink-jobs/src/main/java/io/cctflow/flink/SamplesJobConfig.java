@@ -1,5 +1,6 @@
 package io.cctflow.flink;
 
+import io.cctflow.core.Durations;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphStoreConfig;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.cctflow.query;
 
-import io.cctflow.graph.Durations;
+import io.cctflow.core.Durations;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.RetentionPolicy;
 import java.time.Duration;

@@ -5,8 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
+
+import io.cctflow.core.Durations;
 
 /**
  * Options of {@link AgentOverheadBenchmark}, parsed from {@code --key value} pairs. Immutable.
@@ -228,26 +229,15 @@ record OverheadOptions(int rounds, List<Setup> setups, Duration slice, Duration 
         }
     }
 
+    /** A positive duration in {@link Durations}' syntax, e.g. {@code 500ms}, {@code 6s} or {@code 10m}. */
     static Duration duration(String key, String value) {
-        String v = value.trim().toLowerCase(Locale.ROOT);
+        Duration d;
         try {
-            if (v.endsWith("ms")) {
-                return checkPositive(key, value, Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2))));
-            }
-            if (v.endsWith("s")) {
-                return checkPositive(key, value, Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1))));
-            }
-            if (v.endsWith("m")) {
-                return checkPositive(key, value, Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1))));
-            }
-        } catch (NumberFormatException e) {
-            // reported below
+            d = Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("option " + key + " must be a duration such as 500ms, 6s or 10m, was '"
+                    + value + "'", e);
         }
-        throw new IllegalArgumentException("option " + key + " must be a duration such as 500ms, 6s or 10m, was '"
-                + value + "'");
-    }
-
-    private static Duration checkPositive(String key, String value, Duration d) {
         if (d.isZero() || d.isNegative()) {
             throw new IllegalArgumentException("option " + key + " must be positive, was '" + value + "'");
         }

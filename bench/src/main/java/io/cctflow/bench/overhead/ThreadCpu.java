@@ -15,11 +15,11 @@ import java.util.Map;
  * CPU time of this process's threads by kind, from Linux's {@code /proc/self/task/<tid>/schedstat}
  * (nanoseconds on a CPU, and the number of times the thread was put on a CPU: its wake-ups, plus
  * its returns after being preempted) and {@code comm} (the native thread name, at most 15
- * characters), so JFR's
- * native threads and the JIT count too, of another process (the overhead benchmark's parent reads
- * its frozen children). On a shared machine this is the figure that does not depend on how
- * long threads waited for a CPU. Elsewhere every snapshot is empty. A thread that ended between
- * two snapshots is missing from the later one: its CPU since the first is not counted.
+ * characters), so JFR's native threads and the JIT count too, of another process (the overhead
+ * benchmark's parent reads its frozen children). On a shared machine this is the figure that does
+ * not depend on how long threads waited for a CPU. Elsewhere every snapshot is empty. A thread that
+ * ended between two snapshots is missing from the later one: its CPU since the first is not
+ * counted.
  */
 final class ThreadCpu {
     /** The kinds, in the order of {@link #format}. */
@@ -66,10 +66,8 @@ final class ThreadCpu {
     /** CPU nanoseconds per kind used between {@code before} and this snapshot, indexed by ordinal. */
     long[] since(ThreadCpu before) {
         long[] byKind = new long[Kind.values().length];
-        for (Map.Entry<String, Thread> e : threads.entrySet()) {
-            Thread earlier = before.threads.get(e.getKey());
-            long used = e.getValue().cpuNanos() - (earlier == null ? 0 : earlier.cpuNanos());
-            byKind[kindOf(e.getValue().name()).ordinal()] += used;
+        for (Use u : byName(before)) {
+            byKind[kindOf(u.name()).ordinal()] += u.cpuNanos();
         }
         return byKind;
     }

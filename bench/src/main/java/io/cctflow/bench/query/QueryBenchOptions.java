@@ -1,7 +1,7 @@
 package io.cctflow.bench.query;
 
 import io.cctflow.bench.BenchArgs;
-import io.cctflow.graph.Durations;
+import io.cctflow.core.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

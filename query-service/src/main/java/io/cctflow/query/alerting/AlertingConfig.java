@@ -1,5 +1,6 @@
 package io.cctflow.query.alerting;
 
+import io.cctflow.core.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -145,27 +146,12 @@ public record AlertingConfig(boolean enabled, List<WatchedMethod> watch, List<Wa
         }
     }
 
-    /** {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601, as the samples job's keys. */
+    /** {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601 ({@link Durations}), as the samples job's keys. */
     private static Duration duration(String key, String value) {
-        String s = value.trim().toLowerCase(Locale.ROOT);
         try {
-            if (s.startsWith("p")) {
-                return Duration.parse(value.trim());
-            }
-            if (s.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
-            }
-            long n = Long.parseLong(s.substring(0, s.length() - 1).trim());
-            return switch (s.charAt(s.length() - 1)) {
-                case 's' -> Duration.ofSeconds(n);
-                case 'm' -> Duration.ofMinutes(n);
-                case 'h' -> Duration.ofHours(n);
-                case 'd' -> Duration.ofDays(n);
-                default -> throw new IllegalArgumentException("no unit");
-            };
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(key + ": not a duration: '" + value
-                    + "' (write e.g. 500ms, 30s, 5m, 1h or PT5M)", e);
+            return Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
         }
     }
 }
