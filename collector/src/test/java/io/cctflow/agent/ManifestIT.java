@@ -15,14 +15,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -34,6 +30,7 @@ import io.cctflow.schema.CodeManifest;
 import io.cctflow.schema.ManifestStats;
 import io.cctflow.schema.MethodFingerprint;
 import io.cctflow.servers.TestServers;
+import io.cctflow.servers.TopicRecords;
 import io.cctflow.workload.ManifestWorkload;
 
 /**
@@ -157,24 +154,9 @@ class ManifestIT {
         return classes;
     }
 
-    /** Every record of partition 0, in log order. */
+    /** Every record of the topic, in log order. */
     private static List<ConsumerRecord<String, byte[]>> read(TestServers servers, String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers.kafkaBootstrapServers());
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        TopicPartition tp = new TopicPartition(topic, 0);
-        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p)) {
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long end = consumer.endOffsets(List.of(tp), Duration.ofSeconds(30)).get(tp);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (consumer.position(tp, Duration.ofSeconds(30)) < end && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-        }
-        return records;
+        return TopicRecords.read(servers.kafkaBootstrapServers(), topic, new StringDeserializer(),
+                new ByteArrayDeserializer(), Duration.ofSeconds(30));
     }
 }

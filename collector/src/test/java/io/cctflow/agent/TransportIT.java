@@ -17,15 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
@@ -41,6 +37,7 @@ import io.cctflow.schema.CodeManifest;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
 import io.cctflow.servers.KafkaServer;
+import io.cctflow.servers.TopicRecords;
 
 /**
  * The shipped agent jar on a child JVM against a real broker that the test stops and restarts
@@ -125,25 +122,10 @@ class TransportIT {
                 + ",period=10ms" + (extra.isEmpty() ? "" : "," + extra);
     }
 
-    /** Every record of partition 0 of the topic, in log order, as (key, batch). */
+    /** Every record of the topic, in log order, as (key, batch). */
     private static List<ConsumerRecord<String, byte[]>> readAll(String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        TopicPartition tp = new TopicPartition(topic, 0);
-        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p)) {
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long end = consumer.endOffsets(List.of(tp), Duration.ofSeconds(30)).get(tp);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (consumer.position(tp, Duration.ofSeconds(30)) < end && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-        }
-        return records;
+        return TopicRecords.read(broker.bootstrapServers(), topic, new StringDeserializer(),
+                new ByteArrayDeserializer(), Duration.ofSeconds(30));
     }
 
     /**

@@ -11,15 +11,13 @@ import java.util.stream.Collectors;
 
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
+import io.cctflow.servers.TopicRecords;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.ReplicaInfo;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.Node;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -51,37 +49,20 @@ record WireStats(long batches, long samples, long truncatedSamples, long stacks,
         long stacks = 0;
         long avroBytes = 0;
         Map<String, SampleBatch> lastPerInstance = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(bootstrap),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, READ_TIMEOUT);
-            if (infos == null || infos.isEmpty()) {
-                return new WireStats(0, 0, 0, 0, 0, 0, 0, 0);
-            }
-            List<TopicPartition> partitions = infos.stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).collect(Collectors.toList());
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, READ_TIMEOUT);
-            long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-            while (!reachedEnd(consumer, end)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read " + topic + " to its end within " + READ_TIMEOUT);
-                }
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    SampleBatch batch = decode(record.value(), topic, record.offset());
-                    batches++;
-                    avroBytes += record.value().length;
-                    for (Stack stack : batch.getStacks()) {
-                        samples += stack.getCount();
-                        stacks++;
-                        if (stack.getTruncated()) {
-                            truncated += stack.getCount();
-                        }
-                    }
-                    lastPerInstance.merge(batch.getInstance().getInstanceId(), batch,
-                            (a, b) -> a.getSequence() >= b.getSequence() ? a : b);
+        for (ConsumerRecord<byte[], byte[]> record : TopicRecords.read(bootstrap, topic, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer(), READ_TIMEOUT)) {
+            SampleBatch batch = decode(record.value(), topic, record.offset());
+            batches++;
+            avroBytes += record.value().length;
+            for (Stack stack : batch.getStacks()) {
+                samples += stack.getCount();
+                stacks++;
+                if (stack.getTruncated()) {
+                    truncated += stack.getCount();
                 }
             }
+            lastPerInstance.merge(batch.getInstance().getInstanceId(), batch,
+                    (a, b) -> a.getSequence() >= b.getSequence() ? a : b);
         }
         long seen = 0;
         long sent = 0;
@@ -111,15 +92,6 @@ record WireStats(long batches, long samples, long truncatedSamples, long stacks,
         }
     }
 
-    private static boolean reachedEnd(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
-        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
-            if (consumer.position(e.getKey()) < e.getValue()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Sum of the topic's partition sizes on every broker's log directories. */
     private static long logBytes(String bootstrap, String topic) throws ExecutionException, InterruptedException {
         Properties p = new Properties();
@@ -139,13 +111,5 @@ record WireStats(long batches, long samples, long truncatedSamples, long stacks,
             }
             return bytes;
         }
-    }
-
-    private static Properties consumerProperties(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(16 << 20));
-        return p;
     }
 }
