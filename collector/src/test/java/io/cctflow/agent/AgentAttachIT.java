@@ -1,5 +1,9 @@
 package io.cctflow.agent;
 
+import static io.cctflow.agent.ShippedJar.JAR;
+import static io.cctflow.agent.ShippedJar.LOGS;
+import static io.cctflow.agent.ShippedJar.TEST_CLASSES;
+import static io.cctflow.agent.ShippedJar.java;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
@@ -7,7 +11,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -28,11 +31,6 @@ import io.cctflow.servers.TestServers;
  * import CLI.
  */
 class AgentAttachIT {
-    private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
-            "target/cctflow-collector-0.1.0-SNAPSHOT.jar")).toAbsolutePath();
-    private static final Path TEST_CLASSES = Paths.get(System.getProperty("cctflow.testClasses",
-            "target/test-classes"));
-    private static final Path LOGS = JAR.getParent().resolve("it-logs");
 
     @Test
     @Timeout(240)
@@ -125,7 +123,4 @@ class AgentAttachIT {
         return SampleTopic.readUntil(topic, done, Duration.ofSeconds(90));
     }
 
-    private static String java() {
-        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    }
 }

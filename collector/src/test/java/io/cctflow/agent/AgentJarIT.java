@@ -1,5 +1,9 @@
 package io.cctflow.agent;
 
+import static io.cctflow.agent.ShippedJar.JAR;
+import static io.cctflow.agent.ShippedJar.LOGS;
+import static io.cctflow.agent.ShippedJar.TEST_CLASSES;
+import static io.cctflow.agent.ShippedJar.java;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -8,7 +12,6 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,11 +41,6 @@ import io.cctflow.workload.PlainWorkload;
  * anyway would show in their topics.
  */
 class AgentJarIT {
-    private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
-            "target/cctflow-collector-0.1.0-SNAPSHOT.jar"));
-    private static final Path TEST_CLASSES = Paths.get(System.getProperty("cctflow.testClasses",
-            "target/test-classes"));
-    private static final Path LOGS = JAR.toAbsolutePath().getParent().resolve("it-logs");
 
     /** What a host JVM did. */
     private record Run(int exitCode, String stdout, String stderr, long exitedAtMillis) {
@@ -345,7 +343,4 @@ class AgentJarIT {
                 Files.readString(err, StandardCharsets.UTF_8), exitedAt);
     }
 
-    private static String java() {
-        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    }
 }

@@ -1,11 +1,14 @@
 package io.cctflow.agent;
 
+import static io.cctflow.agent.ShippedJar.JAR;
+import static io.cctflow.agent.ShippedJar.LOGS;
+import static io.cctflow.agent.ShippedJar.TEST_CLASSES;
+import static io.cctflow.agent.ShippedJar.java;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,11 +32,6 @@ import io.cctflow.servers.TestServers;
  * recording runs with. With nothing sampled, a stats-only heartbeat arrives every flush interval.
  */
 class AgentSettingsIT {
-    private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
-            "target/cctflow-collector-0.1.0-SNAPSHOT.jar")).toAbsolutePath();
-    private static final Path TEST_CLASSES = Paths.get(System.getProperty("cctflow.testClasses",
-            "target/test-classes"));
-    private static final Path LOGS = JAR.getParent().resolve("it-logs");
 
     @Test
     @Timeout(240)
@@ -229,7 +227,4 @@ class AgentSettingsIT {
         return SampleTopic.readUntil(topic, done, Duration.ofSeconds(120));
     }
 
-    private static String java() {
-        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    }
 }

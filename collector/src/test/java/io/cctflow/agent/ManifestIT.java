@@ -1,5 +1,9 @@
 package io.cctflow.agent;
 
+import static io.cctflow.agent.ShippedJar.JAR;
+import static io.cctflow.agent.ShippedJar.LOGS;
+import static io.cctflow.agent.ShippedJar.TEST_CLASSES;
+import static io.cctflow.agent.ShippedJar.java;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,11 +41,6 @@ import io.cctflow.workload.ManifestWorkload;
  * real broker; the test reads the {@link CodeManifest}s back.
  */
 class ManifestIT {
-    private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
-            "target/cctflow-collector-0.1.0-SNAPSHOT.jar")).toAbsolutePath();
-    private static final Path TEST_CLASSES = Paths.get(System.getProperty("cctflow.testClasses",
-            "target/test-classes")).toAbsolutePath();
-    private static final Path LOGS = JAR.getParent().resolve("it-logs");
     private static final String WORKLOAD = ManifestWorkload.class.getName();
 
     @Test
@@ -60,7 +58,7 @@ class ManifestIT {
         Files.deleteIfExists(stop);
         String agentArgs = "bootstrap.servers=" + servers.kafkaBootstrapServers() + ",topic=" + samples
                 + ",manifest.topic=" + manifests + ",service=manifest-it,version=v7,instance=m-1,flush=1000";
-        Process host = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+        Process host = new ProcessBuilder(java(),
                 "-Xmx256m", "-javaagent:" + JAR + "=" + agentArgs, "-cp", TEST_CLASSES.toString(), WORKLOAD,
                 stop.toString())
                 .redirectOutput(out.toFile()).redirectError(err.toFile()).start();

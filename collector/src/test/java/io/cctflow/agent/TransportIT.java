@@ -1,5 +1,9 @@
 package io.cctflow.agent;
 
+import static io.cctflow.agent.ShippedJar.JAR;
+import static io.cctflow.agent.ShippedJar.LOGS;
+import static io.cctflow.agent.ShippedJar.TEST_CLASSES;
+import static io.cctflow.agent.ShippedJar.java;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,7 +13,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -48,12 +51,7 @@ import io.cctflow.servers.TopicRecords;
  */
 @Timeout(120)
 class TransportIT {
-    private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
-            "target/cctflow-collector-0.1.0-SNAPSHOT.jar")).toAbsolutePath();
-    private static final Path TEST_CLASSES = Paths.get(System.getProperty("cctflow.testClasses",
-            "target/test-classes"));
     private static final Path TARGET = JAR.getParent();
-    private static final Path LOGS = TARGET.resolve("it-logs");
     private static final long FLUSH_MILLIS = 1_000;
     /** The agent times send latency on its nano clock, the test on the wall clock. */
     private static final long CLOCK_SLACK_MILLIS = 50;
@@ -109,7 +107,7 @@ class TransportIT {
         Path err = LOGS.resolve(name + ".stderr");
         Path stop = LOGS.resolve(name + ".stop");
         Files.deleteIfExists(stop);
-        List<String> command = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = List.of(java(),
                 "-Xmx256m", "-javaagent:" + JAR + "=" + agentArgs, "-cp", TEST_CLASSES.toString(),
                 StoppableWorkload.class.getName(), stop.toString(), "100");
         Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();

@@ -1,5 +1,7 @@
 package io.cctflow.agent.importer;
 
+import static io.cctflow.agent.ShippedJar.JAR;
+import static io.cctflow.agent.ShippedJar.java;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -27,8 +28,6 @@ import io.cctflow.servers.TestServers;
  * import}), in a child JVM, against the real test broker.
  */
 class ImportJarIT {
-    private static final Path JAR = Paths.get(System.getProperty("cctflow.agentJar",
-            "target/cctflow-collector-0.1.0-SNAPSHOT.jar")).toAbsolutePath();
 
     @TempDir
     Path dir;
@@ -126,7 +125,4 @@ class ImportJarIT {
         return batches;
     }
 
-    private static String java() {
-        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    }
 }
