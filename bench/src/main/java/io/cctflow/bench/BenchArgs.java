@@ -1,7 +1,10 @@
 package io.cctflow.bench;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import io.cctflow.core.Durations;
 
 /** Command lines of the benchmarks: {@code --option value} pairs over a table of defaults. Stateless. */
 public final class BenchArgs {
@@ -28,5 +31,36 @@ public final class BenchArgs {
             v.put(key, args[i + 1]);
         }
         return v;
+    }
+
+    /** Option {@code key} of {@code v} as a whole number of at least 1. */
+    public static int positive(Map<String, String> v, String key) {
+        return atLeast(v, key, 1, "a positive integer");
+    }
+
+    /** Option {@code key} of {@code v} as a whole number of at least 0. */
+    public static int nonNegative(Map<String, String> v, String key) {
+        return atLeast(v, key, 0, "0 or a positive integer");
+    }
+
+    private static int atLeast(Map<String, String> v, String key, int min, String what) {
+        try {
+            int n = Integer.parseInt(v.get(key));
+            if (n < min) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + key + " must be " + what + ", was '" + v.get(key) + "'", e);
+        }
+    }
+
+    /** Option {@code key} of {@code v} as a duration ({@link Durations}: {@code 500ms}, {@code 30s}, ...). */
+    public static Duration duration(Map<String, String> v, String key) {
+        try {
+            return Durations.parse(v.get(key));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--" + key + ": " + e.getMessage(), e);
+        }
     }
 }

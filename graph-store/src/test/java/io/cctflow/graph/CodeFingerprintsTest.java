@@ -6,39 +6,12 @@ import io.cctflow.core.MethodId;
 import io.cctflow.core.diff.ChangeList;
 import io.cctflow.graph.model.CodeClassRecord;
 import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.servers.TestServers;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.Driver;
 import org.neo4j.driver.Session;
 
-class CodeFingerprintsTest {
-    private static Driver driver;
-    private static GraphWriter writer;
-    private static GraphReader reader;
-
-    @BeforeAll
-    static void connect() {
-        driver = TestServers.get().newDriver();
-        writer = new GraphWriter(driver, "");
-        reader = new GraphReader(driver, "");
-    }
-
-    @AfterAll
-    static void close() {
-        driver.close();
-    }
-
-    @BeforeEach
-    void clean() {
-        TestServers.get().cleanNeo4j();
-        GraphSchema.ensure(driver, "");
-    }
-
+class CodeFingerprintsTest extends CleanGraph {
     private static CodeClassRecord cart(String version, long totalFingerprint) {
         return new CodeClassRecord("shop", version, "com.acme.Cart", new String[] {"<init>", "total"},
                 new String[] {"()V", "(I)J"}, new long[] {11L, totalFingerprint});

@@ -13,39 +13,13 @@ import io.cctflow.graph.model.MethodRecord;
 import io.cctflow.graph.model.NodeRecord;
 import io.cctflow.graph.model.TruncationCounts;
 import io.cctflow.graph.model.WindowCounts;
-import io.cctflow.servers.TestServers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.Driver;
 
-class GraphWriterTest {
-    private static Driver driver;
-    private static GraphWriter writer;
-    private static GraphReader reader;
+class GraphWriterTest extends CleanGraph {
     private static final ExecutionId EXEC = new ExecutionId("svc", "v1", "i-1");
-
-    @BeforeAll
-    static void connect() {
-        driver = TestServers.get().newDriver();
-        writer = new GraphWriter(driver, "");
-        reader = new GraphReader(driver, "");
-    }
-
-    @AfterAll
-    static void close() {
-        driver.close();
-    }
-
-    @BeforeEach
-    void clean() {
-        TestServers.get().cleanNeo4j();
-        GraphSchema.ensure(driver, "");
-    }
 
     /** Writes the topology and one window of {@code tree}, as the samples job would. */
     private static void write(Cct tree, long windowStart) {

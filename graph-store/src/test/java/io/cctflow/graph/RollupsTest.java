@@ -10,20 +10,15 @@ import io.cctflow.graph.model.DeploymentWindow;
 import io.cctflow.graph.model.InstanceRecord;
 import io.cctflow.graph.model.TruncationCounts;
 import io.cctflow.graph.model.WindowCounts;
-import io.cctflow.servers.TestServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.Driver;
 
 /** Roll-ups, mixed-resolution range reads and retention against the real Neo4j, checked against the fine windows. */
-class RollupsTest {
+class RollupsTest extends CleanGraph {
     private static final long HOUR = Resolution.HOUR.millis();
     private static final long DAY = Resolution.DAY.millis();
     private static final long T0 = 1_700_006_400_000L; // a UTC midnight
@@ -31,28 +26,7 @@ class RollupsTest {
     private static final List<String> KEYS = List.of(
             new ExecutionId("svc", "v1", "a").key(), new ExecutionId("svc", "v1", "b").key());
 
-    private static Driver driver;
-    private static GraphWriter writer;
-    private static GraphReader reader;
     private final List<WindowCounts> fine = new ArrayList<>();
-
-    @BeforeAll
-    static void connect() {
-        driver = TestServers.get().newDriver();
-        writer = new GraphWriter(driver, "");
-        reader = new GraphReader(driver, "");
-    }
-
-    @AfterAll
-    static void close() {
-        driver.close();
-    }
-
-    @BeforeEach
-    void clean() {
-        TestServers.get().cleanNeo4j();
-        GraphSchema.ensure(driver, "");
-    }
 
     /** Random fine windows of both instances over [T0 + 30 min, T0 + 1 day + 5 h), some missing. */
     private void writeFineWindows(long seed) {

@@ -5,41 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cctflow.core.task.MatchType;
 import io.cctflow.graph.model.NodeTasks;
 import io.cctflow.graph.model.TaskDefinitionRecord;
-import io.cctflow.servers.TestServers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.Driver;
 
 /** Task labels per (service, node) and task definitions, written and read back through Bolt. */
-class TaskStoreTest {
-    private static Driver driver;
-    private static GraphWriter writer;
-    private static GraphReader reader;
-
-    @BeforeAll
-    static void connect() {
-        driver = TestServers.get().newDriver();
-        writer = new GraphWriter(driver, "");
-        reader = new GraphReader(driver, "");
-    }
-
-    @AfterAll
-    static void close() {
-        driver.close();
-    }
-
-    @BeforeEach
-    void clean() {
-        TestServers.get().cleanNeo4j();
-        GraphSchema.ensure(driver, "");
-    }
-
+class TaskStoreTest extends CleanGraph {
     @Test
     void labelsArePerServiceAndNodeReplacedWholeAndRemovedWhenEmpty() {
         writer.writeNodeTasks(List.of(

@@ -1,7 +1,9 @@
 package io.cctflow.bench.pipeline;
 
+import static io.cctflow.bench.BenchArgs.duration;
+import static io.cctflow.bench.BenchArgs.positive;
+
 import io.cctflow.bench.BenchArgs;
-import io.cctflow.core.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -82,25 +84,5 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
                 Map.of("parallelism", String.valueOf(positive(v, "parallelism")),
                         "state.backend", v.get("state-backend"),
                         "checkpoint.interval", v.get("checkpoint-interval")));
-    }
-
-    private static Duration duration(Map<String, String> v, String key) {
-        try {
-            return Durations.parse(v.get(key));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--" + key + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static int positive(Map<String, String> v, String key) {
-        try {
-            int n = Integer.parseInt(v.get(key));
-            if (n < 1) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + key + " must be a positive integer, was '" + v.get(key) + "'", e);
-        }
     }
 }

@@ -1,7 +1,10 @@
 package io.cctflow.bench.query;
 
+import static io.cctflow.bench.BenchArgs.duration;
+import static io.cctflow.bench.BenchArgs.nonNegative;
+import static io.cctflow.bench.BenchArgs.positive;
+
 import io.cctflow.bench.BenchArgs;
-import io.cctflow.core.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -54,12 +57,7 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
         if (dir.isEmpty() && phase.equals("measure")) {
             throw new IllegalArgumentException("--phase measure needs --data-dir: the directory of an earlier --phase build");
         }
-        Duration window;
-        try {
-            window = Durations.parse(v.get("window"));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--window: " + e.getMessage(), e);
-        }
+        Duration window = duration(v, "window");
         if (window.toMillis() < 1000 || Duration.ofHours(1).toMillis() % window.toMillis() != 0) {
             throw new IllegalArgumentException("--window must divide an hour and be at least 1s, was " + window);
         }
@@ -67,31 +65,6 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                 positive(v, "days"), window, positive(v, "samples-per-window"), positive(v, "repetitions"),
                 positive(v, "tree-nodes"), positive(v, "diff-nodes"), positive(v, "calls"), bytes(v, "page-cache"),
                 Path.of(v.get("report-dir")), Long.parseLong(v.get("seed")), nonNegative(v, "jit-warmup"));
-    }
-
-    private static int positive(Map<String, String> v, String key) {
-        try {
-            int n = Integer.parseInt(v.get(key));
-            if (n < 1) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + key + " must be a positive integer, was '" + v.get(key) + "'", e);
-        }
-    }
-
-    private static int nonNegative(Map<String, String> v, String key) {
-        try {
-            int n = Integer.parseInt(v.get(key));
-            if (n < 0) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + key + " must be 0 or a positive integer, was '" + v.get(key) + "'",
-                    e);
-        }
     }
 
     /** {@code 512m}, {@code 2g} or a plain number of bytes. */
