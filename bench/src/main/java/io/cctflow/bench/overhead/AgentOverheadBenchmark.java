@@ -89,6 +89,11 @@ public final class AgentOverheadBenchmark {
         return options;
     }
 
+    /** The time now as the reports and run directories name it, UTC: {@code 20261126-145301}. */
+    static String stampNow() {
+        return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+    }
+
     /** A new directory {@code name} under {@code --work-dir}, with the .jfc files the setups name. */
     static Path newRunDir(OverheadOptions options, String name) throws IOException {
         Path runDir = Files.createDirectories(options.workDir().resolve(name));
@@ -129,7 +134,7 @@ public final class AgentOverheadBenchmark {
 
     private static int run(OverheadOptions options, String args) throws Exception {
         long startNanos = System.nanoTime();
-        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+        String stamp = stampNow();
         Path runDir = newRunDir(options, "run-" + stamp);
         PlaceboAgent.writeJar(runDir);
         String loadBefore = loadAverage();

@@ -3,10 +3,6 @@ package io.cctflow.bench.overhead;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,16 +28,20 @@ import io.cctflow.servers.KafkaServer;
  * meanwhile at once. Prints a Markdown report and writes it to {@code --report-dir}.
  */
 public final class AgentThreadsProbe {
+    /** What the threads of one name did in one round's measured time, per second. */
+    private record Row(int round, int threads, double cpuMillis, double runs) {
+    }
+
     private AgentThreadsProbe() {
     }
 
     public static void main(String[] args) throws Exception {
         OverheadOptions options = AgentOverheadBenchmark.optionsOrExit(args);
-        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+        String stamp = AgentOverheadBenchmark.stampNow();
         Path runDir = AgentOverheadBenchmark.newRunDir(options, "threads-" + stamp);
         String loadBefore = AgentOverheadBenchmark.loadAverage();
         // per setup, per thread name: one row of per-round figures
-        Map<Setup, Map<String, List<double[]>>> bySetup = new LinkedHashMap<>();
+        Map<Setup, Map<String, List<Row>>> bySetup = new LinkedHashMap<>();
         try (KafkaServer kafka = AgentOverheadBenchmark.startBroker(runDir.resolve("kafka"));
                 ProcessFreezer freezer = new ProcessFreezer()) {
             AgentOverheadBenchmark.createTopics(kafka, options.setups());
@@ -62,7 +62,7 @@ public final class AgentThreadsProbe {
 
     /** One child of {@code setup}: its threads' CPU ms and runs per second over {@code --measure}. */
     private static void measure(OverheadOptions options, Setup setup, int round, String bootstrap, Path runDir,
-            ProcessFreezer freezer, Map<String, List<double[]>> rows) throws Exception {
+            ProcessFreezer freezer, Map<String, List<Row>> rows) throws Exception {
         Child child = Child.start(setup, round, setup.jvmOptions(options.agentJar(), bootstrap, runDir,
                 options.flush(), options.stackDepth(), round), options, runDir, freezer, Optional.empty());
         try {
@@ -75,7 +75,7 @@ public final class AgentThreadsProbe {
             double seconds = slice.wallNanos() / 1e9;
             for (ThreadCpu.Use u : uses) {
                 rows.computeIfAbsent(u.name(), k -> new ArrayList<>())
-                        .add(new double[] {round, u.threads(), u.cpuNanos() / 1e6 / seconds, u.runs() / seconds});
+                        .add(new Row(round, u.threads(), u.cpuNanos() / 1e6 / seconds, u.runs() / seconds));
             }
             System.err.printf(Locale.ROOT, "round %d: %s measured %.1f s: %s%n", round, setup.label, seconds,
                     ThreadCpu.format(slice.cpuByKind()));
@@ -86,7 +86,7 @@ public final class AgentThreadsProbe {
     }
 
     private static String report(OverheadOptions o, String args, String stamp, String loadBefore, Path runDir,
-            Map<Setup, Map<String, List<double[]>>> bySetup) {
+            Map<Setup, Map<String, List<Row>>> bySetup) {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, String.join("\n",
                 "# Threads of a host, free running (%s UTC)",
@@ -106,22 +106,22 @@ public final class AgentThreadsProbe {
                 System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"), loadBefore,
                 AgentOverheadBenchmark.loadAverage(), o.threads(), o.heap(), o.heap(), o.warmup().toSeconds(),
                 o.measure().toSeconds(), OverheadOptions.agentDuration(o.flush()), o.stackDepth(), runDir));
-        for (Map.Entry<Setup, Map<String, List<double[]>>> setup : bySetup.entrySet()) {
+        for (Map.Entry<Setup, Map<String, List<Row>>> setup : bySetup.entrySet()) {
             md.append("\n## ").append(setup.getKey().label).append("\n\n")
                     .append("| thread | kind | threads | CPU ms / s | runs / s |\n|---|---|---:|---:|---:|\n");
             double[] agentCpu = new double[o.rounds()];
             double[] agentRuns = new double[o.rounds()];
-            for (Map.Entry<String, List<double[]>> row : setup.getValue().entrySet()) {
+            for (Map.Entry<String, List<Row>> row : setup.getValue().entrySet()) {
                 ThreadCpu.Kind kind = ThreadCpu.kindOf(row.getKey());
                 boolean shown = false;
                 StringJoiner threads = new StringJoiner(", ");
                 StringJoiner cpu = new StringJoiner(", ");
                 StringJoiner runs = new StringJoiner(", ");
-                double[][] byRound = new double[o.rounds()][];
-                for (double[] r : row.getValue()) {
-                    byRound[(int) r[0] - 1] = r;
+                Row[] byRound = new Row[o.rounds()];
+                for (Row r : row.getValue()) {
+                    byRound[r.round() - 1] = r;
                 }
-                for (double[] r : byRound) {
+                for (Row r : byRound) {
                     if (r == null) {
                         // no thread of this name in that round's child
                         threads.add("-");
@@ -129,13 +129,13 @@ public final class AgentThreadsProbe {
                         runs.add("-");
                         continue;
                     }
-                    shown |= r[2] >= 0.05 || r[3] >= 0.5;
-                    threads.add(String.format(Locale.ROOT, "%.0f", r[1]));
-                    cpu.add(String.format(Locale.ROOT, "%.2f", r[2]));
-                    runs.add(String.format(Locale.ROOT, "%.1f", r[3]));
+                    shown |= r.cpuMillis() >= 0.05 || r.runs() >= 0.5;
+                    threads.add(Integer.toString(r.threads()));
+                    cpu.add(String.format(Locale.ROOT, "%.2f", r.cpuMillis()));
+                    runs.add(String.format(Locale.ROOT, "%.1f", r.runs()));
                     if (kind == ThreadCpu.Kind.AGENT) {
-                        agentCpu[(int) r[0] - 1] += r[2];
-                        agentRuns[(int) r[0] - 1] += r[3];
+                        agentCpu[r.round() - 1] += r.cpuMillis();
+                        agentRuns[r.round() - 1] += r.runs();
                     }
                 }
                 if (shown) {
