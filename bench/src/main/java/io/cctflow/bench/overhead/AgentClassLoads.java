@@ -59,8 +59,8 @@ final class AgentClassLoads {
     static Path calibrate(OverheadOptions options, String bootstrap, Path runDir, ProcessFreezer freezer)
             throws IOException, InterruptedException {
         Path log = runDir.resolve(LOG);
-        Setup attached = options.attached().orElseThrow(
-                () -> new IllegalArgumentException("the calibration needs an attached setup, got " + options.setups()));
+        // without an attached setup (a run with jfr20preloaded) the agent is attached as to jfr20attached
+        Setup attached = options.attached().orElse(Setup.JFR_20_ATTACHED);
         Setup control = attached.control();
         List<String> jvm = new ArrayList<>(control.jvmOptions(options.agentJar(), bootstrap, runDir,
                 options.flush(), options.stackDepth(), 0));
@@ -82,8 +82,9 @@ final class AgentClassLoads {
         }
         Path list = runDir.resolve(FILE);
         Files.write(list, classes, StandardCharsets.UTF_8);
-        System.err.printf(Locale.ROOT, "calibration: our agent's attach loaded %d classes (%s); both children of"
-                + " every round load them at start%n", classes.size(), list);
+        System.err.printf(Locale.ROOT, "calibration: our agent's attach loaded %d classes (%s); %s load them at"
+                + " start%n", classes.size(), list, options.attached().isPresent() ? "both children of every round"
+                : "the children of " + Setup.JFR_20_PRELOADED.id());
         return list;
     }
 

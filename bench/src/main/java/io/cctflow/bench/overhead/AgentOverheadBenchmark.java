@@ -147,7 +147,7 @@ public final class AgentOverheadBenchmark {
                 ProcessFreezer freezer = new ProcessFreezer()) {
             createTopics(kafka, options.setups());
             Optional<Path> preload = Optional.empty();
-            if (attaches(options) && options.preload()) {
+            if (preloads(options)) {
                 kafka.createTopic(AgentClassLoads.TOPIC, 1, Map.of());
                 preload = Optional.of(AgentClassLoads.calibrate(options, kafka.bootstrapServers(), runDir, freezer));
                 preloaded = Files.readAllLines(preload.get(), StandardCharsets.UTF_8).size();
@@ -197,6 +197,15 @@ public final class AgentOverheadBenchmark {
         }
     }
 
+    /**
+     * Whether some child loads the agent's classes at start, so the run calibrates their list
+     * first: every child of a run that attaches (unless {@code --preload no}), and
+     * {@link Setup#JFR_20_PRELOADED}'s.
+     */
+    private static boolean preloads(OverheadOptions options) {
+        return (attaches(options) && options.preload()) || options.setups().stream().anyMatch(Setup::preloadsAgentClasses);
+    }
+
     /** Whether the rounds attach the agent halfway ({@link Setup#isAttached}). */
     private static boolean attaches(OverheadOptions options) {
         return options.attached().isPresent();
@@ -219,7 +228,8 @@ public final class AgentOverheadBenchmark {
             Collections.shuffle(startOrder, order);
             for (Setup s : startOrder) {
                 children.put(s, Child.start(s, round, s.jvmOptions(options.agentJar(), bootstrap, runDir,
-                        options.flush(), options.stackDepth(), round), options, runDir, freezer, preload));
+                        options.flush(), options.stackDepth(), round), options, runDir, freezer,
+                        attaches(options) || s.preloadsAgentClasses() ? preload : Optional.empty()));
                 System.err.printf(Locale.ROOT, "round %d: %s started (JFR wait %d ms), frozen%n", round, s.label,
                         children.get(s).awaitMillis());
             }
@@ -386,7 +396,9 @@ public final class AgentOverheadBenchmark {
 
     private static String preloadLine(OverheadOptions o, int preloaded) {
         if (!attaches(o)) {
-            return "";
+            return preloaded == 0 ? "" : "- " + Setup.JFR_20_PRELOADED.label + ": each child loaded and linked at start,"
+                    + " before its workload ran, the " + preloaded + " classes our agent's attach loaded in a calibration"
+                    + " child (`" + AgentClassLoads.FILE + "`), and ran none of their code\n";
         }
         return (o.attachPlacebo() ? "- **A/A control** (`--attach placebo`): the child labelled \"agent 20 ms attached\""
                 + " got the placebo agent, not ours, like the other child: every ratio of the attach rounds below is"

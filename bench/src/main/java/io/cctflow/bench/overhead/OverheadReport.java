@@ -114,6 +114,15 @@ final class OverheadReport {
             // our agent's own work: the same stream, its events read, batched and sent
             pairs.add(new Pair(Setup.AGENT_20, Setup.JFR_20_STREAM, Double.NaN));
         }
+        if (setups.contains(Setup.JFR_20_PRELOADED)) {
+            // the agent's classes without the agent; then the running agent without its classes' effect
+            if (setups.contains(Setup.JFR_20)) {
+                pairs.add(new Pair(Setup.JFR_20_PRELOADED, Setup.JFR_20, Double.NaN));
+            }
+            if (setups.contains(Setup.AGENT_20)) {
+                pairs.add(new Pair(Setup.AGENT_20, Setup.JFR_20_PRELOADED, Double.NaN));
+            }
+        }
         if (setups.contains(Setup.JFR_20)) {
             for (Setup s : List.of(Setup.JFR_20_STREAM, Setup.JFR_20_DUMP, Setup.JFR_IDLE, Setup.JFR_NO_EVENTS)) {
                 if (setups.contains(s)) {

@@ -8,8 +8,8 @@ import java.util.Locale;
 
 /**
  * The ways the benchmark starts its host JVMs ({@code --setups}): the four the issue compares, our
- * agent while its broker is away, four experiments on what JFR's parts cost, and two that
- * attach the agent halfway through a round.
+ * agent while its broker is away, four experiments on what JFR's parts cost, one on what the
+ * agent's classes cost without the agent, and two that attach the agent halfway through a round.
  */
 enum Setup {
     /** No agent, no JFR: the baseline. */
@@ -37,6 +37,13 @@ enum Setup {
      * back, its events left unread ({@link OverheadWorkload#DUMP_JFR}).
      */
     JFR_20_DUMP("JFR dumps 20 ms, events unread", 20),
+    /**
+     * Experiment: {@link #JFR_20} whose child loads and links, before its workers start, every class
+     * our agent loads ({@link AgentClassLoads}), and runs none of their code: what the mere
+     * presence of the agent's classes does to the host's compiled code (class hierarchy
+     * assumptions), apart from what the running agent does.
+     */
+    JFR_20_PRELOADED("plain JFR 20 ms, agent's classes loaded", 20),
     /** Experiment: JFR initialised in the child ({@code FlightRecorder.getFlightRecorder()}), no recording. */
     JFR_IDLE("JFR, no recording", 0),
     /** Experiment: a plain JFR recording with no event enabled (JFR's threads and flushes, no sampler). */
@@ -98,6 +105,14 @@ enum Setup {
             case NONE_ATTACHED -> NONE;
             default -> throw new IllegalStateException(label + " gets no agent attached");
         };
+    }
+
+    /**
+     * Whether this setup's children load the agent's classes at start ({@link AgentClassLoads})
+     * whatever the run: {@link #JFR_20_PRELOADED}. (In runs that attach, every child does.)
+     */
+    boolean preloadsAgentClasses() {
+        return this == JFR_20_PRELOADED;
     }
 
     /**
@@ -164,7 +179,7 @@ enum Setup {
         if (isAgent()) {
             options.add("-javaagent:" + agentJar.toAbsolutePath() + "="
                     + agentArguments(bootstrap, flush, stackDepth, round));
-        } else if (this == JFR_20 || this == JFR_20_ATTACHED || this == JFR_NO_EVENTS) {
+        } else if (this == JFR_20 || this == JFR_20_ATTACHED || this == JFR_20_PRELOADED || this == JFR_NO_EVENTS) {
             // like the agent's stream: in the disk repository, bounded to 2 minutes and 32 MiB
             Path jfc = settingsDir.resolve(this == JFR_NO_EVENTS ? NO_EVENTS_JFC : SAMPLES_JFC);
             options.add("-XX:StartFlightRecording:settings=" + jfc.toAbsolutePath() + ",maxage=2m,maxsize=32m");

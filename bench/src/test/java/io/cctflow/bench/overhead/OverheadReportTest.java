@@ -127,6 +127,17 @@ class OverheadReportTest {
         assertThat(md).contains("by setup: agent 20 ms 2, agent 20 ms, Kafka away 9\n");
     }
 
+    @Test
+    void preloadedJfrIsComparedWithPlainJfrAndTheAgentWithIt() {
+        OverheadReport report = new OverheadReport(2,
+                List.of(Setup.NONE, Setup.AGENT_20, Setup.JFR_20, Setup.JFR_20_PRELOADED), 0.05, 2);
+        assertThat(report.pairs()).extracting(OverheadReport.Pair::label).containsExactly(
+                "agent 20 ms / none", "agent 20 ms / plain JFR 20 ms", "plain JFR 20 ms / none",
+                "plain JFR 20 ms, agent's classes loaded / none",
+                "plain JFR 20 ms, agent's classes loaded / plain JFR 20 ms",
+                "agent 20 ms / plain JFR 20 ms, agent's classes loaded");
+    }
+
     /** Rounds of none and agent 20 ms, 16 quiet cycles each, the agent child at {@code ratios[i]} of none's rate. */
     private static OverheadReport crossJvmReport(double... ratios) {
         OverheadReport report = new OverheadReport(2, List.of(Setup.NONE, Setup.AGENT_20), 0.05, 2);

@@ -109,6 +109,18 @@ class SetupTest {
     }
 
     @Test
+    void preloadedJfrStartsAsPlainJfrAndAloneLoadsTheAgentsClasses() {
+        // the class list goes to the child separately (Child.start); its JVM is plain JFR's
+        assertThat(options(Setup.JFR_20_PRELOADED)).isEqualTo(options(Setup.JFR_20));
+        assertThat(Setup.JFR_20_PRELOADED.childArguments()).isEqualTo(Setup.JFR_20.childArguments());
+        assertThat(Setup.JFR_20_PRELOADED.publishes()).isFalse();
+        for (Setup s : Setup.values()) {
+            assertThat(s.preloadsAgentClasses()).as(s.label).isEqualTo(s == Setup.JFR_20_PRELOADED);
+        }
+        assertThat(Setup.ofId("jfr20preloaded")).isEqualTo(Setup.JFR_20_PRELOADED);
+    }
+
+    @Test
     void idsNameTheSetupsOfTheOptions() {
         for (Setup s : Setup.values()) {
             assertThat(Setup.ofId(s.id())).isEqualTo(s);
