@@ -81,6 +81,48 @@ class AgentAttachIT {
                 + " ignoring the second start");
     }
 
+    /**
+     * Attached to a JVM that records with JFR at its default depth (64 frames), the agent cannot
+     * change the depth and says so at once, with the flag that fixes it.
+     */
+    @Test
+    @Timeout(180)
+    void attachedToAJvmThatRecordsAtASmallerDepthItSaysSoWithTheFlag() throws Exception {
+        Files.createDirectories(LOGS);
+        Path err = LOGS.resolve("attach-jfr-running.stderr");
+        Process host = new ProcessBuilder(java(), "-Xmx256m", "-XX:StartFlightRecording", "-cp",
+                TEST_CLASSES.toString(), AttachTarget.class.getName())
+                .redirectError(err.toFile())
+                .start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(host.getInputStream(),
+                    StandardCharsets.UTF_8));
+            // JFR's start-up message comes first on stdout
+            assertThat(out.lines().filter(line -> line.equals("ready")).findFirst()).isPresent();
+            VirtualMachine vm = VirtualMachine.attach(String.valueOf(host.pid()));
+            try {
+                vm.loadAgent(JAR.toString(), "bootstrap.servers=127.0.0.1:1,service=t,flush=1000");
+            } finally {
+                vm.detach();
+            }
+            // the agent checks the depth on its own thread, as it starts
+            assertThat(awaitLog(err, "[cctflow-agent] started: ", Duration.ofSeconds(60)))
+                    .as("the agent started").isTrue();
+            host.getOutputStream().close();
+            assertThat(host.waitFor(60, TimeUnit.SECONDS)).as("host exits").isTrue();
+            assertThat(host.exitValue()).isZero();
+        } finally {
+            host.destroyForcibly();
+        }
+        String stderr = Files.readString(err, StandardCharsets.UTF_8);
+        assertThat(stderr).contains("[cctflow-agent] WARN JFR was already running when the agent"
+                + " started, with a stack depth of 64 frames, which cannot change now: deeper stacks are"
+                + " truncated (the batches' stats count them); restart the JVM with"
+                + " -XX:FlightRecorderOptions:stackdepth=256");
+        // attached to a running JVM, the agent does not initialise JFR itself before starting
+        assertThat(stderr).doesNotContain("JFR initialised before main");
+    }
+
     @Test
     @Timeout(180)
     void theJarRunsTheImportCommandAgainstARealBroker() throws Exception {
@@ -117,6 +159,18 @@ class AgentAttachIT {
         assertThat(p.exitValue()).isEqualTo(2);
         assertThat(output).isEqualTo("cctflow import: bad value 'fast' for option --window: not a"
                 + " duration (use e.g. 20, 20ms, 10s, 1m)" + System.lineSeparator());
+    }
+
+    /** Whether {@code log} contains {@code text} within {@code timeout}, looking every 100 ms. */
+    private static boolean awaitLog(Path log, String text, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!Files.readString(log, StandardCharsets.UTF_8).contains(text)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        return true;
     }
 
     private static List<SampleBatch> consume(String topic, Predicate<List<SampleBatch>> done) {
