@@ -210,25 +210,6 @@ public final class AgentConfig {
         return new AgentConfig(r, defaultInstance);
     }
 
-    /**
-     * This JVM's {@value #STACK_DEPTH} alone, from the same sources as {@link #load(String)} and
-     * in the same order, but silently ({@code load} reports bad values): for {@code premain},
-     * which asks JFR for that depth before the host's {@code main} and must not wait for the rest
-     * of the configuration (the default instance id looks up the host name, which can wait on DNS).
-     */
-    public static int stackDepth(String agentArgs) {
-        return stackDepth(agentArgs, System::getProperty, System::getenv);
-    }
-
-    /** As {@link #stackDepth(String)} from the given sources; for tests. */
-    static int stackDepth(String agentArgs, Function<String, String> systemProperties,
-            Function<String, String> environment) {
-        Consumer<String> silent = message -> { };
-        Resolver r = new Resolver(parseArguments(agentArgs, silent), systemProperties, environment, silent);
-        r.resolve(CONFIG_KEY).ifPresent(r::readFile);
-        return r.resolve(STACK_DEPTH_KEY);
-    }
-
     /** Splits {@code key=value,key=value}; a part without {@code =} continues the previous value. */
     static Map<String, String> parseArguments(String agentArgs, Consumer<String> warnings) {
         Map<String, String> args = new LinkedHashMap<>();

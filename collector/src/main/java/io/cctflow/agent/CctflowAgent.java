@@ -6,17 +6,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.cctflow.agent.importer.ImportCommand;
 import io.cctflow.agent.log.AgentLog;
-import io.cctflow.agent.sampling.JfrAvailability;
 
 /**
  * Entry point of the cctflow Java agent: {@code -javaagent:cctflow-collector.jar[=key=value,...]},
  * or attached to a running JVM ({@code agentmain}). Run as {@code java -jar} it prints its usage.
  *
- * <p>{@code premain} initialises JFR at the configured stack depth
- * ({@link JfrAvailability#initialise}: done later, it would make the JIT throw away work on the
- * host's hot code), starts one daemon thread and returns: everything else that is slow (host name lookup, the recording, Kafka client
- * creation) happens on that thread, and nothing the agent does can throw into the host or keep it
- * from exiting. {@code agentmain} only starts the thread. The agent starts at most once per JVM.
+ * <p>{@code premain} only starts one daemon thread and returns: everything slow (host name
+ * lookup, JFR start-up, Kafka client creation) happens there, and nothing the agent does can
+ * throw into the host or keep it from exiting. The agent starts at most once per JVM.
  */
 public final class CctflowAgent {
     /** Name of the thread that starts the agent and then runs the JFR stream. */
@@ -29,12 +26,12 @@ public final class CctflowAgent {
 
     /** Called by the JVM before {@code main} for {@code -javaagent}. Never throws. */
     public static void premain(String agentArgs, Instrumentation instrumentation) {
-        start(agentArgs, instrumentation, true);
+        start(agentArgs, instrumentation);
     }
 
     /** Called by the JVM when the agent is attached to a running JVM. Never throws. */
     public static void agentmain(String agentArgs, Instrumentation instrumentation) {
-        start(agentArgs, instrumentation, false);
+        start(agentArgs, instrumentation);
     }
 
     /**
@@ -69,17 +66,11 @@ public final class CctflowAgent {
                 + AgentConfig.describeKeys();
     }
 
-    private static void start(String agentArgs, Instrumentation instrumentation, boolean beforeMain) {
+    private static void start(String agentArgs, Instrumentation instrumentation) {
         try {
             if (!STARTED.compareAndSet(false, true)) {
                 AgentLog.warn("agent already running in this JVM; ignoring the second start");
                 return;
-            }
-            if (beforeMain) {
-                long millis = JfrAvailability.initialise(AgentConfig.stackDepth(agentArgs));
-                if (millis >= 0) {
-                    AgentLog.info("JFR initialised before main in " + millis + " ms");
-                }
             }
             Thread thread = new Thread(() -> AgentRuntime.run(agentArgs, instrumentation), THREAD_NAME);
             thread.setDaemon(true);

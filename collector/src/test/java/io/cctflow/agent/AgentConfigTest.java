@@ -303,27 +303,6 @@ class AgentConfigTest {
     }
 
     @Test
-    void stackDepthAloneIsResolvedAsTheWholeConfigurationResolvesItButSilently() throws IOException {
-        // premain asks JFR for this depth before main: every source, the same precedence
-        assertThat(AgentConfig.stackDepth(null, sysProps::get, env::get)).isEqualTo(load(null).stackDepth());
-        Path file = write("depth.properties", "stackdepth=300\n");
-        env.put("CCTFLOW_CONFIG", file.toString());
-        assertThat(AgentConfig.stackDepth("", sysProps::get, env::get)).isEqualTo(300);
-        env.put("CCTFLOW_STACKDEPTH", "400");
-        assertThat(AgentConfig.stackDepth("", sysProps::get, env::get)).isEqualTo(400);
-        sysProps.put("cctflow.stackdepth", "500");
-        assertThat(AgentConfig.stackDepth("", sysProps::get, env::get)).isEqualTo(500);
-        assertThat(AgentConfig.stackDepth("service=s,stackdepth=600", sysProps::get, env::get)).isEqualTo(600);
-        assertThat(load("service=s,stackdepth=600").stackDepth()).isEqualTo(600);
-        // a bad value: the default, and no warning here (the whole configuration reports it, once)
-        int defaultDepth = AgentConfig.stackDepth(null, k -> null, k -> null);
-        assertThat(AgentConfig.stackDepth("stackdepth=lots", k -> null, k -> null)).isEqualTo(defaultDepth);
-        assertThat(warnings).isEmpty();
-        assertThat(load("stackdepth=lots").stackDepth()).isEqualTo(defaultDepth);
-        assertThat(warnings).singleElement().asString().contains("stackdepth");
-    }
-
-    @Test
     void configFileCanBeNamedByAgentArgumentOrSystemProperty() throws IOException {
         Path a = write("a.properties", "service=a\n");
         Path b = write("b.properties", "service=b\n");

@@ -38,7 +38,6 @@ public final class BusyWorkload {
     }
 
     public static void main(String[] args) throws Exception {
-        System.out.println("jfr initialised at main " + jfrInitialised());
         long millis = Long.parseLong(args[0]);
         if (args.length > 1 && args[1].equals("--await-agent") && !awaitAgent(60_000)) {
             System.out.println("agent did not start within 60 s");
@@ -56,15 +55,6 @@ public final class BusyWorkload {
         System.out.println("jmx domains " + new TreeSet<>(Arrays.asList(
                 ManagementFactory.getPlatformMBeanServer().getDomains())));
         System.out.println("workload done " + (sum > 0) + " at " + System.currentTimeMillis());
-    }
-
-    /** Whether JDK Flight Recorder was initialised in this JVM; false where it is missing. */
-    private static boolean jfrInitialised() {
-        try {
-            return jdk.jfr.FlightRecorder.isInitialized();
-        } catch (LinkageError e) {
-            return false;
-        }
     }
 
     private static boolean awaitAgent(long timeoutMillis) throws InterruptedException {

@@ -1,7 +1,6 @@
 package io.cctflow.agent.sampling;
 
 import java.lang.management.ManagementFactory;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,30 +16,21 @@ import jdk.jfr.FlightRecorder;
  * ({@code stackdepth}, default 256) when it is first to start JFR, and says at once when it is
  * not, i.e. JFR was already running at a smaller depth (a JVM started with
  * {@code -XX:StartFlightRecording}, or an attach to a JVM that records), so stacks will be cut
- * there. Called at start: from {@code premain} before JFR is initialised, and again by the
- * sampler, which then does nothing.
+ * there. Stateless; called once, at start.
  */
 final class JfrStackDepth {
     /** JFR's own default, in effect when {@code FlightRecorderOptions} names no depth. */
     static final int JFR_DEFAULT = 64;
     private static final Pattern STACK_DEPTH = Pattern.compile("(?:^|,)stackdepth=(\\d+)");
 
-    /** Whether {@link #request} ran in this JVM: what it does (ask, or warn) is done once. */
-    private static final AtomicBoolean DONE = new AtomicBoolean();
-
     private JfrStackDepth() {
     }
 
     /**
      * Asks JFR for {@code depth}-frame stacks if it has not started yet; else warns when the
-     * depth it runs with is smaller. Only the first call in a JVM does anything. Never throws:
-     * samples are useful either way.
+     * depth it runs with is smaller. Never throws: samples are useful either way.
      */
     static void request(int depth) {
-        if (!DONE.compareAndSet(false, true)) {
-            // already asked for (before main, by JfrAvailability.initialise) or warned about
-            return;
-        }
         try {
             if (FlightRecorder.isInitialized()) {
                 String warning = warningWhenAlreadyRunning(depth, flightRecorderOptions());
