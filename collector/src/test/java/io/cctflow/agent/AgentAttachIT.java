@@ -27,8 +27,8 @@ import io.cctflow.servers.TestServers;
 
 /**
  * The shaded jar as it ships, against a real broker: attached at runtime to a running JVM with
- * the Attach API (twice: the second attach must not start a second agent), and run as the
- * import CLI.
+ * the Attach API (twice: the second attach must not start a second agent), attached to a JVM that
+ * already records with JFR at a smaller stack depth, and run as the import CLI.
  */
 class AgentAttachIT {
 
