@@ -14,13 +14,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -232,6 +235,81 @@ class AgentJarIT {
     }
 
     /**
+     * JFR's start redefines JDK classes (those its file, socket and error events instrument). With
+     * the capability to retransform held from the JVM's start, which the manifest's
+     * {@code Can-Retransform-Classes} gives a {@code -javaagent}, HotSpot throws away only the
+     * compiled code that depends on them; without it the first redefinition throws away all of it
+     * (1,254 of 1,371 methods in a diagnostic run of the bench's workload), and the host runs in
+     * the interpreter until it has recompiled. Read from {@code -XX:+PrintCompilation} and the
+     * redefinition log, both written to stdout in the order they happened.
+     */
+    @Test
+    @Timeout(180)
+    void jfrStartingWithTheAgentKeepsTheHostsCompiledCode() throws Exception {
+        Run run = runHost("compiled-code-at-jfr-start",
+                List.of("-XX:+PrintCompilation", "-Xlog:redefine+class+load=info:stdout"),
+                "bootstrap.servers=127.0.0.1:1,service=t,flush=1000", "2000", "--await-agent");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        CodeThrownAway thrownAway = CodeThrownAway.atFirstRedefinition(run.stdout().lines().toList());
+        assertThat(thrownAway.compiledBefore()).as("methods compiled before JFR's start").isGreaterThan(100);
+        assertThat(thrownAway.thrownAway()).as("of the %d methods compiled before JFR's start, made not entrant"
+                + " within %d ms of it", thrownAway.compiledBefore(), CodeThrownAway.WINDOW_MILLIS)
+                .isLessThan(thrownAway.compiledBefore() / 4);
+    }
+
+    /**
+     * How much of the code compiled before the first class redefinition was made not entrant just
+     * after it, from a {@code -XX:+PrintCompilation} and {@code -Xlog:redefine+class+load} stdout.
+     */
+    record CodeThrownAway(int compiledBefore, int thrownAway) {
+
+        /** After the redefinition; the whole JVM's code took 13 ms to list on this machine. */
+        static final int WINDOW_MILLIS = 100;
+
+        /** A PrintCompilation line: milliseconds since start, compile id. */
+        private static final Pattern COMPILATION = Pattern.compile("^\\s*(\\d+)\\s+(\\d+)\\s.*");
+        private static final Pattern REDEFINED = Pattern.compile("^\\[(\\d+)\\.(\\d{3})s].*redefined name=.*");
+
+        static CodeThrownAway atFirstRedefinition(List<String> stdout) {
+            int at = -1;
+            for (int i = 0; i < stdout.size() && at < 0; i++) {
+                if (REDEFINED.matcher(stdout.get(i)).matches()) {
+                    at = i;
+                }
+            }
+            assertThat(at).as("a class redefined at JFR's start (JDK 17's JFR redefines its instrumented"
+                    + " JDK classes; without any this test proves nothing)").isNotNegative();
+            Matcher when = REDEFINED.matcher(stdout.get(at));
+            when.matches();
+            long redefinedAt = Long.parseLong(when.group(1)) * 1000 + Long.parseLong(when.group(2));
+
+            Set<String> compiled = new HashSet<>();
+            for (String line : stdout.subList(0, at)) {
+                Matcher m = COMPILATION.matcher(line);
+                if (m.matches()) {
+                    if (line.contains("made not entrant") || line.contains("COMPILE SKIPPED")) {
+                        compiled.remove(m.group(2));
+                    } else {
+                        compiled.add(m.group(2));
+                    }
+                }
+            }
+            int thrownAway = 0;
+            for (String line : stdout.subList(at, stdout.size())) {
+                Matcher m = COMPILATION.matcher(line);
+                if (m.matches() && Long.parseLong(m.group(1)) > redefinedAt + WINDOW_MILLIS) {
+                    break;
+                }
+                if (m.matches() && line.contains("made not entrant") && compiled.contains(m.group(2))) {
+                    thrownAway++;
+                }
+            }
+            return new CodeThrownAway(compiled.size(), thrownAway);
+        }
+    }
+
+    /**
      * The resources the agent jar may hold besides classes: licences and notices, the manifest,
      * service files of relocated interfaces, and our own non-native resources (Kafka's version
      * file among them, relocated with the client that reads it).
@@ -294,6 +372,9 @@ class AgentJarIT {
             assertThat(main.getValue("Premain-Class")).isEqualTo(entry);
             assertThat(main.getValue("Agent-Class")).isEqualTo(entry);
             assertThat(main.getValue("Main-Class")).isEqualTo(entry);
+            // held from the JVM's start so that JFR's start keeps the host's compiled code; never used
+            assertThat(main.getValue("Can-Retransform-Classes")).isEqualTo("true");
+            assertThat(main.getValue("Can-Redefine-Classes")).isNull();
         }
     }
 
