@@ -10,6 +10,7 @@ import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.sampling.JfrAvailability;
 import io.cctflow.agent.sampling.JfrSampler;
 import io.cctflow.schema.InstanceInfo;
+import jdk.jfr.FlightRecorder;
 
 /**
  * Runs the agent: samples with JFR and, only once JFR really records, starts the parts that talk
@@ -37,6 +38,16 @@ final class AgentRuntime {
     private final Object lifecycle = new Object();
     // guarded by lifecycle
     private boolean stopped;
+    /**
+     * Said when the agent starts JFR in a running JVM: JFR's start redefines JDK classes, and a JVM
+     * that did not hold the capability to redefine classes from its start (the manifest's
+     * {@code Can-Retransform-Classes} gives it to a {@code -javaagent}) then throws away all of its
+     * compiled code.
+     */
+    static final String RECOMPILES_ONCE = "attached to a JVM where JFR was not running: starting JFR"
+            + " redefines some JDK classes, which makes this JVM recompile all of its code once (to avoid"
+            + " it, attach to JVMs started with -XX:StartFlightRecording, or use -javaagent)";
+
     /** Null until JFR records. Guarded by lifecycle. */
     private Publishing publishing;
 
@@ -53,8 +64,12 @@ final class AgentRuntime {
                 counters, config.threads());
     }
 
-    /** Starts the agent and runs the JFR stream on the calling thread until shutdown. Never throws. */
-    static void run(String agentArgs, Instrumentation instrumentation) {
+    /**
+     * Starts the agent and runs the JFR stream on the calling thread until shutdown. Never throws.
+     *
+     * @param attached whether the agent was attached to a running JVM, not started with it
+     */
+    static void run(String agentArgs, Instrumentation instrumentation, boolean attached) {
         try {
             AgentConfig config = AgentConfig.load(agentArgs);
             // checked before anything is created (no producer, no threads): without JFR the
@@ -63,6 +78,9 @@ final class AgentRuntime {
             if (unavailable != null) {
                 JfrAvailability.reportUnavailable(unavailable);
                 return;
+            }
+            if (attached && !FlightRecorder.isInitialized()) {
+                AgentLog.info(RECOMPILES_ONCE);
             }
             new AgentRuntime(config, instrumentation).sample();
         } catch (Throwable t) {

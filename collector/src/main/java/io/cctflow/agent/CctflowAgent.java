@@ -26,12 +26,12 @@ public final class CctflowAgent {
 
     /** Called by the JVM before {@code main} for {@code -javaagent}. Never throws. */
     public static void premain(String agentArgs, Instrumentation instrumentation) {
-        start(agentArgs, instrumentation);
+        start(agentArgs, instrumentation, false);
     }
 
     /** Called by the JVM when the agent is attached to a running JVM. Never throws. */
     public static void agentmain(String agentArgs, Instrumentation instrumentation) {
-        start(agentArgs, instrumentation);
+        start(agentArgs, instrumentation, true);
     }
 
     /**
@@ -66,13 +66,14 @@ public final class CctflowAgent {
                 + AgentConfig.describeKeys();
     }
 
-    private static void start(String agentArgs, Instrumentation instrumentation) {
+    private static void start(String agentArgs, Instrumentation instrumentation, boolean attached) {
         try {
             if (!STARTED.compareAndSet(false, true)) {
                 AgentLog.warn("agent already running in this JVM; ignoring the second start");
                 return;
             }
-            Thread thread = new Thread(() -> AgentRuntime.run(agentArgs, instrumentation), THREAD_NAME);
+            Thread thread = new Thread(() -> AgentRuntime.run(agentArgs, instrumentation, attached),
+                    THREAD_NAME);
             thread.setDaemon(true);
             thread.start();
         } catch (Throwable t) {

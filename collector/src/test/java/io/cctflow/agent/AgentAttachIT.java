@@ -79,6 +79,10 @@ class AgentAttachIT {
         assertThat(stderr.split("\\[cctflow-agent\\] started: ", -1)).as(stderr).hasSize(2);
         assertThat(stderr).contains("[cctflow-agent] WARN agent already running in this JVM;"
                 + " ignoring the second start");
+        // the host ran without JFR, so the agent's JFR start throws away its compiled code
+        assertThat(stderr).contains("[cctflow-agent] attached to a JVM where JFR was not running: starting"
+                + " JFR redefines some JDK classes, which makes this JVM recompile all of its code once (to"
+                + " avoid it, attach to JVMs started with -XX:StartFlightRecording, or use -javaagent)");
     }
 
     /**
@@ -119,6 +123,8 @@ class AgentAttachIT {
                 + " started, with a stack depth of 64 frames, which cannot change now: deeper stacks are"
                 + " truncated (the batches' stats count them); restart the JVM with"
                 + " -XX:FlightRecorderOptions:stackdepth=256");
+        // JFR started with the JVM: the attach starts nothing that throws its code away
+        assertThat(stderr).doesNotContain("attached to a JVM where JFR was not running");
     }
 
     @Test

@@ -66,7 +66,7 @@ class AgentJarIT {
         assertThat(run.stderr()).contains("[cctflow-agent] WARN Kafka unreachable, ");
         assertThat(run.stderr()).containsPattern("\\[cctflow-agent\\] \\d+ unsent batch\\(es\\) at exit, dropped");
         assertThat(run.stderr()).doesNotContain("flush failed", "NoClassDefFoundError",
-                "NoSuchMethodError", "SLF4J", "sampling stopped");
+                "NoSuchMethodError", "SLF4J", "sampling stopped", "attached to a JVM");
         // the producer's app-info MBean under our domain, nothing under Kafka's, where a host's
         // JMX exporter would take our producer for one of the host's
         String domains = run.stdout().replaceAll("(?s).*jmx domains \\[([^]]*)].*", "$1");
