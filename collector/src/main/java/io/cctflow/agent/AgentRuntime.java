@@ -28,6 +28,15 @@ import jdk.jfr.FlightRecorder;
 final class AgentRuntime {
     /** The most the agent adds to the host's shutdown. */
     static final Duration SHUTDOWN_BUDGET = Duration.ofSeconds(2);
+    /**
+     * Said when the agent starts JFR in a running JVM: JFR's start redefines JDK classes, and a JVM
+     * that did not hold the capability to redefine classes from its start (the manifest's
+     * {@code Can-Retransform-Classes} gives it to a {@code -javaagent}) then throws away all of its
+     * compiled code.
+     */
+    private static final String RECOMPILES_ONCE = "attached to a JVM where JFR was not running: starting JFR"
+            + " redefines some JDK classes, which makes this JVM recompile all of its code once (to avoid"
+            + " it, attach to JVMs started with -XX:StartFlightRecording, or use -javaagent)";
 
     private final AgentConfig config;
     private final Instrumentation instrumentation;
@@ -38,16 +47,6 @@ final class AgentRuntime {
     private final Object lifecycle = new Object();
     // guarded by lifecycle
     private boolean stopped;
-    /**
-     * Said when the agent starts JFR in a running JVM: JFR's start redefines JDK classes, and a JVM
-     * that did not hold the capability to redefine classes from its start (the manifest's
-     * {@code Can-Retransform-Classes} gives it to a {@code -javaagent}) then throws away all of its
-     * compiled code.
-     */
-    static final String RECOMPILES_ONCE = "attached to a JVM where JFR was not running: starting JFR"
-            + " redefines some JDK classes, which makes this JVM recompile all of its code once (to avoid"
-            + " it, attach to JVMs started with -XX:StartFlightRecording, or use -javaagent)";
-
     /** Null until JFR records. Guarded by lifecycle. */
     private Publishing publishing;
 
