@@ -211,6 +211,15 @@ class QueryEdgesTest {
                 "{\"id\":\"bad\",\"matchType\":\"REGEX\",\"pattern\":\"(\",\"nameTemplate\":\"t\"}");
         assertThat(badRegex.statusCode()).isEqualTo(400);
         assertThat(badRegex.body()).contains("invalid regular expression");
+        // patterns a linear-time engine cannot match are refused with the reason, never sent to the job
+        HttpResponse<String> lookBehind = api.send("POST", "/api/v1/tasks",
+                "{\"id\":\"lb\",\"matchType\":\"REGEX\",\"pattern\":\"(?<=x)a\",\"nameTemplate\":\"t\"}");
+        assertThat(lookBehind.statusCode()).isEqualTo(400);
+        assertThat(lookBehind.body()).contains("look-around at index 0").contains("RE2 syntax");
+        HttpResponse<String> backReference = api.send("POST", "/api/v1/tasks",
+                "{\"id\":\"br\",\"matchType\":\"REGEX\",\"pattern\":\"(a)\\\\1\",\"nameTemplate\":\"t\"}");
+        assertThat(backReference.statusCode()).isEqualTo(400);
+        assertThat(backReference.body()).contains("invalid escape sequence");
         HttpResponse<String> badGroup = api.send("POST", "/api/v1/tasks",
                 "{\"id\":\"bad\",\"matchType\":\"REGEX\",\"pattern\":\"a\",\"nameTemplate\":\"${g}\"}");
         assertThat(badGroup.body()).contains("no group named 'g'");

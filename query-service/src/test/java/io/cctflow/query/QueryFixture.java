@@ -17,6 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -139,7 +140,8 @@ final class QueryFixture {
         }
 
         HttpResponse<String> send(String method, String path, String body) {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
+            // bounded: a hanging server fails the test instead of hanging it
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
             if (token != null) {
                 b.header("Authorization", "Bearer " + token);
             }
