@@ -19,17 +19,21 @@ import io.cctflow.query.alerting.AlertingMetrics;
 import io.cctflow.query.api.compare.CompareEndpoint;
 import io.cctflow.query.api.TreeEndpoint;
 import io.cctflow.query.api.TreeSource;
+import io.cctflow.query.http.AccessTokens;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.BearerAuth;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.tasks.TaskPublisher;
 import io.cctflow.query.tasks.TasksHandler;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -117,10 +121,12 @@ public final class QueryService implements AutoCloseable {
         TreeSource trees = new TreeSource(reader, limits);
         TaskPublisher publisher = new TaskPublisher(config.bootstrapServers(), config.tasksTopic());
 
+        AccessTokens tokens = new AccessTokens(config.bearerToken(), config.writeToken());
+        exposureWarning(config).ifPresent(LOG::warn);
         List<String> routes = new ArrayList<>();
         Route route = (path, handler) -> {
             routes.add(path);
-            server.createContext(path, new BearerAuth(config.bearerToken(), handler));
+            server.createContext(path, new BearerAuth(tokens, handler));
         };
         route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(reader)));
         route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(reader)));
@@ -130,14 +136,16 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(reader, trees)));
         route.add(TasksHandler.PATH, new TasksHandler(reader, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
-        server.createContext("/", new BearerAuth(config.bearerToken(), new JsonHandler(params -> {
+        server.createContext("/", new BearerAuth(tokens, new JsonHandler(params -> {
             throw new ApiException(404, "no such endpoint; see " + OpenApiEndpoint.PATH + " for the API");
         })));
 
         ExecutorService executor = Executors.newFixedThreadPool(4, daemon("cctflow-http"));
         server.setExecutor(executor);
-        AlertingMetrics metrics = alerting.enabled()
-                ? AlertingMetrics.start(server, reader, alerting, Clock.systemUTC()) : null;
+        AlertingMetrics metrics = alerting.enabled() ? AlertingMetrics.start(reader, alerting, Clock.systemUTC()) : null;
+        if (metrics != null) {
+            server.createContext("/metrics", new BearerAuth(tokens, metrics.handler())); // scraped with the read token
+        }
         server.start();
         ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(daemon("cctflow-rollups"));
         if (!config.rollupInterval().isZero()) {
@@ -148,6 +156,29 @@ public final class QueryService implements AutoCloseable {
                     every, every, TimeUnit.MILLISECONDS);
         }
         return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics, reader);
+    }
+
+    /**
+     * The warning to log at start when the API listens beyond this machine with reads open to
+     * anyone ({@code auth.token} empty), or nothing.
+     */
+    static Optional<String> exposureWarning(QueryServiceConfig config) {
+        if (!config.bearerToken().isEmpty() || isLoopback(config.bindAddress())) {
+            return Optional.empty();
+        }
+        return Optional.of("!!! SECURITY: the API listens on " + config.bindAddress() + ", beyond this machine, and "
+                + QueryServiceConfig.AUTH_TOKEN + " is empty: anyone who reaches the port can read every profile"
+                + (config.writeToken().isEmpty() ? " and change task definitions" : "")
+                + ". Set " + QueryServiceConfig.AUTH_TOKEN + " and " + QueryServiceConfig.AUTH_WRITE_TOKEN
+                + ", or bind to 127.0.0.1 !!!");
+    }
+
+    private static boolean isLoopback(String address) {
+        try {
+            return InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** One roll-up and retention pass; failures are logged and the next pass tries again. */

@@ -17,8 +17,10 @@ import java.util.function.Function;
  * standalone); every key has a default, and an unknown key or bad value fails at start-up with a
  * message naming it.
  *
- * @param bearerToken empty: no authentication (the default, right for localhost); otherwise every
- *     request must send {@code Authorization: Bearer <token>}
+ * @param bearerToken empty: reads need no token (the default, right for localhost); otherwise every
+ *     request must send {@code Authorization: Bearer <token>} (this token or the write token)
+ * @param writeToken the token writes (task definitions) need; distinct from {@code bearerToken}.
+ *     Empty: writes need no token when {@code bearerToken} is empty too, and are refused otherwise
  * @param rollupInterval zero disables the roll-up and retention pass
  * @param windowCacheRows rows of decoded windows kept across requests; zero turns the cache off
  */
@@ -29,6 +31,7 @@ public record QueryServiceConfig(
         String bootstrapServers,
         String tasksTopic,
         String bearerToken,
+        String writeToken,
         Duration maxRange,
         int maxWindows,
         int maxTreeNodes,
@@ -48,6 +51,7 @@ public record QueryServiceConfig(
     public static final String BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
     public static final String TASKS_TOPIC = "topic.tasks";
     public static final String AUTH_TOKEN = "auth.token";
+    public static final String AUTH_WRITE_TOKEN = "auth.write-token";
     public static final String MAX_RANGE = "limits.max-range";
     public static final String MAX_WINDOWS = "limits.max-windows";
     public static final String MAX_TREE_NODES = "limits.max-tree-nodes";
@@ -73,7 +77,8 @@ public record QueryServiceConfig(
         k.put(NEO4J_DATABASE, new String[] {"", "Neo4j database; empty for the default"});
         k.put(BOOTSTRAP_SERVERS, new String[] {"localhost:9092", "Kafka bootstrap servers, for publishing task definitions"});
         k.put(TASKS_TOPIC, new String[] {"cctflow.tasks", "compacted topic of task definitions (the samples job's topic.tasks)"});
-        k.put(AUTH_TOKEN, new String[] {"", "bearer token every request must carry; empty: no authentication"});
+        k.put(AUTH_TOKEN, new String[] {"", "bearer token every request must carry (reads; /metrics included); empty: reads need no token"});
+        k.put(AUTH_WRITE_TOKEN, new String[] {"", "bearer token of writes (task definitions), distinct from auth.token; it may read too. Empty: writes are refused when auth.token is set, open otherwise"});
         k.put(MAX_RANGE, new String[] {"366d", "longest time range one request may ask for"});
         k.put(MAX_WINDOWS, new String[] {"200000", "most stored windows (rows) one request may read; roll-ups keep long ranges small"});
         k.put(MAX_TREE_NODES, new String[] {"200000", "most nodes a tree response may hold after pruning"});
@@ -110,6 +115,7 @@ public record QueryServiceConfig(
                 nonBlank(BOOTSTRAP_SERVERS, get.apply(BOOTSTRAP_SERVERS)),
                 nonBlank(TASKS_TOPIC, get.apply(TASKS_TOPIC)),
                 get.apply(AUTH_TOKEN).trim(),
+                writeToken(get.apply(AUTH_WRITE_TOKEN).trim(), get.apply(AUTH_TOKEN).trim()),
                 duration(MAX_RANGE, get.apply(MAX_RANGE), false),
                 intIn(MAX_WINDOWS, get.apply(MAX_WINDOWS), 1, Integer.MAX_VALUE),
                 intIn(MAX_TREE_NODES, get.apply(MAX_TREE_NODES), 1, Integer.MAX_VALUE),
@@ -142,6 +148,7 @@ public record QueryServiceConfig(
         m.put(BOOTSTRAP_SERVERS, bootstrapServers);
         m.put(TASKS_TOPIC, tasksTopic);
         m.put(AUTH_TOKEN, bearerToken);
+        m.put(AUTH_WRITE_TOKEN, writeToken);
         m.put(MAX_RANGE, maxRange.toString());
         m.put(MAX_WINDOWS, Integer.toString(maxWindows));
         m.put(MAX_TREE_NODES, Integer.toString(maxTreeNodes));
@@ -154,6 +161,14 @@ public record QueryServiceConfig(
         m.put(RETENTION_BATCH, Integer.toString(retentionBatch));
         m.put(CACHE_WINDOW_ROWS, Long.toString(windowCacheRows));
         return m;
+    }
+
+    private static String writeToken(String write, String read) {
+        if (!write.isEmpty() && write.equals(read)) {
+            throw new IllegalArgumentException(AUTH_WRITE_TOKEN + " must differ from " + AUTH_TOKEN
+                    + ": whoever may read could otherwise write");
+        }
+        return write;
     }
 
     private static String nonBlank(String key, String value) {

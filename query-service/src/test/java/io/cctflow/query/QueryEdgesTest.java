@@ -166,16 +166,39 @@ class QueryEdgesTest {
     }
 
     @Test
-    void aConfiguredBearerTokenIsRequired() throws Exception {
-        try (QueryService secured = start(Map.of(QueryServiceConfig.AUTH_TOKEN, "s3cret"))) {
-            HttpResponse<String> none = new QueryFixture.Api(secured.port(), null).send("GET", "/api/v1/services", null);
-            assertThat(none.statusCode()).isEqualTo(401);
-            assertThat(none.body()).contains("Authorization: Bearer");
-            assertThat(none.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
-            assertThat(new QueryFixture.Api(secured.port(), "wrong").send("GET", "/api/v1/services", null).statusCode())
+    void aConfiguredBearerTokenIsRequiredEverywhereAndWritesNeedTheWriteToken() throws Exception {
+        try (QueryService secured = start(Map.of(QueryServiceConfig.AUTH_TOKEN, "s3cret",
+                QueryServiceConfig.AUTH_WRITE_TOKEN, "wr1te"))) {
+            QueryFixture.Api anonymous = new QueryFixture.Api(secured.port(), null);
+            for (String path : List.of("/api/v1/services", "/metrics", OpenApiEndpoint.PATH, "/api/v1/tasks",
+                    "/api/v1/nothing")) {
+                HttpResponse<String> none = anonymous.send("GET", path, null);
+                assertThat(none.statusCode()).as(path).isEqualTo(401);
+                assertThat(none.body()).as(path).contains("Authorization: Bearer");
+                assertThat(none.headers().firstValue("WWW-Authenticate")).as(path)
+                        .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+            }
+            assertThat(new QueryFixture.Api(secured.port(), "wrong").send("GET", "/metrics", null).statusCode())
                     .isEqualTo(401);
-            assertThat(new QueryFixture.Api(secured.port(), "s3cret").get("/api/v1/services", 200).get("services"))
-                    .hasSize(1);
+            QueryFixture.Api reader = new QueryFixture.Api(secured.port(), "s3cret");
+            assertThat(reader.get("/api/v1/services", 200).get("services")).hasSize(1);
+            assertThat(reader.send("GET", "/metrics", null).statusCode()).isEqualTo(200);
+
+            String task = "{\"id\":\"auth\",\"matchType\":\"PREFIX\",\"pattern\":\"com.x.\",\"nameTemplate\":\"x\"}";
+            HttpResponse<String> readerWrites = reader.send("POST", "/api/v1/tasks", task);
+            assertThat(readerWrites.statusCode()).isEqualTo(403);
+            assertThat(readerWrites.body()).contains("auth.write-token");
+            assertThat(anonymous.send("DELETE", "/api/v1/tasks/auth", null).statusCode()).isEqualTo(401);
+            QueryFixture.Api writer = new QueryFixture.Api(secured.port(), "wr1te");
+            assertThat(writer.get("/api/v1/tasks", 200).get("tasks")).isNotNull(); // the write token reads too
+            HttpResponse<String> written = writer.send("POST", "/api/v1/tasks", task);
+            assertThat(written.statusCode()).as(written.body()).isEqualTo(202);
+        }
+        try (QueryService readOnly = start(Map.of(QueryServiceConfig.AUTH_TOKEN, "s3cret"))) {
+            HttpResponse<String> refused = new QueryFixture.Api(readOnly.port(), "s3cret").send("POST", "/api/v1/tasks",
+                    "{}");
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(refused.body()).contains("writes are disabled");
         }
         assertThat(api.get("/api/v1/services", 200).get("services")).hasSize(1); // off by default
     }

@@ -1,6 +1,6 @@
 package io.cctflow.query.alerting;
 
-import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpHandler;
 import io.cctflow.graph.GraphReader;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
@@ -57,16 +57,20 @@ public final class AlertingMetrics implements AutoCloseable {
     }
 
     /**
-     * Serves {@code /metrics} on {@code server} and starts the refresh loop.
+     * Starts the refresh loop; serve {@link #handler()} at {@code /metrics}.
      *
      * @return the running metrics, to close with the server
      */
-    public static AlertingMetrics start(HttpServer server, GraphReader reader, AlertingConfig config, Clock clock) {
+    public static AlertingMetrics start(GraphReader reader, AlertingConfig config, Clock clock) {
         AlertingMetrics m = new AlertingMetrics(reader, config, clock);
-        server.createContext("/metrics", new MetricsHandler(m.registry));
         long every = config.refresh().toMillis();
         m.loop.scheduleWithFixedDelay(m::refresh, 0, every, TimeUnit.MILLISECONDS);
         return m;
+    }
+
+    /** The scrape handler (Prometheus text or OpenMetrics); the caller puts authentication in front. */
+    public HttpHandler handler() {
+        return new MetricsHandler(registry);
     }
 
     /** One refresh; never throws (the loop would stop). */
