@@ -129,7 +129,10 @@ final class QueryFixture {
 
     /** A tiny HTTP client for the API. */
     static final class Api {
-        static final ObjectMapper JSON = new ObjectMapper();
+        /** Reads trees as deep as the API writes them. */
+        static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+                .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                        .maxNestingDepth(1_000_000).build()).build());
         private final HttpClient http = HttpClient.newHttpClient();
         private final String base;
         private final String token;
