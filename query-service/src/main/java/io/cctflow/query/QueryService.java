@@ -117,7 +117,8 @@ public final class QueryService implements AutoCloseable {
         }
         GraphReader reader = new GraphReader(driver, database, GraphReader.DEFAULT_TOPOLOGY_CACHE_NODES,
                 config.windowCacheRows());
-        Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults());
+        Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults(),
+                config.maxLoadedNodes(), config.pageSize());
         TreeSource trees = new TreeSource(reader, limits);
         TaskPublisher publisher = new TaskPublisher(config.bootstrapServers(), config.tasksTopic());
 
@@ -128,8 +129,8 @@ public final class QueryService implements AutoCloseable {
             routes.add(path);
             server.createContext(path, new BearerAuth(tokens, handler));
         };
-        route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(reader)));
-        route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(reader)));
+        route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(reader, limits)));
+        route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(reader, limits)));
         route.add("/api/v1/instances", new JsonHandler(new InstancesEndpoint(reader, limits)));
         route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(reader, trees)));
         route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(reader, trees)));

@@ -36,6 +36,8 @@ public record QueryServiceConfig(
         int maxWindows,
         int maxTreeNodes,
         int maxResults,
+        int maxLoadedNodes,
+        int pageSize,
         Duration rollupInterval,
         Duration rollupSettle,
         RetentionPolicy retention,
@@ -56,6 +58,8 @@ public record QueryServiceConfig(
     public static final String MAX_WINDOWS = "limits.max-windows";
     public static final String MAX_TREE_NODES = "limits.max-tree-nodes";
     public static final String MAX_RESULTS = "limits.max-results";
+    public static final String MAX_LOADED_NODES = "limits.max-loaded-nodes";
+    public static final String PAGE_SIZE = "limits.page-size";
     public static final String ROLLUP_INTERVAL = "rollup.interval";
     public static final String ROLLUP_SETTLE = "rollup.settle";
     public static final String RETENTION_FINE = "retention.fine";
@@ -82,7 +86,9 @@ public record QueryServiceConfig(
         k.put(MAX_RANGE, new String[] {"366d", "longest time range one request may ask for"});
         k.put(MAX_WINDOWS, new String[] {"200000", "most stored windows (rows) one request may read; roll-ups keep long ranges small"});
         k.put(MAX_TREE_NODES, new String[] {"200000", "most nodes a tree response may hold after pruning"});
-        k.put(MAX_RESULTS, new String[] {"10000", "most entries of a list in a response (callees, callers, threads, instances)"});
+        k.put(MAX_RESULTS, new String[] {"10000", "most entries of a list in a response (callees, callers, threads, instances); the largest 'limit' of a listing page"});
+        k.put(MAX_LOADED_NODES, new String[] {"2000000", "most distinct nodes the merged tree of one selection may have, checked before the tree is built"});
+        k.put(PAGE_SIZE, new String[] {"100", "entries of a listing page (services, deployments, instances) when the request gives no 'limit'; capped at limits.max-results"});
         k.put(ROLLUP_INTERVAL, new String[] {"5m", "how often the roll-up and retention pass runs; 0 disables it"});
         k.put(ROLLUP_SETTLE, new String[] {"10m", "an hour is rolled up once it ended this long ago (more than the job's allowed-lateness)"});
         k.put(RETENTION_FINE, new String[] {"7d", "fine windows (the job's window) are kept this long"});
@@ -120,6 +126,8 @@ public record QueryServiceConfig(
                 intIn(MAX_WINDOWS, get.apply(MAX_WINDOWS), 1, Integer.MAX_VALUE),
                 intIn(MAX_TREE_NODES, get.apply(MAX_TREE_NODES), 1, Integer.MAX_VALUE),
                 intIn(MAX_RESULTS, get.apply(MAX_RESULTS), 1, Integer.MAX_VALUE),
+                intIn(MAX_LOADED_NODES, get.apply(MAX_LOADED_NODES), 1, Integer.MAX_VALUE),
+                intIn(PAGE_SIZE, get.apply(PAGE_SIZE), 1, Integer.MAX_VALUE),
                 duration(ROLLUP_INTERVAL, get.apply(ROLLUP_INTERVAL), true),
                 duration(ROLLUP_SETTLE, get.apply(ROLLUP_SETTLE), true),
                 new RetentionPolicy(duration(RETENTION_FINE, get.apply(RETENTION_FINE), false),
@@ -153,6 +161,8 @@ public record QueryServiceConfig(
         m.put(MAX_WINDOWS, Integer.toString(maxWindows));
         m.put(MAX_TREE_NODES, Integer.toString(maxTreeNodes));
         m.put(MAX_RESULTS, Integer.toString(maxResults));
+        m.put(MAX_LOADED_NODES, Integer.toString(maxLoadedNodes));
+        m.put(PAGE_SIZE, Integer.toString(pageSize));
         m.put(ROLLUP_INTERVAL, rollupInterval.toString());
         m.put(ROLLUP_SETTLE, rollupSettle.toString());
         m.put(RETENTION_FINE, retention.fine().toString());
