@@ -215,8 +215,10 @@ class QueryEdgesTest {
 
     @Test
     void aConfiguredBearerTokenIsRequiredEverywhereAndWritesNeedTheWriteToken() throws Exception {
+        String topic = "auth-" + UUID.randomUUID(); // the task written here stays out of the tasks test's topic
+        TestServers.get().createTopic(topic, 1, Map.of("cleanup.policy", "compact"));
         try (QueryService secured = start(Map.of(QueryServiceConfig.AUTH_TOKEN, "s3cret",
-                QueryServiceConfig.AUTH_WRITE_TOKEN, "wr1te"))) {
+                QueryServiceConfig.AUTH_WRITE_TOKEN, "wr1te", QueryServiceConfig.TASKS_TOPIC, topic))) {
             QueryFixture.Api anonymous = new QueryFixture.Api(secured.port(), null);
             for (String path : List.of("/api/v1/services", "/metrics", OpenApiEndpoint.PATH, "/api/v1/tasks",
                     "/api/v1/nothing")) {

@@ -38,7 +38,7 @@ public final class StoredStacks {
     }
 
     /** Random stacks over {@code alphabet} methods, depth 1..maxDepth, in windows 0..windows-1. */
-    static List<Stack> random(Random random, int count, int maxDepth, int alphabet, int windows) {
+    public static List<Stack> random(Random random, int count, int maxDepth, int alphabet, int windows) {
         List<Stack> out = new ArrayList<>();
         for (int s = 0; s < count; s++) {
             int depth = 1 + random.nextInt(maxDepth);
