@@ -77,6 +77,15 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
      * should not wake ten times a second.
      */
     private static final long SPILL_CHECK_MILLIS = 1_000;
+    /**
+     * For this long after its start, while nothing was acknowledged yet, the sender retries a
+     * batch the producer could not take without reporting it. A fresh producer in a JVM that has
+     * just started loads its classes, connects and fetches its topic's metadata, which on a busy
+     * machine takes longer than one {@code max.block.ms}: that is start-up, not Kafka being away.
+     * After it, or once a batch was acknowledged, every retriable failure is reported (rate
+     * limited). Retries within it follow the same backoff as any other.
+     */
+    static final long FIRST_CONTACT_MILLIS = 3_000;
     /** At close, stop waiting for the queue to drain when nothing was acknowledged this long. */
     private static final long DRAIN_STALL_MILLIS = 300;
 
@@ -92,6 +101,9 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread thread;
     private final boolean ownsProducer;
+    private volatile long startedNanos;
+    /** Whether the broker acknowledged a batch of this sender yet; sender thread only. */
+    private boolean acknowledgedOnce;
 
     /**
      * Takes ownership of the producer and the queue. Does not contact the broker and does not
@@ -191,6 +203,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
 
     /** Starts the sender thread. */
     public void start() {
+        startedNanos = nanoClock.getAsLong();
         thread.start();
     }
 
@@ -259,6 +272,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
             try {
                 result.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
                 queue.acknowledge(batch);
+                acknowledgedOnce = true;
                 backoff.reset();
                 return;
             } catch (TimeoutException e) {
@@ -282,14 +296,22 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         if (error instanceof RetriableException) {
             queue.retryLater(batch, !neverAccepted);
             long delay = backoff.nextDelayMillis();
-            failures.warn("Kafka unreachable, " + queue.size() + " batch(es) queued; retrying "
-                    + batch + " in " + delay + " ms" + (neverAccepted ? "" : " (it may arrive twice)"),
-                    error);
+            if (!makingFirstContact()) {
+                failures.warn("Kafka unreachable, " + queue.size() + " batch(es) queued; retrying "
+                        + batch + " in " + delay + " ms" + (neverAccepted ? "" : " (it may arrive twice)"),
+                        error);
+            }
             pause(delay);
             return;
         }
         failures.warn(batch + " dropped: " + topic + " refused it", error);
         queue.dropHead(batch, "refused by Kafka: " + AgentLog.describe(error));
+    }
+
+    /** Whether a failure now is part of the producer's first contact ({@link #FIRST_CONTACT_MILLIS}). */
+    private boolean makingFirstContact() {
+        return !acknowledgedOnce
+                && nanoClock.getAsLong() - startedNanos < TimeUnit.MILLISECONDS.toNanos(FIRST_CONTACT_MILLIS);
     }
 
     /**

@@ -3,7 +3,10 @@ package io.cctflow.agent.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +19,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -182,6 +187,68 @@ class KafkaBatchSenderTest {
         assertThat(producer.history()).extracting(r -> sequenceOf(r)).containsExactly(0L, 1L);
         sender.close(Duration.ofSeconds(1));
         assertThat(producer.closed()).as("the sender closes the producer it created").isTrue();
+    }
+
+    /**
+     * A fresh producer in a JVM that has just started may need more than one {@code max.block.ms}
+     * for its first metadata (class loading, connecting, on a busy machine): the sender retries
+     * without reporting Kafka as unreachable. The clock runs at a fifth of real time, so the
+     * retries stay within {@link KafkaBatchSender#FIRST_CONTACT_MILLIS} however slow the machine.
+     */
+    @Test
+    void aFirstContactSlowerThanOneMetadataWaitIsRetriedWithoutAWarning() throws Exception {
+        long origin = System.nanoTime();
+        LongSupplier slowClock = () -> origin + (System.nanoTime() - origin) / 5;
+        RefusingProducer producer = new RefusingProducer(2);
+
+        String err = stderrWhile(() -> {
+            sender = new KafkaBatchSender(producer, "cctflow.samples", KEY,
+                    SendQueue.inMemory(1 << 20, counters, log, slowClock), counters, new Random(1), slowClock, log);
+            sender.send(batch(0));
+            sender.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> counters.snapshot().getBatchesSent() == 1);
+        });
+
+        assertThat(producer.refusedSequences).as("refused twice, then sent").containsExactly(0L, 0L);
+        assertThat(err).doesNotContain("WARN");
+    }
+
+    /** Past the first contact's grace, a batch the producer could not take is reported. */
+    @Test
+    void aFailureAfterTheFirstContactsGraceIsReported() throws Exception {
+        AtomicLong skew = new AtomicLong();
+        LongSupplier clock = () -> System.nanoTime() + skew.get();
+        RefusingProducer producer = new RefusingProducer(1);
+
+        String err = stderrWhile(() -> {
+            sender = new KafkaBatchSender(producer, "cctflow.samples", KEY,
+                    SendQueue.inMemory(1 << 20, counters, log, clock), counters, new Random(1), clock, log);
+            sender.start();
+            skew.set(TimeUnit.MILLISECONDS.toNanos(KafkaBatchSender.FIRST_CONTACT_MILLIS));
+            sender.send(batch(0));
+            await().atMost(Duration.ofSeconds(60)).until(() -> counters.snapshot().getBatchesSent() == 1);
+        });
+
+        assertThat(producer.refusedSequences).containsExactly(0L);
+        assertThat(err).contains("[cctflow-agent] WARN Kafka unreachable, 1 batch(es) queued; retrying",
+                "not present in metadata after 1000 ms");
+    }
+
+    private interface Action {
+        void run() throws Exception;
+    }
+
+    /** What the agent writes to stderr (from any thread) while {@code action} runs. */
+    private static String stderrWhile(Action action) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            action.run();
+        } finally {
+            System.setErr(original);
+        }
+        return err.toString(StandardCharsets.UTF_8);
     }
 
     /**
