@@ -78,14 +78,13 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
      */
     private static final long SPILL_CHECK_MILLIS = 1_000;
     /**
-     * For this long after its start, while nothing was acknowledged yet, the sender retries a
-     * batch the producer could not take without reporting it. A fresh producer in a JVM that has
-     * just started loads its classes, connects and fetches its topic's metadata, which on a busy
-     * machine takes longer than one {@code max.block.ms}: that is start-up, not Kafka being away.
-     * After it, or once a batch was acknowledged, every retriable failure is reported (rate
-     * limited). Retries within it follow the same backoff as any other.
+     * A broker that accepts connections but has taken no batch for this long is reported as slow.
+     * Shorter waits are not: a fresh producer in a JVM that has just started on a busy machine
+     * took 7 and 16 s for its first acknowledgement from a broker that was there (TransportIT at
+     * load average 18 on 2 cores), many times the {@code max.block.ms} of one try.
      */
-    static final long FIRST_CONTACT_MILLIS = 3_000;
+    static final long SLOW_BROKER_MILLIS = 30_000;
+    private static final long NOT_FAILING = Long.MIN_VALUE;
     /** At close, stop waiting for the queue to drain when nothing was acknowledged this long. */
     private static final long DRAIN_STALL_MILLIS = 300;
 
@@ -101,9 +100,8 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread thread;
     private final boolean ownsProducer;
-    private volatile long startedNanos;
-    /** Whether the broker acknowledged a batch of this sender yet; sender thread only. */
-    private boolean acknowledgedOnce;
+    /** When the current run of retriable failures began, or {@link #NOT_FAILING}; sender thread only. */
+    private long failingSinceNanos = NOT_FAILING;
 
     /**
      * Takes ownership of the producer and the queue. Does not contact the broker and does not
@@ -203,7 +201,6 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
 
     /** Starts the sender thread. */
     public void start() {
-        startedNanos = nanoClock.getAsLong();
         thread.start();
     }
 
@@ -272,7 +269,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
             try {
                 result.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
                 queue.acknowledge(batch);
-                acknowledgedOnce = true;
+                failingSinceNanos = NOT_FAILING;
                 backoff.reset();
                 return;
             } catch (TimeoutException e) {
@@ -296,11 +293,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         if (error instanceof RetriableException) {
             queue.retryLater(batch, !neverAccepted);
             long delay = backoff.nextDelayMillis();
-            if (!makingFirstContact()) {
-                failures.warn("Kafka unreachable, " + queue.size() + " batch(es) queued; retrying "
-                        + batch + " in " + delay + " ms" + (neverAccepted ? "" : " (it may arrive twice)"),
-                        error);
-            }
+            reportRetry(batch, error, delay, neverAccepted);
             pause(delay);
             return;
         }
@@ -308,10 +301,24 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         queue.dropHead(batch, "refused by Kafka: " + AgentLog.describe(error));
     }
 
-    /** Whether a failure now is part of the producer's first contact ({@link #FIRST_CONTACT_MILLIS}). */
-    private boolean makingFirstContact() {
-        return !acknowledgedOnce
-                && nanoClock.getAsLong() - startedNanos < TimeUnit.MILLISECONDS.toNanos(FIRST_CONTACT_MILLIS);
+    /**
+     * Warns of a batch to be sent again: at once when no bootstrap server accepts connections
+     * (Kafka is away), else only once the broker has taken nothing for {@link #SLOW_BROKER_MILLIS}
+     * (it is there, but slow: a fresh producer's first metadata on a busy machine).
+     */
+    private void reportRetry(QueuedBatch batch, Throwable error, long delay, boolean neverAccepted) {
+        long now = nanoClock.getAsLong();
+        if (failingSinceNanos == NOT_FAILING) {
+            failingSinceNanos = now;
+        }
+        String retrying = queue.size() + " batch(es) queued; retrying " + batch + " in " + delay + " ms"
+                + (neverAccepted ? "" : " (it may arrive twice)");
+        if (!producer.brokerAccepts()) {
+            failures.warn("Kafka unreachable, " + retrying, error);
+        } else if (now - failingSinceNanos >= TimeUnit.MILLISECONDS.toNanos(SLOW_BROKER_MILLIS)) {
+            failures.warn("Kafka accepts connections but has taken no batch for "
+                    + TimeUnit.NANOSECONDS.toSeconds(now - failingSinceNanos) + " s, " + retrying, error);
+        }
     }
 
     /**
