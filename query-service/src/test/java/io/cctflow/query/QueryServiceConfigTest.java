@@ -52,9 +52,7 @@ class QueryServiceConfigTest {
 
     @Test
     void theReadmeListsEveryKeyWithItsDefault() throws Exception {
-        // keys of the api-hardening branch are documented in its scratch file until the module README exists
-        String readme = Files.readString(Path.of("..", "README.md"))
-                + Files.readString(Path.of("..", "DOCS-api-hardening.md"));
+        String readme = Files.readString(Path.of("README.md"));
         QueryServiceConfig.KEYS.forEach((key, v) -> assertThat(readme)
                 .contains("| `" + key + "` | " + (v[0].isEmpty() ? "(empty)" : "`" + v[0] + "`") + " |"));
     }
