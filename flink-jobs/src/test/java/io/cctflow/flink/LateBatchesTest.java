@@ -9,7 +9,7 @@ import io.cctflow.core.TreeCounts;
 import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.servers.TestServers;
 import java.nio.charset.StandardCharsets;

@@ -8,7 +8,7 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.model.TaskDefinitionRecord;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.TaskDefinition;
 import io.cctflow.servers.TestServers;

@@ -1,19 +1,20 @@
 package io.cctflow.graph;
 
+import io.cctflow.model.Resolution;
 import io.cctflow.core.MethodId;
-import io.cctflow.graph.model.DeploymentRecord;
-import io.cctflow.graph.model.DeploymentWindow;
-import io.cctflow.graph.model.DeploymentWindowVersion;
-import io.cctflow.graph.model.InstanceRecord;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeRecord;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.model.DeploymentRecord;
+import io.cctflow.model.DeploymentWindow;
+import io.cctflow.model.DeploymentWindowVersion;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeRecord;
+import io.cctflow.model.TaskDefinitionRecord;
 import io.cctflow.core.task.MatchType;
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.model.TruncationCounts;
-import io.cctflow.graph.model.WindowCounts;
-import io.cctflow.graph.model.WindowSpan;
-import io.cctflow.graph.model.WindowVersion;
+import io.cctflow.model.TruncationCounts;
+import io.cctflow.model.WindowCounts;
+import io.cctflow.model.WindowSpan;
+import io.cctflow.model.WindowVersion;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -573,7 +574,7 @@ public final class GraphReader {
 
     /**
      * The tasks each of {@code nodeIds} is a root of for {@code service} ({@link
-     * io.cctflow.graph.model.NodeTasks}), sorted; other nodes are absent. A node carries the tasks
+     * io.cctflow.model.NodeTasks}), sorted; other nodes are absent. A node carries the tasks
      * of the roots on its path. Reads in chunks, so a million ids are fine.
      *
      * @param service not null: labels are per (service, node)

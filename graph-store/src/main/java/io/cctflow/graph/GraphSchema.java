@@ -1,5 +1,6 @@
 package io.cctflow.graph;
 
+import io.cctflow.model.Resolution;
 import io.cctflow.core.NodeId;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,15 @@
 package io.cctflow.graph;
 
-import io.cctflow.graph.model.CodeClassRecord;
-import io.cctflow.graph.model.DeploymentWindow;
-import io.cctflow.graph.model.InstanceRecord;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeRecord;
-import io.cctflow.graph.model.NodeTasks;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.model.Resolution;
+import io.cctflow.model.CodeClassRecord;
+import io.cctflow.model.DeploymentWindow;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeRecord;
+import io.cctflow.model.NodeTasks;
+import io.cctflow.model.TaskDefinitionRecord;
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.model.WindowCounts;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;

@@ -1,5 +1,6 @@
 package io.cctflow.graph;
 
+import io.cctflow.model.Resolution;
 import io.cctflow.core.ExecutionId;
 
 /** Composite keys of stored entities, built the same way by the writer and the reader. */

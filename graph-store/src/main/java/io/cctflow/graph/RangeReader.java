@@ -1,10 +1,11 @@
 package io.cctflow.graph;
 
+import io.cctflow.model.Resolution;
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.model.DeploymentWindowVersion;
-import io.cctflow.graph.model.WindowCounts;
-import io.cctflow.graph.model.WindowSpan;
-import io.cctflow.graph.model.WindowVersion;
+import io.cctflow.model.DeploymentWindowVersion;
+import io.cctflow.model.WindowCounts;
+import io.cctflow.model.WindowSpan;
+import io.cctflow.model.WindowVersion;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;

@@ -1,5 +1,6 @@
 package io.cctflow.graph;
 
+import io.cctflow.model.Resolution;
 import java.util.EnumMap;
 import java.util.Map;
 import org.neo4j.driver.Driver;

@@ -1,5 +1,6 @@
 package io.cctflow.graph;
 
+import io.cctflow.model.Resolution;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,8 +1,9 @@
 package io.cctflow.graph;
 
-import io.cctflow.graph.model.DeploymentWindow;
-import io.cctflow.graph.model.TruncationCounts;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.model.Resolution;
+import io.cctflow.model.DeploymentWindow;
+import io.cctflow.model.TruncationCounts;
+import io.cctflow.model.WindowCounts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.cctflow.graph;
 
-import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.model.NodeRecord;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 

@@ -1,7 +1,7 @@
 package io.cctflow.graph;
 
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.model.WindowCounts;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.cctflow.graph;
 
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.model.TruncationCounts;
+import io.cctflow.model.TruncationCounts;
 
 /**
  * A 64-bit checksum of everything a stored {@code :Window} holds, written with it and checked on

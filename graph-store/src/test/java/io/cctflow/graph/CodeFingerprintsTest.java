@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.MethodId;
 import io.cctflow.core.diff.ChangeList;
-import io.cctflow.graph.model.CodeClassRecord;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.CodeClassRecord;
+import io.cctflow.model.MethodRecord;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,15 +1,16 @@
 package io.cctflow.graph;
 
+import io.cctflow.model.Resolution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.model.DeploymentRecord;
-import io.cctflow.graph.model.DeploymentWindow;
-import io.cctflow.graph.model.InstanceRecord;
-import io.cctflow.graph.model.TruncationCounts;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.model.DeploymentRecord;
+import io.cctflow.model.DeploymentWindow;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.TruncationCounts;
+import io.cctflow.model.WindowCounts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -281,7 +282,7 @@ class RollupsTest extends CleanGraph {
         writer.writeWindowCounts(List.of(late)); // into an hour already rolled up
         rollups.rollUp(T0 + DAY + HOUR);
 
-        assertThat(reader.windows(List.of(new io.cctflow.graph.model.WindowSpan(KEYS.get(0), Resolution.HOUR,
+        assertThat(reader.windows(List.of(new io.cctflow.model.WindowSpan(KEYS.get(0), Resolution.HOUR,
                 T0 + 3 * HOUR, T0 + 4 * HOUR)))).singleElement()
                 .extracting(WindowCounts::counts).isEqualTo(fineSum(List.of(KEYS.get(0)), T0 + 3 * HOUR, T0 + 4 * HOUR));
         assertThat(reader.windowsStartingIn(Resolution.DAY, T0, T0 + 1)).hasSize(2)

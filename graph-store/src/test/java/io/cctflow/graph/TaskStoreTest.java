@@ -3,8 +3,8 @@ package io.cctflow.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.task.MatchType;
-import io.cctflow.graph.model.NodeTasks;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.model.NodeTasks;
+import io.cctflow.model.TaskDefinitionRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.cctflow.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.model.NodeRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.cctflow.bench.pipeline;
 
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.model.WindowCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;

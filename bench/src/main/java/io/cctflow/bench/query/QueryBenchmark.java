@@ -6,7 +6,7 @@ import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.Resolution;
+import io.cctflow.model.Resolution;
 import io.cctflow.query.QueryService;
 import io.cctflow.query.QueryServiceConfig;
 import io.cctflow.query.alerting.AlertingConfig;

@@ -6,7 +6,7 @@ import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.RangeReader;
 import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.model.WindowCounts;
 import java.util.Arrays;
 import java.util.List;
 import org.neo4j.driver.Driver;

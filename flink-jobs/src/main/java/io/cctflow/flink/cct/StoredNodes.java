@@ -1,6 +1,6 @@
 package io.cctflow.flink.cct;
 
-import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.model.NodeRecord;
 import java.nio.ByteBuffer;
 import java.util.List;
 

@@ -4,7 +4,7 @@ import io.cctflow.core.ClassNames;
 import io.cctflow.core.Hashing;
 import io.cctflow.core.MethodNames;
 import io.cctflow.core.internal.LongIntMap;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.model.InstanceRecord;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeRecord;
 import io.cctflow.servers.TestServers;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.api.MethodSelector;
 import io.cctflow.query.api.TaskNodes;
 import java.time.Clock;

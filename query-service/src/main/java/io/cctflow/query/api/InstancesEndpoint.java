@@ -1,7 +1,7 @@
 package io.cctflow.query.api;
 
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.model.InstanceRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;

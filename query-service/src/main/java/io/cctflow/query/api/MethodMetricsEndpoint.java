@@ -5,7 +5,7 @@ import io.cctflow.core.metrics.MethodMetrics;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Shares;
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.cctflow.query.api;
 
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
 import java.util.Collection;
 import java.util.HashMap;

@@ -3,7 +3,7 @@ package io.cctflow.query.api;
 import io.cctflow.core.Cct;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.QueryParams;
 import java.util.HashSet;

@@ -1,8 +1,8 @@
 package io.cctflow.query.api;
 
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.DeploymentRecord;
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.model.DeploymentRecord;
+import io.cctflow.model.InstanceRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.QueryParams;
 import java.time.Duration;

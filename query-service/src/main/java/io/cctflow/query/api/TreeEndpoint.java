@@ -2,7 +2,7 @@ package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;

@@ -6,7 +6,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.cctflow.core.task.MatchType;
 import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.model.TaskDefinitionRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;

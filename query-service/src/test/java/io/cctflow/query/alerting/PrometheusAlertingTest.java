@@ -9,7 +9,7 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.QueryService;
 import io.cctflow.servers.TestServers;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.cctflow.graph.model;
+package io.cctflow.model;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.cctflow.graph.model;
+package io.cctflow.model;
 
 /**
  * What became of the truncated samples of one (instance, window), by the window their batch

@@ -1,4 +1,4 @@
-package io.cctflow.graph.model;
+package io.cctflow.model;
 
 /**
  * Topology of one CCT node. All fields are functions of the node's path, so every writer writes

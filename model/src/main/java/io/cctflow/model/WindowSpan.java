@@ -1,6 +1,5 @@
-package io.cctflow.graph.model;
+package io.cctflow.model;
 
-import io.cctflow.graph.Resolution;
 import java.util.Objects;
 
 /**

@@ -1,4 +1,4 @@
-package io.cctflow.graph.model;
+package io.cctflow.model;
 
 /**
  * A deployment (service, version) and its time window: the first and last sample of any of its

@@ -1,4 +1,4 @@
-package io.cctflow.graph;
+package io.cctflow.model;
 
 import java.util.Locale;
 

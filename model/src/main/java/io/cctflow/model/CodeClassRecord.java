@@ -1,4 +1,4 @@
-package io.cctflow.graph.model;
+package io.cctflow.model;
 
 import io.cctflow.core.MethodId;
 import java.util.Arrays;
