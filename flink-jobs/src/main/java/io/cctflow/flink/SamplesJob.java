@@ -17,7 +17,7 @@ import io.cctflow.flink.window.LateBatches;
 import io.cctflow.flink.window.SumCounts;
 import io.cctflow.flink.window.ToWindowCounts;
 import io.cctflow.graph.GraphSchema;
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.CodeClassRecord;
 import io.cctflow.model.NodeTasks;
 import io.cctflow.model.WindowCounts;

@@ -11,13 +11,13 @@ import io.cctflow.model.TruncationCounts;
  * one write's per-method table with another's per-node ones; the checksum does not. Stateless and
  * thread-safe.
  */
-final class WindowChecksum {
+public final class WindowChecksum {
     private static final long K = 0x9E3779B97F4A7C15L;
 
     private WindowChecksum() {
     }
 
-    static long of(TreeCounts c, TruncationCounts t) {
+    public static long of(TreeCounts c, TruncationCounts t) {
         long h = 1;
         for (long[] column : new long[][] {c.nodeIds(), c.self(), c.total(), c.threadNodeIds(), c.threadIds(),
                 c.threadSelf(), c.threadDictIds(), c.methodIds(), c.methodSamples(), c.methodSelf()}) {

@@ -1,6 +1,6 @@
 package io.cctflow.bench.query;
 
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.NodeRecord;
 import java.util.ArrayList;
 import java.util.Comparator;

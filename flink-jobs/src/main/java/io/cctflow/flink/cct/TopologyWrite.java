@@ -2,7 +2,7 @@ package io.cctflow.flink.cct;
 
 import io.cctflow.flink.sink.GraphWrite;
 import io.cctflow.flink.sink.RecentIds;
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;

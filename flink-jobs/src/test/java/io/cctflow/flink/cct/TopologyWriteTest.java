@@ -3,7 +3,7 @@ package io.cctflow.flink.cct;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.graph.GraphSchema;
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;

@@ -8,7 +8,7 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.query.QueryService;
 import io.cctflow.servers.TestServers;

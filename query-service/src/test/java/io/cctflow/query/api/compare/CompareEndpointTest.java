@@ -21,7 +21,7 @@ import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.CodeClassRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.query.QueryService;

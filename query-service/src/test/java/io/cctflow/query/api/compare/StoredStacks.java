@@ -3,7 +3,7 @@ package io.cctflow.query.api.compare;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;

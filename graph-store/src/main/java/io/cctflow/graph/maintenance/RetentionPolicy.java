@@ -1,4 +1,4 @@
-package io.cctflow.graph;
+package io.cctflow.graph.maintenance;
 
 import io.cctflow.model.Resolution;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.cctflow.graph;
+package io.cctflow.graph.read;
 
 import io.cctflow.model.NodeRecord;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package io.cctflow.graph;
+package io.cctflow.graph.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

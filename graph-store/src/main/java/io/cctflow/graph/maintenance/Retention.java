@@ -1,6 +1,7 @@
-package io.cctflow.graph;
+package io.cctflow.graph.maintenance;
 
 import io.cctflow.model.Resolution;
+import io.cctflow.graph.Sessions;
 import java.util.EnumMap;
 import java.util.Map;
 import org.neo4j.driver.Driver;
@@ -18,13 +19,13 @@ import org.neo4j.driver.Session;
 public final class Retention {
     private final Driver driver;
     private final String database;
-    private final GraphReader reader;
+    private final RollupProgress progress;
     private final RetentionPolicy policy;
 
     public Retention(Driver driver, String database, RetentionPolicy policy) {
         this.driver = driver;
         this.database = database;
-        this.reader = new GraphReader(driver, database);
+        this.progress = new RollupProgress(driver, database);
         this.policy = policy;
     }
 
@@ -33,7 +34,7 @@ public final class Retention {
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batchSize must be > 0, got " + batchSize);
         }
-        RollupState state = reader.rollupState();
+        RollupState state = progress.read();
         Map<Resolution, Long> deleted = new EnumMap<>(Resolution.class);
         for (Resolution r : Resolution.values()) {
             long cutoff = nowMillis - policy.of(r).toMillis();

@@ -1,9 +1,12 @@
-package io.cctflow.graph;
+package io.cctflow.graph.maintenance;
 
+import io.cctflow.graph.Keys;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.DeploymentWindow;
 import io.cctflow.model.TruncationCounts;
 import io.cctflow.model.WindowCounts;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.graph.write.GraphWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,12 +15,13 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import org.neo4j.driver.Driver;
 
 /**
  * The roll-up pass: sums fine windows into hourly windows and hourly into daily ones, per
  * execution, and writes them with {@code SET} (idempotent: running a pass twice writes the same
- * numbers). The query service runs it on a schedule ({@code rollup.interval}); anything that owns
- * a {@link GraphReader} and {@link GraphWriter} may run it.
+ * numbers). The {@link MaintenanceScheduler} runs it on a schedule ({@code rollup.interval}
+ * in the query service); anything that owns a driver may run it.
  *
  * <p>An hour is rolled up once it is <em>settled</em>: its end lies {@code settle} before now, so
  * late batches (the samples job's allowed lateness plus its early firings) have been written. Fine
@@ -33,29 +37,29 @@ import java.util.function.Function;
  * <p>Not thread-safe: run one pass at a time (the query service runs them on one thread).
  */
 public final class Rollups {
-    /** Writes committed while a pass began may carry an earlier {@code written}; look back this far. */
-    static final long WRITE_MARGIN_MILLIS = 60_000;
-
-    private final GraphReader reader;
+    private final WindowReader reader;
     private final GraphWriter writer;
+    private final RollupProgress progress;
     private final long settleMillis;
 
     /** What one pass did. */
     public record Result(int hours, int days, int windowsWritten) {
     }
 
-    public Rollups(GraphReader reader, GraphWriter writer, Duration settle) {
+    /** Roll-ups of the windows in {@code database} (the default one when empty), hours settled {@code settle} after their end. */
+    public Rollups(Driver driver, String database, Duration settle) {
         if (settle.isNegative()) {
             throw new IllegalArgumentException("settle must not be negative, got " + settle);
         }
-        this.reader = reader;
-        this.writer = writer;
+        this.reader = new WindowReader(driver, database, 0L); // no window cache: a pass reads every window once
+        this.writer = new GraphWriter(driver, database);
+        this.progress = new RollupProgress(driver, database);
         this.settleMillis = settle.toMillis();
     }
 
     /** Rolls up every hour settled at {@code nowMillis} and every complete day not rolled up yet. */
     public Result rollUp(long nowMillis) {
-        RollupState state = reader.rollupState();
+        RollupState state = progress.read();
         long passStart = reader.databaseTimeMillis();
         long hourEnd = Resolution.HOUR.floor(nowMillis - settleMillis);
         long dayEnd = Resolution.DAY.floor(hourEnd);
@@ -86,8 +90,8 @@ public final class Rollups {
         for (long day : days) {
             written += roll(Resolution.HOUR, Resolution.DAY, day);
         }
-        writer.writeRollupState(new RollupState(Math.max(hourEnd, state.hourDoneUntil()),
-                Math.max(dayEnd, state.dayDoneUntil()), passStart - WRITE_MARGIN_MILLIS));
+        progress.write(new RollupState(Math.max(hourEnd, state.hourDoneUntil()),
+                Math.max(dayEnd, state.dayDoneUntil()), passStart - WindowReader.WRITE_MARGIN_MILLIS));
         return new Result(hours.size(), days.size(), written);
     }
 
@@ -131,7 +135,7 @@ public final class Rollups {
         for (WindowCounts w : windows) {
             truncation = truncation.plus(w.truncation());
         }
-        return new WindowCounts(key, start, start + to.millis(), TreeLoader.sum(windows), truncation);
+        return new WindowCounts(key, start, start + to.millis(), WindowReader.sum(windows), truncation);
     }
 
     private static <K> Map<K, List<WindowCounts>> group(List<WindowCounts> windows, Function<WindowCounts, K> key) {

@@ -1,4 +1,4 @@
-package io.cctflow.graph;
+package io.cctflow.graph.maintenance;
 
 /**
  * How far roll-ups have got, stored on one {@code (:RollupState {name: 'rollups'})} node.

@@ -1,5 +1,6 @@
-package io.cctflow.graph;
+package io.cctflow.graph.read;
 
+import io.cctflow.graph.Keys;
 import io.cctflow.model.Resolution;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.model.DeploymentWindowVersion;
@@ -26,22 +27,22 @@ import java.util.TreeSet;
  * ten-minute roll-ups exist for deployments only). The sum
  * of what it returns equals the sum of the fine windows overlapping [from, to), as long as the
  * roll-ups are up to date ({@link Rollups} only rolls up settled hours). The plan lists the windows
- * with their write times, so the reader's window cache ({@link GraphReader#windows(List, long)})
+ * with their write times, so the reader's window cache ({@link WindowCache})
  * serves the versions it holds and only the others are fetched.
  *
- * <p>Thread-safe as far as the {@link GraphReader} is.
+ * <p>Made by a {@link WindowReader} ({@link WindowReader#plan}); thread-safe as far as its driver is.
  */
-public final class RangeReader {
+public final class RangePlanner {
     /** Plans of one read, when deployments' roll-ups keep changing under it, before giving up. */
     static final int PLAN_ATTEMPTS = 5;
 
-    private final GraphReader reader;
+    private final VersionedWindows reader;
 
     /** What a plan was made for, to plan it again. */
     private record Request(List<String> executionKeys, long fromMillis, long toMillis, int attempt) {
     }
 
-    public RangeReader(GraphReader reader) {
+    RangePlanner(VersionedWindows reader) {
         this.reader = reader;
     }
 
@@ -95,7 +96,7 @@ public final class RangeReader {
         }
 
         /**
-         * The summed counts of {@link #read()}, equal to {@code TreeLoader.sum(read())}. The windows
+         * The summed counts of {@link #read()}, equal to {@code WindowReader.sum(read())}. The windows
          * of one time slot (one per execution) are summed as a group, and the reader's window cache
          * keeps settled groups' sums (not their windows), so a later read over the same executions
          * and slots (another method over an overlapping range) sums one row set per slot instead of
@@ -154,12 +155,12 @@ public final class RangeReader {
     /**
      * Plans the read of [fromMillis, toMillis) for the executions: two cheap queries that list the
      * windows (span and write time) without their counts, one for the roll-ups of every resolution
-     * with the database clock ({@link GraphReader#rollupVersions}), one for the fine windows of
+     * with the database clock ({@link VersionedWindows#rollupVersions}), one for the fine windows of
      * what they leave uncovered. A roll-up of a whole deployment is used
      * when the selection holds every execution it sums (its members) and none of them is covered
      * there yet; an execution's own roll-up where nothing covers the execution yet.
      */
-    public Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis) {
+    Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis) {
         return plan(executionKeys, fromMillis, toMillis, 1);
     }
 
@@ -177,8 +178,8 @@ public final class RangeReader {
             }
         }
         List<Resolution> ofExecutions = resolutions.stream().filter(r -> r != Resolution.TEN_MINUTES).toList();
-        GraphReader.RollupVersions listed = resolutions.isEmpty()
-                ? new GraphReader.RollupVersions(reader.databaseTimeMillis(), List.of(), List.of())
+        VersionedWindows.RollupVersions listed = resolutions.isEmpty()
+                ? new VersionedWindows.RollupVersions(reader.databaseTimeMillis(), List.of(), List.of())
                 : reader.rollupVersions(executionKeys, ofExecutions, deployments, resolutions, fromMillis, toMillis);
         long now = listed.nowMillis();
         Map<String, List<WindowSpan>> covered = new HashMap<>();
@@ -257,10 +258,5 @@ public final class RangeReader {
             }
         }
         return false;
-    }
-
-    /** {@code plan(...).read()}. */
-    public List<WindowCounts> read(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        return plan(executionKeys, fromMillis, toMillis).read();
     }
 }

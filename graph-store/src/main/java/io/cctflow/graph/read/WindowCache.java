@@ -1,4 +1,4 @@
-package io.cctflow.graph;
+package io.cctflow.graph.read;
 
 import io.cctflow.core.TreeCounts;
 import io.cctflow.model.WindowCounts;
@@ -23,7 +23,7 @@ import java.util.Map;
  * <p>Bounded by rows (node, per-thread and per-method rows of the cached counts, about 30 bytes
  * each): an entry that would take it above {@code capacityRows} evicts the oldest. Thread-safe.
  */
-final class WindowCache {
+public final class WindowCache {
     /** Default bound in rows: about 250 MB of heap, a day of ten instances at 1-minute windows. */
     static final long DEFAULT_ROWS = 8_000_000;
 
@@ -36,7 +36,11 @@ final class WindowCache {
     private record Entry(long writtenMillis, Object counts, long rows) {
     }
 
-    WindowCache(long capacityRows, long settleMillis) {
+    /**
+     * @param capacityRows most rows kept; 0 keeps nothing
+     * @param settleMillis how long before the plan's database time a version must have been written to be kept
+     */
+    public WindowCache(long capacityRows, long settleMillis) {
         if (capacityRows < 0 || settleMillis < 0) {
             throw new IllegalArgumentException("window cache capacity and settle time must be >= 0, got "
                     + capacityRows + " rows and " + settleMillis + " ms");
@@ -94,7 +98,7 @@ final class WindowCache {
     }
 
     /** Rows held now. */
-    synchronized long rows() {
+    public synchronized long rows() {
         return rows;
     }
 

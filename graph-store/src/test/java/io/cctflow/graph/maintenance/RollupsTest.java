@@ -1,5 +1,10 @@
-package io.cctflow.graph;
+package io.cctflow.graph.maintenance;
 
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.graph.read.RangePlanner;
+import io.cctflow.graph.read.WindowCache;
+import io.cctflow.graph.CleanGraph;
+import io.cctflow.graph.Keys;
 import io.cctflow.model.Resolution;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -96,14 +101,14 @@ class RollupsTest extends CleanGraph {
     @Test
     void cachedRangeReadsEqualFineOnlyReadsAndReadRewrittenWindowsAgain() {
         writeFineWindows(7);
-        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
         rollups.rollUp(T0 + 3 * DAY);
         WindowCache cache = new WindowCache(1_000_000, 0); // settled at once: tests write just before reading
-        RangeReader cached = new RangeReader(new GraphReader(driver, "", new TopologyCache(0), cache));
+        WindowReader cached = new WindowReader(driver, "", cache);
         for (int round = 0; round < 2; round++) { // the second round is served from the cache
             for (long[] c : ranges(11)) {
                 for (List<String> keys : List.of(KEYS, List.of(KEYS.get(1)))) {
-                    assertThat(TreeLoader.sum(cached.read(keys, c[0], c[1])))
+                    assertThat(WindowReader.sum(cached.range(keys, c[0], c[1])))
                             .as("round %d, [%d, %d) of %s", round, c[0] - T0, c[1] - T0, keys)
                             .isEqualTo(fineSum(keys, c[0], c[1]));
                     assertThat(cached.plan(keys, c[0], c[1]).sum()) // summed per time slot, groups cached
@@ -126,14 +131,14 @@ class RollupsTest extends CleanGraph {
         }
         writer.writeWindowCounts(rewritten);
         for (long[] c : ranges(11)) { // before the next pass, only the rewritten fine windows are new
-            TreeCounts uncached = TreeLoader.sum(new RangeReader(reader).read(KEYS, c[0], c[1]));
-            assertThat(TreeLoader.sum(cached.read(KEYS, c[0], c[1]))).isEqualTo(uncached);
+            TreeCounts uncached = WindowReader.sum(windows.range(KEYS, c[0], c[1]));
+            assertThat(WindowReader.sum(cached.range(KEYS, c[0], c[1]))).isEqualTo(uncached);
             assertThat(cached.plan(KEYS, c[0], c[1]).sum()).isEqualTo(uncached);
         }
         assertThat(rollups.rollUp(T0 + 3 * DAY).hours()).isPositive();
         for (long[] c : ranges(12)) {
             for (List<String> keys : List.of(KEYS, List.of(KEYS.get(0)))) {
-                assertThat(TreeLoader.sum(cached.read(keys, c[0], c[1])))
+                assertThat(WindowReader.sum(cached.range(keys, c[0], c[1])))
                         .as("after rewrites, [%d, %d) of %s", c[0] - T0, c[1] - T0, keys)
                         .isEqualTo(fineSum(keys, c[0], c[1]));
                 assertThat(cached.plan(keys, c[0], c[1]).sum())
@@ -146,14 +151,14 @@ class RollupsTest extends CleanGraph {
     @Test
     void windowCacheKeepsNoOpenWindowAndStaysWithinItsBound() {
         writeFineWindows(9);
-        new Rollups(reader, writer, Duration.ofMinutes(10)).rollUp(T0 + 3 * DAY);
-        WindowCache unsettled = new WindowCache(1_000_000, Rollups.WRITE_MARGIN_MILLIS);
-        RangeReader open = new RangeReader(new GraphReader(driver, "", new TopologyCache(0), unsettled));
+        new Rollups(driver, "", Duration.ofMinutes(10)).rollUp(T0 + 3 * DAY);
+        WindowCache unsettled = new WindowCache(1_000_000, WindowReader.WRITE_MARGIN_MILLIS);
+        WindowReader open = new WindowReader(driver, "", unsettled);
         WindowCache small = new WindowCache(300, 0);
-        RangeReader bounded = new RangeReader(new GraphReader(driver, "", new TopologyCache(0), small));
+        WindowReader bounded = new WindowReader(driver, "", small);
         for (long[] c : ranges(13)) {
-            assertThat(TreeLoader.sum(open.read(KEYS, c[0], c[1]))).isEqualTo(fineSum(KEYS, c[0], c[1]));
-            assertThat(TreeLoader.sum(bounded.read(KEYS, c[0], c[1]))).isEqualTo(fineSum(KEYS, c[0], c[1]));
+            assertThat(WindowReader.sum(open.range(KEYS, c[0], c[1]))).isEqualTo(fineSum(KEYS, c[0], c[1]));
+            assertThat(WindowReader.sum(bounded.range(KEYS, c[0], c[1]))).isEqualTo(fineSum(KEYS, c[0], c[1]));
             assertThat(small.rows()).isBetween(1L, 300L);
         }
         assertThat(unsettled.rows()).isZero(); // every window was written within the last minute
@@ -162,21 +167,21 @@ class RollupsTest extends CleanGraph {
     @Test
     void rollUpsSumTheFineWindowsAndAPassIsIdempotent() {
         writeFineWindows(1);
-        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
         Rollups.Result result = rollups.rollUp(T0 + 3 * DAY);
         rollups.rollUp(T0 + 3 * DAY); // a second pass changes nothing
 
         assertThat(result.hours()).isEqualTo(29); // 00:30 on day 0 to 04:45 on day 1
         assertThat(result.days()).isEqualTo(2); // day 2 has no samples, and is not over at the pass
         for (Resolution r : new Resolution[] {Resolution.HOUR, Resolution.DAY}) {
-            List<WindowCounts> rolled = reader.windowsStartingIn(r, T0 - DAY, T0 + 4 * DAY);
+            List<WindowCounts> rolled = windows.windowsStartingIn(r, T0 - DAY, T0 + 4 * DAY);
             assertThat(rolled).isNotEmpty();
             for (WindowCounts w : rolled) {
                 List<WindowCounts> parts = fine.stream().filter(f -> f.executionKey().equals(w.executionKey())
                         && f.windowStartMillis() >= w.windowStartMillis()
                         && f.windowStartMillis() < w.windowEndMillis()).toList();
                 assertThat(w.counts()).as("%s %s at %d", r, w.executionKey(), w.windowStartMillis())
-                        .isEqualTo(TreeLoader.sum(parts));
+                        .isEqualTo(WindowReader.sum(parts));
                 assertThat(w.truncation().total())
                         .isEqualTo(parts.stream().mapToLong(p -> p.truncation().total()).sum());
                 assertThat(w.windowEndMillis() - w.windowStartMillis()).isEqualTo(r.millis());
@@ -187,8 +192,8 @@ class RollupsTest extends CleanGraph {
         }
         try (var session = driver.session()) {
             assertThat(session.run("MATCH (w:Window {resolution: 'hour'}) RETURN count(w) AS c").single()
-                    .get("c").asLong()).isEqualTo(reader.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size()
-                            + reader.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size());
+                    .get("c").asLong()).isEqualTo(windows.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size()
+                            + windows.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size());
         }
     }
 
@@ -197,14 +202,14 @@ class RollupsTest extends CleanGraph {
      * that start within it, and its members are exactly their executions; every such slot has one.
      */
     private void assertDeploymentWindowsSumTheirMembers(Resolution r) {
-        List<DeploymentWindow> rolled = reader.deploymentWindowsStartingIn(r, 0, Long.MAX_VALUE);
+        List<DeploymentWindow> rolled = windows.deploymentWindowsStartingIn(r, 0, Long.MAX_VALUE);
         for (DeploymentWindow d : rolled) {
             WindowCounts w = d.window();
             List<WindowCounts> parts = fine.stream().filter(f -> Keys.deploymentRollup(f.executionKey())
                     .equals(w.executionKey()) && f.windowStartMillis() >= w.windowStartMillis()
                     && f.windowStartMillis() < w.windowEndMillis()).toList();
             assertThat(w.counts()).as("%s %s at %d", r, w.executionKey(), w.windowStartMillis())
-                    .isEqualTo(TreeLoader.sum(parts));
+                    .isEqualTo(WindowReader.sum(parts));
             assertThat(d.members()).isEqualTo(parts.stream().map(WindowCounts::executionKey).distinct().sorted()
                     .toList());
             assertThat(w.truncation().total()).isEqualTo(parts.stream().mapToLong(p -> p.truncation().total()).sum());
@@ -220,18 +225,18 @@ class RollupsTest extends CleanGraph {
         String c = new ExecutionId("svc", "v2", "c").key();
         String late = new ExecutionId("svc", "v1", "late").key();
         writeFineWindows(21, List.of(KEYS.get(0), KEYS.get(1), c));
-        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
         rollups.rollUp(T0 + 3 * DAY);
         WindowCache cache = new WindowCache(1_000_000, 0);
-        RangeReader cached = new RangeReader(new GraphReader(driver, "", new TopologyCache(0), cache));
-        RangeReader plain = new RangeReader(reader);
+        WindowReader cached = new WindowReader(driver, "", cache);
+        WindowReader plain = windows;
         List<List<String>> selections = List.of(KEYS, List.of(KEYS.get(0)), List.of(KEYS.get(0), KEYS.get(1), c),
                 List.of(KEYS.get(1), c), List.of(c), List.of(KEYS.get(0), KEYS.get(1), late));
         String v1 = Keys.deploymentRollup("svc", "v1");
         for (long[] range : ranges(22)) {
             for (List<String> keys : selections) {
-                RangeReader.Plan plan = plain.plan(keys, range[0], range[1]);
-                assertThat(TreeLoader.sum(plan.read())).as("[%d, %d) of %s", range[0] - T0, range[1] - T0, keys)
+                RangePlanner.Plan plan = plain.plan(keys, range[0], range[1]);
+                assertThat(WindowReader.sum(plan.read())).as("[%d, %d) of %s", range[0] - T0, range[1] - T0, keys)
                         .isEqualTo(fineSum(keys, range[0], range[1]));
                 assertThat(cached.plan(keys, range[0], range[1]).sum())
                         .as("sum of [%d, %d) of %s", range[0] - T0, range[1] - T0, keys)
@@ -270,10 +275,10 @@ class RollupsTest extends CleanGraph {
     @Test
     void unsettledHoursWaitAndLateWindowsRollUpAgain() {
         writeFineWindows(2);
-        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
         rollups.rollUp(T0 + DAY + 5 * 60_000); // the hour before midnight is not settled yet
-        assertThat(reader.windowStarts(Resolution.HOUR, T0 + DAY - HOUR, T0 + DAY)).isEmpty();
-        assertThat(reader.windowStarts(Resolution.DAY, 0, Long.MAX_VALUE)).isEmpty();
+        assertThat(windows.windowStarts(Resolution.HOUR, T0 + DAY - HOUR, T0 + DAY)).isEmpty();
+        assertThat(windows.windowStarts(Resolution.DAY, 0, Long.MAX_VALUE)).isEmpty();
 
         Random random = new Random(3);
         WindowCounts late = new WindowCounts(KEYS.get(0), T0 + 3 * HOUR + 5 * 60_000,
@@ -282,25 +287,25 @@ class RollupsTest extends CleanGraph {
         writer.writeWindowCounts(List.of(late)); // into an hour already rolled up
         rollups.rollUp(T0 + DAY + HOUR);
 
-        assertThat(reader.windows(List.of(new io.cctflow.model.WindowSpan(KEYS.get(0), Resolution.HOUR,
+        assertThat(windows.windows(List.of(new io.cctflow.model.WindowSpan(KEYS.get(0), Resolution.HOUR,
                 T0 + 3 * HOUR, T0 + 4 * HOUR)))).singleElement()
                 .extracting(WindowCounts::counts).isEqualTo(fineSum(List.of(KEYS.get(0)), T0 + 3 * HOUR, T0 + 4 * HOUR));
-        assertThat(reader.windowsStartingIn(Resolution.DAY, T0, T0 + 1)).hasSize(2)
+        assertThat(windows.windowsStartingIn(Resolution.DAY, T0, T0 + 1)).hasSize(2)
                 .allSatisfy(d -> assertThat(d.counts()).isEqualTo(fineSum(List.of(d.executionKey()), T0, T0 + DAY)));
     }
 
     @Test
     void rangeReadsOverMixedResolutionsEqualFineOnlyReads() {
         writeFineWindows(4);
-        new Rollups(reader, writer, Duration.ofMinutes(10)).rollUp(T0 + 3 * DAY);
-        RangeReader ranges = new RangeReader(reader);
+        new Rollups(driver, "", Duration.ofMinutes(10)).rollUp(T0 + 3 * DAY);
+        WindowReader ranges = windows;
         for (long[] c : ranges(5)) {
             for (List<String> keys : List.of(KEYS, List.of(KEYS.get(1)))) {
-                RangeReader.Plan plan = ranges.plan(keys, c[0], c[1]);
+                RangePlanner.Plan plan = ranges.plan(keys, c[0], c[1]);
                 List<WindowCounts> read = plan.read();
-                assertThat(TreeLoader.sum(read)).as("[%d, %d) of %s", c[0] - T0, c[1] - T0, keys)
+                assertThat(WindowReader.sum(read)).as("[%d, %d) of %s", c[0] - T0, c[1] - T0, keys)
                         .isEqualTo(fineSum(keys, c[0], c[1]));
-                assertThat(TreeLoader.sum(reader.windows(keys, c[0], c[1]))).isEqualTo(fineSum(keys, c[0], c[1]));
+                assertThat(WindowReader.sum(windows.windows(keys, c[0], c[1]))).isEqualTo(fineSum(keys, c[0], c[1]));
                 if (c[0] <= T0 && c[1] >= T0 + DAY) {
                     assertThat(plan.rollups()).anyMatch(s -> s.resolution() == Resolution.DAY);
                     assertThat(read.size()).isLessThan((int) fine.stream().filter(w -> keys.contains(w.executionKey())
@@ -314,7 +319,7 @@ class RollupsTest extends CleanGraph {
     void aPlanWhoseDeploymentRollUpsWereRolledUpAgainIsMadeAgain() {
         String late = new ExecutionId("svc", "v1", "late").key();
         writeFineWindows(31);
-        Rollups rollups = new Rollups(reader, writer, Duration.ofMinutes(10));
+        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
         rollups.rollUp(T0 + 3 * DAY);
         List<WindowCounts> lateWindows = new ArrayList<>();
         Random random = new Random(32);
@@ -326,10 +331,10 @@ class RollupsTest extends CleanGraph {
         long from = T0 + HOUR + 17 * 60_000;
         long to = T0 + 20 * HOUR + 5 * 60_000;
         List<List<String>> selections = List.of(KEYS, List.of(KEYS.get(0), KEYS.get(1), late));
-        List<RangeReader.Plan> plans = new ArrayList<>();
-        RangeReader ranges = new RangeReader(reader); // windows written within the minute are never cached
+        List<RangePlanner.Plan> plans = new ArrayList<>();
+        WindowReader ranges = windows; // windows written within the minute are never cached
         for (List<String> keys : selections) {
-            RangeReader.Plan plan = ranges.plan(keys, from, to);
+            RangePlanner.Plan plan = ranges.plan(keys, from, to);
             assertThat(plan.rollups()).anyMatch(s -> s.executionKey().equals(Keys.deploymentRollup("svc", "v1")));
             plans.add(plan);
         }
@@ -339,7 +344,7 @@ class RollupsTest extends CleanGraph {
             // left it out (first selection) or read it on its own as well (second)
             assertThat(plans.get(i).sum()).as("%s", selections.get(i))
                     .isEqualTo(fineSum(selections.get(i), from, to));
-            assertThat(TreeLoader.sum(plans.get(i).read())).isEqualTo(fineSum(selections.get(i), from, to));
+            assertThat(WindowReader.sum(plans.get(i).read())).isEqualTo(fineSum(selections.get(i), from, to));
         }
     }
 
@@ -351,11 +356,11 @@ class RollupsTest extends CleanGraph {
         long now = T0 + DAY + 6 * HOUR;
         assertThat(retention.deleteExpired(now, 7)).containsEntry(Resolution.FINE, 0L); // nothing rolled up yet
 
-        new Rollups(reader, writer, Duration.ofMinutes(10)).rollUp(now);
-        List<WindowCounts> hours = reader.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE);
-        List<WindowCounts> days = reader.windowsStartingIn(Resolution.DAY, 0, Long.MAX_VALUE);
-        List<DeploymentWindow> deploymentHours = reader.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE);
-        List<DeploymentWindow> tens = reader.deploymentWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE);
+        new Rollups(driver, "", Duration.ofMinutes(10)).rollUp(now);
+        List<WindowCounts> hours = windows.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE);
+        List<WindowCounts> days = windows.windowsStartingIn(Resolution.DAY, 0, Long.MAX_VALUE);
+        List<DeploymentWindow> deploymentHours = windows.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE);
+        List<DeploymentWindow> tens = windows.deploymentWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE);
         Map<Resolution, Long> deleted = retention.deleteExpired(now, 7);
 
         long fineExpired = fine.stream().filter(w -> w.windowEndMillis() <= now - DAY).count();
@@ -367,17 +372,17 @@ class RollupsTest extends CleanGraph {
                 .containsEntry(Resolution.HOUR, hoursExpired + deploymentHoursExpired)
                 .containsEntry(Resolution.TEN_MINUTES, tensExpired).containsEntry(Resolution.DAY, 0L);
         assertThat(tensExpired).isPositive();
-        assertThat(reader.deploymentWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE))
+        assertThat(windows.deploymentWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE))
                 .hasSize(tens.size() - (int) tensExpired);
         assertThat(fineExpired).isPositive();
         assertThat(hoursExpired).isPositive();
-        assertThat(reader.windows(KEYS, 0, Long.MAX_VALUE)).extracting(WindowCounts::windowEndMillis)
+        assertThat(windows.windows(KEYS, 0, Long.MAX_VALUE)).extracting(WindowCounts::windowEndMillis)
                 .allMatch(end -> end > now - DAY).hasSize(fine.size() - (int) fineExpired);
-        assertThat(reader.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE))
+        assertThat(windows.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE))
                 .hasSize(hours.size() - (int) hoursExpired);
-        assertThat(reader.windowsStartingIn(Resolution.DAY, 0, Long.MAX_VALUE)).hasSize(days.size());
+        assertThat(windows.windowsStartingIn(Resolution.DAY, 0, Long.MAX_VALUE)).hasSize(days.size());
         // what is left still answers every range read exactly for the days that were rolled up
-        assertThat(TreeLoader.sum(new RangeReader(reader).read(KEYS, T0, T0 + DAY)))
+        assertThat(WindowReader.sum(windows.range(KEYS, T0, T0 + DAY)))
                 .isEqualTo(fineSum(KEYS, T0, T0 + DAY));
     }
 
@@ -388,8 +393,8 @@ class RollupsTest extends CleanGraph {
                 new InstanceRecord("svc", "v1", "b", "h", 2, 0, Map.of(), 500, 4_000),
                 new InstanceRecord("svc", "v2", "a", "h", 3, 0, Map.of(), 6_000, 9_000)));
         writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "a", "h", 1, 0, Map.of(), 2_000, 7_000)));
-        assertThat(reader.deployments("svc")).containsExactly(
+        assertThat(catalogue.deployments("svc")).containsExactly(
                 new DeploymentRecord("svc", "v1", 500, 7_000, 2), new DeploymentRecord("svc", "v2", 6_000, 9_000, 1));
-        assertThat(reader.deployments("other")).isEmpty();
+        assertThat(catalogue.deployments("other")).isEmpty();
     }
 }

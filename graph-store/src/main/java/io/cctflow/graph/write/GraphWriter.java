@@ -1,5 +1,9 @@
-package io.cctflow.graph;
+package io.cctflow.graph.write;
 
+import io.cctflow.graph.Keys;
+import io.cctflow.graph.PackedLongs;
+import io.cctflow.graph.WindowChecksum;
+import io.cctflow.graph.Sessions;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.CodeClassRecord;
 import io.cctflow.model.DeploymentWindow;
@@ -33,7 +37,7 @@ public final class GraphWriter {
     /** Rows per transaction: large enough to amortise round trips, small enough for the heap. */
     static final int CHUNK = 500;
     /** Rows per transaction of label writes: one short row per node, and a relabel may touch millions. */
-    static final int LABEL_CHUNK = 5_000;
+    public static final int LABEL_CHUNK = 5_000;
     /**
      * Rows per transaction of node writes: short rows; 2,000 wrote ~20 % more new nodes per second
      * than 500 against embedded Neo4j ({@code NodeWriteBenchmark}).
@@ -252,17 +256,6 @@ public final class GraphWriter {
         row.put("truncatedExpired", w.truncation().expired());
         row.put("checksum", WindowChecksum.of(c, w.truncation()));
         return row;
-    }
-
-    /** Records how far roll-ups have got ({@link Rollups}); each value only ever grows. */
-    public void writeRollupState(RollupState state) {
-        try (Session session = Sessions.open(driver, database)) {
-            session.executeWriteWithoutResult(tx -> tx.run("""
-                    MERGE (s:RollupState {name: 'rollups'})
-                    SET s.hourDoneUntil = $hour, s.dayDoneUntil = $day, s.lastPass = $pass
-                    """, Map.of("hour", state.hourDoneUntil(), "day", state.dayDoneUntil(),
-                            "pass", state.lastPassMillis())).consume());
-        }
     }
 
     /**

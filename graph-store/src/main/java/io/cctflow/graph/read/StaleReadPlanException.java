@@ -1,9 +1,9 @@
-package io.cctflow.graph;
+package io.cctflow.graph.read;
 
 /**
  * A range read met a roll-up of a whole deployment rewritten since its plan listed it (a pass
  * rolled its hour up again, perhaps with another member): the plan's choice of windows no longer
- * fits together, so {@link RangeReader.Plan} plans the read again.
+ * fits together, so {@link RangePlanner.Plan} plans the read again.
  */
 public final class StaleReadPlanException extends RuntimeException {
     private static final long serialVersionUID = 1L;
