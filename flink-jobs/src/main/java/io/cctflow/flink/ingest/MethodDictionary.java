@@ -3,7 +3,7 @@ package io.cctflow.flink.ingest;
 import io.cctflow.core.ClassNames;
 import io.cctflow.core.Hashing;
 import io.cctflow.core.MethodNames;
-import io.cctflow.core.internal.LongIntMap;
+import io.cctflow.core.collect.LongIntMap;
 import io.cctflow.model.MethodRecord;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

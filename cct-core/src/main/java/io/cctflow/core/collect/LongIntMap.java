@@ -1,4 +1,4 @@
-package io.cctflow.core.internal;
+package io.cctflow.core.collect;
 
 import java.util.Arrays;
 
