@@ -1,5 +1,6 @@
-package io.cctflow.flink.cct;
+package io.cctflow.flink.state;
 
+import io.cctflow.flink.cct.CountColumns;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;

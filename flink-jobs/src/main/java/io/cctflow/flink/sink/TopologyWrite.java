@@ -1,7 +1,6 @@
-package io.cctflow.flink.cct;
+package io.cctflow.flink.sink;
 
-import io.cctflow.flink.sink.GraphWrite;
-import io.cctflow.flink.sink.RecentIds;
+import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;

@@ -1,4 +1,4 @@
-package io.cctflow.flink.cct;
+package io.cctflow.flink.state;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -13,12 +13,12 @@ import java.util.function.BiConsumer;
  * instead of a map entry, a boxed id and an array per method (4.6 million small objects for 500
  * executions of 3,000 methods). Stateless.
  */
-final class StoredNames {
+public final class StoredNames {
     private StoredNames() {
     }
 
     /** One chunk: each (method id, name), names as given. */
-    static byte[] encode(List<Long> ids, List<String> names) {
+    public static byte[] encode(List<Long> ids, List<String> names) {
         byte[][] utf8 = new byte[names.size()][];
         int length = 0;
         for (int i = 0; i < utf8.length; i++) {
@@ -37,7 +37,7 @@ final class StoredNames {
      *
      * @throws IllegalStateException if {@code chunk} is not a chunk of stored names
      */
-    static void decode(byte[] chunk, BiConsumer<Long, String> into) {
+    public static void decode(byte[] chunk, BiConsumer<Long, String> into) {
         ByteBuffer b = ByteBuffer.wrap(chunk);
         while (b.hasRemaining()) {
             if (b.remaining() < Long.BYTES + Integer.BYTES) {

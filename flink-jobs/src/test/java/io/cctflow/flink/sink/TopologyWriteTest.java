@@ -1,5 +1,6 @@
-package io.cctflow.flink.cct;
+package io.cctflow.flink.sink;
 
+import io.cctflow.flink.cct.TopologyUpdate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.graph.GraphSchema;

@@ -1,5 +1,6 @@
-package io.cctflow.flink.cct;
+package io.cctflow.flink.state;
 
+import io.cctflow.flink.cct.CountColumns;
 import java.lang.reflect.Type;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfig;

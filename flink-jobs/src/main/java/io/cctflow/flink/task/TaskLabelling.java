@@ -1,5 +1,9 @@
-package io.cctflow.flink.cct;
+package io.cctflow.flink.task;
 
+import io.cctflow.flink.cct.CctMergeFunction;
+import io.cctflow.flink.cct.InstanceTrees;
+import io.cctflow.flink.state.StoredNames;
+import io.cctflow.flink.state.StoredNodes;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.task.TaskLabeller;
@@ -9,11 +13,9 @@ import io.cctflow.flink.ingest.BatchDecoder;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.TaskDefinitionDecoder;
-import io.cctflow.flink.task.ServiceLabeller;
-import io.cctflow.flink.task.TaskDefinitionChange;
-import io.cctflow.flink.task.TaskDefinitions;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeTasks;
+import io.cctflow.flink.state.TaskDefinitionState;
 import io.cctflow.model.TaskDefinitionRecord;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -39,7 +41,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One per operator instance, used only from its task thread: not thread-safe.
  */
-final class TaskLabelling {
+public final class TaskLabelling {
     private static final Logger LOG = LoggerFactory.getLogger(TaskLabelling.class);
 
     private final ListState<byte[]> methodNames;
@@ -52,7 +54,7 @@ final class TaskLabelling {
     /** Parsed view of the broadcast state; {@code null} until first used after (re)start. */
     private TaskDefinitions definitions;
 
-    TaskLabelling(ListState<byte[]> methodNames, MetricGroup metrics, boolean firstSubtask) {
+    public TaskLabelling(ListState<byte[]> methodNames, MetricGroup metrics, boolean firstSubtask) {
         this.methodNames = methodNames;
         this.firstSubtask = firstSubtask;
         this.rejected = metrics.counter("taskDefinitionsRejected");
@@ -64,7 +66,7 @@ final class TaskLabelling {
      * per execution: those of its new nodes that no older node has), in state as one chunk and in
      * memory.
      */
-    void rememberNames(Collection<MethodRecord> methods) throws Exception {
+    public void rememberNames(Collection<MethodRecord> methods) throws Exception {
         if (methods.isEmpty()) {
             return;
         }
@@ -80,7 +82,7 @@ final class TaskLabelling {
     }
 
     /** Rewrites the current key's chunks of names as one (when its chunks of nodes are compacted). */
-    void compactNames() throws Exception {
+    public void compactNames() throws Exception {
         Iterable<byte[]> chunks = methodNames.get();
         if (chunks != null) {
             methodNames.update(List.of(StoredNodes.concat(chunks)));
@@ -97,7 +99,7 @@ final class TaskLabelling {
      * parents' labels, and emits those that are task roots, with the tasks they are roots of. Labels of the whole tree are computed
      * first if the cached ones are missing or were made with other definitions.
      */
-    void labelNewNodes(CctMergeFunction.ReadOnlyContext ctx, String service, InstanceTrees.Entry instance,
+    public void labelNewNodes(CctMergeFunction.ReadOnlyContext ctx, String service, InstanceTrees.Entry instance,
             int sizeBefore) throws Exception {
         if (instance.tree().size() == sizeBefore) {
             return;
@@ -119,13 +121,15 @@ final class TaskLabelling {
 
     /** The labels of the current key's tree by {@code labeller}: brought up to date, or computed afresh. */
     private TaskLabels labelsOf(InstanceTrees.Entry instance, ServiceLabeller labeller) throws Exception {
-        if (instance.labels != null && instance.labels.labeller() == labeller.labeller()) {
-            instance.labels.update();
-            return instance.labels;
+        TaskLabels kept = instance.labels();
+        if (kept != null && kept.labeller() == labeller.labeller()) {
+            kept.update();
+            return kept;
         }
         loadMethodNames();
-        instance.labels = labeller.labeller().label(instance.tree());
-        return instance.labels;
+        TaskLabels fresh = labeller.labeller().label(instance.tree());
+        instance.setLabels(fresh);
+        return fresh;
     }
 
     /** Makes the names of the current key's methods known to the labellers. */
@@ -148,11 +152,11 @@ final class TaskLabelling {
     }
 
     /** The parsed definitions, read from broadcast state on first use (after a start or a restore). */
-    private TaskDefinitions definitions(ReadOnlyBroadcastState<String, TaskDefinitionRecord> state) throws Exception {
+    private TaskDefinitions definitions(ReadOnlyBroadcastState<String, TaskDefinitionState> state) throws Exception {
         if (definitions == null) {
             List<TaskDefinitionRecord> stored = new ArrayList<>();
-            for (Map.Entry<String, TaskDefinitionRecord> e : state.immutableEntries()) {
-                stored.add(e.getValue());
+            for (Map.Entry<String, TaskDefinitionState> e : state.immutableEntries()) {
+                stored.add(e.getValue().toRecord());
             }
             definitions = TaskDefinitions.of(stored, this::knownQualifiedName);
         }
@@ -183,7 +187,7 @@ final class TaskLabelling {
             TaskLabels old = labelsOf(instance, was);
             loadMethodNames();
             TaskLabels current = now.labeller().label(instance.tree());
-            instance.labels = current;
+            instance.setLabels(current);
             Set<Long> done = emitted.computeIfAbsent(service, s -> new HashSet<>());
             Cct tree = instance.tree();
             for (int n = 1; n < tree.size(); n++) {
@@ -205,7 +209,7 @@ final class TaskLabelling {
      * broadcast state and applied to the existing nodes of every execution it concerns; an invalid
      * one is dead-lettered with the reason and removes the definition with its id.
      */
-    void apply(RawRecord record, CctMergeFunction.Context ctx, InstanceTrees trees) throws Exception {
+    public void apply(RawRecord record, CctMergeFunction.Context ctx, InstanceTrees trees) throws Exception {
         String id;
         TaskDefinitionRecord next;
         try {
@@ -223,7 +227,7 @@ final class TaskLabelling {
                 return;
             }
         }
-        BroadcastState<String, TaskDefinitionRecord> state = ctx.getBroadcastState(Outputs.TASK_DEFINITIONS);
+        BroadcastState<String, TaskDefinitionState> state = ctx.getBroadcastState(Outputs.TASK_DEFINITIONS);
         TaskDefinitions before = definitions(state);
         TaskDefinitionRecord previous = before.get(id);
         if (previous == null && next == null) {
@@ -232,7 +236,7 @@ final class TaskLabelling {
         if (next == null) {
             state.remove(id);
         } else {
-            state.put(id, next);
+            state.put(id, TaskDefinitionState.of(next));
         }
         if (firstSubtask) {
             ctx.output(Outputs.TASK_DEFINITION_CHANGES, new TaskDefinitionChange(id, next));

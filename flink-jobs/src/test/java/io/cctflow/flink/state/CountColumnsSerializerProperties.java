@@ -1,5 +1,7 @@
-package io.cctflow.flink.cct;
+package io.cctflow.flink.state;
 
+import io.cctflow.flink.cct.BatchCounts;
+import io.cctflow.flink.cct.CountColumns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

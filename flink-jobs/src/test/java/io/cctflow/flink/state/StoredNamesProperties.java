@@ -1,4 +1,4 @@
-package io.cctflow.flink.cct;
+package io.cctflow.flink.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
