@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -18,7 +17,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * are built ({@link CountColumns}), so the heap backend's copy-on-write during a snapshot need not
  * copy them. Stateless and thread-safe.
  */
-public final class CountColumnsSerializer extends TypeSerializerSingleton<CountColumns> {
+public final class CountColumnsSerializer extends ImmutableTypeSerializer<CountColumns> {
     private static final long serialVersionUID = 1L;
     public static final CountColumnsSerializer INSTANCE = new CountColumnsSerializer();
     /** Values per bulk write or read. */
@@ -26,28 +25,8 @@ public final class CountColumnsSerializer extends TypeSerializerSingleton<CountC
     private static final int NULL = -1;
 
     @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
     public CountColumns createInstance() {
         return new CountColumns();
-    }
-
-    @Override
-    public CountColumns copy(CountColumns from) {
-        return from;
-    }
-
-    @Override
-    public CountColumns copy(CountColumns from, CountColumns reuse) {
-        return from;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -82,16 +61,6 @@ public final class CountColumnsSerializer extends TypeSerializerSingleton<CountC
         c.methodSamples = readLongs(in, chunk);
         c.methodSelf = readLongs(in, chunk);
         return c;
-    }
-
-    @Override
-    public CountColumns deserialize(CountColumns reuse, DataInputView in) throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-        serialize(deserialize(in), out);
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.cctflow.core.task.MatchType;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -15,33 +14,13 @@ import org.apache.flink.core.memory.DataOutputView;
  * definitions are validated far below that). A savepoint written before this serializer (the
  * definitions as POJOs, state version 6) is refused on restore as incompatible.
  */
-public final class TaskDefinitionStateSerializer extends TypeSerializerSingleton<TaskDefinitionState> {
+public final class TaskDefinitionStateSerializer extends ImmutableTypeSerializer<TaskDefinitionState> {
     private static final long serialVersionUID = 1L;
     public static final TaskDefinitionStateSerializer INSTANCE = new TaskDefinitionStateSerializer();
 
     @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
     public TaskDefinitionState createInstance() {
         return new TaskDefinitionState("", null, MatchType.PREFIX, "", "", 0);
-    }
-
-    @Override
-    public TaskDefinitionState copy(TaskDefinitionState from) {
-        return from;
-    }
-
-    @Override
-    public TaskDefinitionState copy(TaskDefinitionState from, TaskDefinitionState reuse) {
-        return from;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -68,16 +47,6 @@ public final class TaskDefinitionStateSerializer extends TypeSerializerSingleton
         } catch (IllegalArgumentException e) {
             throw new IOException("corrupt task definition state of '" + id + "': match type " + matchType, e);
         }
-    }
-
-    @Override
-    public TaskDefinitionState deserialize(TaskDefinitionState reuse, DataInputView in) throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-        serialize(deserialize(in), out);
     }
 
     @Override
