@@ -3,8 +3,8 @@ package io.cctflow.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.api.compare.StoredStacks;
 import io.cctflow.servers.TestServers;
 import java.net.http.HttpResponse;

@@ -2,7 +2,7 @@ package io.cctflow.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.query.api.compare.StoredStacks;
 import io.cctflow.servers.TestServers;
 import java.net.URI;

@@ -1,8 +1,8 @@
 package io.cctflow.query.api;
 
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.DeploymentRecord;
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.DeploymentRecord;
+import io.cctflow.model.InstanceRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
@@ -21,11 +21,11 @@ import java.util.Set;
 public final class DeploymentsEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Set.of("service", "label"), Page.PARAMS);
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
     private final Limits limits;
 
-    public DeploymentsEndpoint(GraphReader reader, Limits limits) {
-        this.reader = reader;
+    public DeploymentsEndpoint(CatalogueReader catalogue, Limits limits) {
+        this.catalogue = catalogue;
         this.limits = limits;
     }
 
@@ -43,11 +43,11 @@ public final class DeploymentsEndpoint implements JsonHandler.Endpoint {
         String service = params.required("service");
         Map<String, String> labels = params.pairs("label");
         Page page = Page.of(params, limits);
-        List<DeploymentRecord> deployments = reader.deployments(service);
+        List<DeploymentRecord> deployments = catalogue.deployments(service);
         if (deployments.isEmpty()) {
             throw ApiException.notFound("unknown service '" + service + "': no samples of it are stored");
         }
-        List<InstanceRecord> instances = reader.instances(service).stream()
+        List<InstanceRecord> instances = catalogue.instances(service).stream()
                 .filter(i -> Selection.hasLabels(i, labels)).toList();
         List<DeploymentRecord> matching = deployments.stream()
                 .filter(d -> labels.isEmpty() || instances.stream().anyMatch(i -> i.version().equals(d.version())))

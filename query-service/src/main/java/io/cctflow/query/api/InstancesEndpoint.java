@@ -1,7 +1,7 @@
 package io.cctflow.query.api;
 
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.InstanceRecord;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
 import java.util.List;
@@ -16,11 +16,11 @@ public final class InstancesEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Set.of("service", "version", "label", "at"),
             Page.PARAMS);
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
     private final Limits limits;
 
-    public InstancesEndpoint(GraphReader reader, Limits limits) {
-        this.reader = reader;
+    public InstancesEndpoint(CatalogueReader catalogue, Limits limits) {
+        this.catalogue = catalogue;
         this.limits = limits;
     }
 
@@ -36,7 +36,7 @@ public final class InstancesEndpoint implements JsonHandler.Endpoint {
     public Response handle(QueryParams params) {
         params.allowOnly(PARAMS);
         Page page = Page.of(params, limits);
-        Selection selection = Selection.of(params, reader, limits);
+        Selection selection = Selection.of(params, catalogue, limits);
         List<InstanceRecord> selected = selection.instances();
         return new Response(selection.service(), selection.version(), page.of(selected).stream()
                 .map(i -> new Instance(i.service(), i.version(), i.instanceId(), i.host(), i.pid(),

@@ -1,7 +1,7 @@
 package io.cctflow.query.api;
 
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.InstanceRecord;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
 import java.time.Instant;
@@ -21,11 +21,11 @@ import java.util.Set;
 public final class ServicesEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Set.of("label"), Page.PARAMS);
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
     private final Limits limits;
 
-    public ServicesEndpoint(GraphReader reader, Limits limits) {
-        this.reader = reader;
+    public ServicesEndpoint(CatalogueReader catalogue, Limits limits) {
+        this.catalogue = catalogue;
         this.limits = limits;
     }
 
@@ -50,7 +50,7 @@ public final class ServicesEndpoint implements JsonHandler.Endpoint {
         Page page = Page.of(params, limits);
         Map<String, List<InstanceRecord>> versions = new LinkedHashMap<>(); // key: service + '\0' + version
         List<InstanceRecord> matching = new ArrayList<>();
-        for (InstanceRecord i : reader.instances(null)) { // ordered by service, version, instance
+        for (InstanceRecord i : catalogue.instances(null)) { // ordered by service, version, instance
             if (Selection.hasLabels(i, labels)) {
                 matching.add(i);
                 versions.computeIfAbsent(i.service() + '\0' + i.version(), k -> new ArrayList<>()).add(i);
