@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 import io.cctflow.agent.ConfigParsers;
+import io.cctflow.core.config.ValueParser;
 
 /**
  * The options of {@code java -jar cctflow-collector.jar import}, parsed and validated:
@@ -164,10 +164,10 @@ public final class ImportOptions {
         }
     }
 
-    private static <T> T parse(String name, String raw, Function<String, T> parser)
+    private static <T> T parse(String name, String raw, ValueParser<T> parser)
             throws UsageException {
         try {
-            return parser.apply(raw.trim());
+            return parser.parse(raw.trim());
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new UsageException("bad value '" + raw + "' for option " + name + ": "
                     + e.getMessage());
