@@ -124,11 +124,13 @@ public record SamplesJobConfig(
             ValueParsers.bool(), "false", "stop at the end offsets present at start (tests, backfills)");
 
     /** Every key with its default and meaning, in the order the README lists them. */
-    public static final ConfigDef KEYS = ConfigDef.of("job configuration", BOOTSTRAP_SERVERS_KEY, SAMPLES_TOPIC_KEY,
-            TASKS_TOPIC_KEY, MANIFESTS_TOPIC_KEY, DEAD_LETTER_TOPIC_KEY, GROUP_ID_KEY, WINDOW_KEY, OUT_OF_ORDERNESS_KEY,
-            ALLOWED_LATENESS_KEY, IDLENESS_KEY, EARLY_FIRING_KEY, CHECKPOINT_INTERVAL_KEY, CHECKPOINT_DIR_KEY,
-            STATE_BACKEND_KEY, PARALLELISM_KEY, MATCH_THRESHOLD_KEY, MAX_PENDING_KEY, MAX_PENDING_AGE_KEY,
-            TREE_CACHE_KEY, TOPOLOGY_RECENT_IDS_KEY, GraphStoreKeys.ALL, NEO4J_RETRY_KEY, BOUNDED_KEY);
+    public static final ConfigDef KEYS = ConfigDef.builder("job configuration")
+            .define(BOOTSTRAP_SERVERS_KEY, SAMPLES_TOPIC_KEY, TASKS_TOPIC_KEY, MANIFESTS_TOPIC_KEY, DEAD_LETTER_TOPIC_KEY,
+                    GROUP_ID_KEY, WINDOW_KEY, OUT_OF_ORDERNESS_KEY, ALLOWED_LATENESS_KEY, IDLENESS_KEY, EARLY_FIRING_KEY,
+                    CHECKPOINT_INTERVAL_KEY, CHECKPOINT_DIR_KEY, STATE_BACKEND_KEY, PARALLELISM_KEY, MATCH_THRESHOLD_KEY,
+                    MAX_PENDING_KEY, MAX_PENDING_AGE_KEY, TREE_CACHE_KEY, TOPOLOGY_RECENT_IDS_KEY)
+            .define(GraphStoreKeys.ALL).define(NEO4J_RETRY_KEY, BOUNDED_KEY)
+            .build();
 
     /** The configuration with every key at its default. */
     public static SamplesJobConfig defaults() {

@@ -99,10 +99,12 @@ public record QueryServiceConfig(
             "rows (node, per-thread and per-method entries) of decoded stored windows kept in memory across requests, about 30 bytes each; windows written in the last minute are never kept, rewritten ones are read again; 0 turns the cache off");
 
     /** Every key with its default and meaning, in the order the README lists them. */
-    public static final ConfigDef KEYS = ConfigDef.of("query-service configuration", BIND_KEY, PORT_KEY,
-            GraphStoreKeys.ALL, BOOTSTRAP_SERVERS_KEY, TASKS_TOPIC_KEY, AUTH_TOKEN_KEY, MAX_RANGE_KEY, MAX_WINDOWS_KEY,
-            MAX_TREE_NODES_KEY, MAX_RESULTS_KEY, ROLLUP_INTERVAL_KEY, ROLLUP_SETTLE_KEY, RETENTION_FINE_KEY,
-            RETENTION_HOUR_KEY, RETENTION_DAY_KEY, RETENTION_BATCH_KEY, CACHE_WINDOW_ROWS_KEY);
+    public static final ConfigDef KEYS = ConfigDef.builder("query-service configuration")
+            .define(BIND_KEY, PORT_KEY).define(GraphStoreKeys.ALL)
+            .define(BOOTSTRAP_SERVERS_KEY, TASKS_TOPIC_KEY, AUTH_TOKEN_KEY, MAX_RANGE_KEY, MAX_WINDOWS_KEY,
+                    MAX_TREE_NODES_KEY, MAX_RESULTS_KEY, ROLLUP_INTERVAL_KEY, ROLLUP_SETTLE_KEY, RETENTION_FINE_KEY,
+                    RETENTION_HOUR_KEY, RETENTION_DAY_KEY, RETENTION_BATCH_KEY, CACHE_WINDOW_ROWS_KEY)
+            .build();
 
     /** Every key at its default. */
     public static QueryServiceConfig defaults() {

@@ -17,8 +17,8 @@ import java.util.function.Function;
  */
 public record QueryServiceSettings(QueryServiceConfig service, AlertingConfig alerting) {
     /** Every key a query-service process reads, in docs order. */
-    public static final ConfigDef KEYS = ConfigDef.of("query-service configuration", QueryServiceConfig.KEYS.keys(),
-            AlertingConfig.KEYS.keys());
+    public static final ConfigDef KEYS = ConfigDef.builder("query-service configuration")
+            .define(QueryServiceConfig.KEYS.keys()).define(AlertingConfig.KEYS.keys()).build();
 
     /**
      * Parses one key map; {@code alerting.*} keys go to {@link AlertingConfig}, the others to

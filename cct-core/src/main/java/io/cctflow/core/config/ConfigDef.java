@@ -26,42 +26,54 @@ public final class ConfigDef {
     }
 
     /**
-     * A configuration that owns every key of its input: any key not defined here is unknown.
+     * Starts a configuration that owns every key of its input: any key not defined here is unknown.
      *
      * @param what names it in errors, e.g. {@code job configuration}
-     * @param keys or lists of keys ({@link #keys()} of another definition, a {@code List<ConfigKey>}), in docs order
-     * @throws IllegalArgumentException when a name is defined twice
      */
-    public static ConfigDef of(String what, Object... keys) {
-        return new ConfigDef(what, "", index(keys));
+    public static Builder builder(String what) {
+        return new Builder(what, "");
     }
 
     /**
-     * A configuration that owns only the keys starting with {@code prefix}: others are left for
-     * other parts of the application, so one map can configure the whole service.
+     * Starts a configuration that owns only the keys starting with {@code prefix}: others are left
+     * for other parts of the application, so one map can configure the whole service.
      */
-    public static ConfigDef ofPrefix(String what, String prefix, Object... keys) {
-        Map<String, ConfigKey<?>> index = index(keys);
-        for (String name : index.keySet()) {
-            if (!name.startsWith(prefix)) {
-                throw new IllegalArgumentException("key " + name + " lies outside prefix " + prefix);
-            }
-        }
-        return new ConfigDef(what, prefix, index);
+    public static Builder builder(String what, String prefix) {
+        return new Builder(what, prefix);
     }
 
-    private static Map<String, ConfigKey<?>> index(Object... keys) {
-        Map<String, ConfigKey<?>> index = new LinkedHashMap<>();
-        for (Object entry : keys) {
-            List<?> list = entry instanceof List<?> l ? l : List.of(entry);
-            for (Object k : list) {
-                ConfigKey<?> key = (ConfigKey<?>) k;
-                if (index.put(key.name(), key) != null) {
+    /** Collects keys in docs order. Not thread-safe; used once. */
+    public static final class Builder {
+        private final String what;
+        private final String prefix;
+        private final Map<String, ConfigKey<?>> keys = new LinkedHashMap<>();
+
+        private Builder(String what, String prefix) {
+            this.what = what;
+            this.prefix = prefix;
+        }
+
+        /** @throws IllegalArgumentException for a name defined twice or outside the prefix */
+        public Builder define(ConfigKey<?>... more) {
+            return define(List.of(more));
+        }
+
+        /** @throws IllegalArgumentException for a name defined twice or outside the prefix */
+        public Builder define(List<? extends ConfigKey<?>> more) {
+            for (ConfigKey<?> key : more) {
+                if (!key.name().startsWith(prefix)) {
+                    throw new IllegalArgumentException("key " + key.name() + " lies outside prefix " + prefix);
+                }
+                if (keys.put(key.name(), key) != null) {
                     throw new IllegalArgumentException("key " + key.name() + " defined twice");
                 }
             }
+            return this;
         }
-        return index;
+
+        public ConfigDef build() {
+            return new ConfigDef(what, prefix, new LinkedHashMap<>(keys));
+        }
     }
 
     /** The keys in docs order. */

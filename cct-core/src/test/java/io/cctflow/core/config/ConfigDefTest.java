@@ -15,7 +15,8 @@ class ConfigDefTest {
             "event-time window");
     private static final ConfigKey<String> TOKEN = ConfigKey.of("auth.token", ValueParsers.text(), "",
             "bearer token; empty: none");
-    private static final ConfigDef DEF = ConfigDef.of("test configuration", PORT, List.of(WINDOW, TOKEN));
+    private static final ConfigDef DEF = ConfigDef.builder("test configuration").define(PORT)
+            .define(List.of(WINDOW, TOKEN)).build();
 
     @Test
     void missingKeysTakeTheirDefaultsAndGivenOnesAreParsed() {
@@ -58,18 +59,18 @@ class ConfigDefTest {
     @Test
     void aPrefixedDefinitionOwnsOnlyItsPrefix() {
         ConfigKey<Boolean> enabled = ConfigKey.of("alerting.enabled", ValueParsers.bool(), "true", "on");
-        ConfigDef alerting = ConfigDef.ofPrefix("alerting", "alerting.", enabled);
+        ConfigDef alerting = ConfigDef.builder("alerting", "alerting.").define(enabled).build();
 
         assertThat(alerting.parse(Map.of("port", "1", "alerting.enabled", "FALSE")).get(enabled)).isFalse();
         assertThatThrownBy(() -> alerting.parse(Map.of("alerting.enabeld", "true")))
                 .hasMessageStartingWith("unknown alerting key(s) [alerting.enabeld]");
-        assertThatThrownBy(() -> ConfigDef.ofPrefix("alerting", "alerting.", PORT))
+        assertThatThrownBy(() -> ConfigDef.builder("alerting", "alerting.").define(PORT))
                 .hasMessageContaining("outside prefix");
     }
 
     @Test
     void aKeyDefinedTwiceOrADefaultItsParserRejectsFailsAtDefinition() {
-        assertThatThrownBy(() -> ConfigDef.of("x", PORT, PORT)).hasMessage("key port defined twice");
+        assertThatThrownBy(() -> ConfigDef.builder("x").define(PORT, PORT)).hasMessage("key port defined twice");
         assertThatThrownBy(() -> ConfigKey.of("n", ValueParsers.integer(1, 5), "9", "doc"))
                 .hasMessage("n must be a whole number in 1..5, got '9'");
     }

@@ -15,7 +15,7 @@ class ConfigSourcesTest {
             "bolt://localhost:7687", "Bolt URI");
     private static final ConfigKey<Integer> PORT = ConfigKey.of("port", ValueParsers.integer(0, 65535), "8080", "port");
     private static final ConfigKey<String> TOPIC = ConfigKey.of("topic.dead-letters", ValueParsers.nonEmpty(), "dlq", "t");
-    private static final ConfigDef DEF = ConfigDef.of("test configuration", URI, PORT, TOPIC);
+    private static final ConfigDef DEF = ConfigDef.builder("test configuration").define(URI, PORT, TOPIC).build();
 
     @TempDir
     Path dir;

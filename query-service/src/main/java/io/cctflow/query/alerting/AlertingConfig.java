@@ -65,8 +65,8 @@ public record AlertingConfig(boolean enabled, List<WatchedMethod> watch, List<Wa
      * Every key with its default and meaning, in the order the README lists them; owns the
      * {@code alerting.} prefix only.
      */
-    public static final ConfigDef KEYS = ConfigDef.ofPrefix("alerting", "alerting.", ENABLED_KEY, WATCH_KEY, TASKS_KEY,
-            TOP_K_KEY, WINDOW_KEY, REFRESH_KEY, MIN_SAMPLES_KEY);
+    public static final ConfigDef KEYS = ConfigDef.builder("alerting", "alerting.")
+            .define(ENABLED_KEY, WATCH_KEY, TASKS_KEY, TOP_K_KEY, WINDOW_KEY, REFRESH_KEY, MIN_SAMPLES_KEY).build();
 
     public AlertingConfig {
         watch = List.copyOf(watch);
