@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SamplesJobConfigTest {
-    private static final Path README = Path.of("..", "README.md");
+    private static final Path README = Path.of("README.md");
 
     /** Docs that match the code: the README's key table is exactly the one the key definitions render. */
     @Test

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class QueryServiceConfigTest {
-    static final Path README = Path.of("..", "README.md");
+    static final Path README = Path.of("README.md");
 
     @Test
     void defaultsAreTheDocumentedOnes() {
