@@ -5,9 +5,9 @@ import io.cctflow.core.config.ConfigDef;
 import io.cctflow.core.config.ConfigKey;
 import io.cctflow.core.config.ConfigSources;
 import io.cctflow.core.config.ValueParsers;
-import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.GraphStoreKeys;
+import io.cctflow.graph.read.WindowReader;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -84,12 +84,12 @@ public record SamplesJobConfig(
     private static final ConfigKey<String> GROUP_ID_KEY = ConfigKey.of(GROUP_ID,
             ValueParsers.nonEmpty(), "cctflow-samples-job", "Kafka consumer group");
     /**
-     * The window: positive and at most {@link GraphReader#MAX_FINE_WINDOW_MILLIS}, because range
+     * The window: positive and at most {@link WindowReader#MAX_FINE_WINDOW_MILLIS}, because range
      * reads look only that far back for a window reaching into a range.
      */
     private static final ConfigKey<Duration> WINDOW_KEY = ConfigKey.of(WINDOW,
-            ValueParsers.positiveDuration().check(d -> d.toMillis() <= GraphReader.MAX_FINE_WINDOW_MILLIS,
-                    "must be at most " + Duration.ofMillis(GraphReader.MAX_FINE_WINDOW_MILLIS).toMinutes()
+            ValueParsers.positiveDuration().check(d -> d.toMillis() <= WindowReader.MAX_FINE_WINDOW_MILLIS,
+                    "must be at most " + Duration.ofMillis(WindowReader.MAX_FINE_WINDOW_MILLIS).toMinutes()
                     + " minutes (range reads look that far back for a window reaching into a range)"),
             "1m", "event-time window of stored counts; at most 1 h (range reads look that far back for a window reaching into a range)");
     private static final ConfigKey<Duration> OUT_OF_ORDERNESS_KEY = ConfigKey.of(OUT_OF_ORDERNESS,

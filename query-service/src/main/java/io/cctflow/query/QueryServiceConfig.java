@@ -6,7 +6,7 @@ import io.cctflow.core.config.ConfigKey;
 import io.cctflow.core.config.ValueParsers;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.GraphStoreKeys;
-import io.cctflow.graph.RetentionPolicy;
+import io.cctflow.graph.maintenance.RetentionPolicy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
