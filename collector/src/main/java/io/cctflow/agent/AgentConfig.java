@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -13,6 +12,9 @@ import java.util.regex.Pattern;
 
 import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.sampling.ThreadFilter;
+import io.cctflow.core.config.ConfigException;
+import io.cctflow.core.config.ConfigKey;
+import io.cctflow.core.config.KeyTable;
 
 /**
  * The agent's configuration: one typed, validated value per key.
@@ -71,61 +73,60 @@ public final class AgentConfig {
     /** Bound on class files waiting to be fingerprinted, and on manifests waiting to be sent. */
     public static final String MANIFEST_BUFFER = "manifest.buffer";
 
-    private static final ConfigKey<String> BOOTSTRAP_SERVERS_KEY = new ConfigKey<>(BOOTSTRAP_SERVERS,
-            ConfigParsers.bootstrapServers(), () -> "localhost:9092", "localhost:9092",
+    private static final ConfigKey<String> BOOTSTRAP_SERVERS_KEY = ConfigKey.of(BOOTSTRAP_SERVERS,
+            ConfigParsers.bootstrapServers(), "localhost:9092",
             "Kafka bootstrap servers, host:port[,host:port...]");
-    private static final ConfigKey<String> TOPIC_KEY = new ConfigKey<>(TOPIC,
-            ConfigParsers.name(), () -> "cctflow.samples", "cctflow.samples",
+    private static final ConfigKey<String> TOPIC_KEY = ConfigKey.of(TOPIC,
+            ConfigParsers.name(), "cctflow.samples",
             "Kafka topic for sample batches");
-    private static final ConfigKey<String> SERVICE_KEY = new ConfigKey<>(SERVICE,
-            ConfigParsers.name(), () -> "unknown-service", "unknown-service",
+    private static final ConfigKey<String> SERVICE_KEY = ConfigKey.of(SERVICE,
+            ConfigParsers.name(), "unknown-service",
             "logical service name, e.g. checkout");
-    private static final ConfigKey<String> VERSION_KEY = new ConfigKey<>(VERSION,
-            ConfigParsers.name(), () -> "unknown", "unknown",
+    private static final ConfigKey<String> VERSION_KEY = ConfigKey.of(VERSION,
+            ConfigParsers.name(), "unknown",
             "deployment version: git sha or release");
-    private static final ConfigKey<Long> PERIOD_KEY = new ConfigKey<>(PERIOD,
-            ConfigParsers.millis(1, 60_000), () -> 20L, "20ms",
+    private static final ConfigKey<Long> PERIOD_KEY = ConfigKey.of(PERIOD,
+            ConfigParsers.millis(1, 60_000), "20ms",
             "JFR sampling period per thread, 1ms..60s (20, 20ms, 1s); a period that is not a divisor of your periodic work's interval, e.g. 19ms, keeps samples out of lockstep with it");
-    private static final ConfigKey<Long> FLUSH_KEY = new ConfigKey<>(FLUSH,
-            ConfigParsers.millis(100, 3_600_000), () -> 10_000L, "10s",
+    private static final ConfigKey<Long> FLUSH_KEY = ConfigKey.of(FLUSH,
+            ConfigParsers.millis(100, 3_600_000), "10s",
             "interval between batches, 100ms..1h (10000, 10000ms, 10s)");
-    private static final ConfigKey<Integer> STACK_DEPTH_KEY = new ConfigKey<>(STACK_DEPTH,
-            ConfigParsers.integer(1, 2048), () -> 256, "256",
+    private static final ConfigKey<Integer> STACK_DEPTH_KEY = ConfigKey.of(STACK_DEPTH,
+            ConfigParsers.integer(1, 2048), "256",
             "frames JFR keeps per stack, 1..2048 (JFR's own default, 64, truncates most real stacks)");
-    private static final ConfigKey<Map<String, String>> LABELS_KEY = new ConfigKey<>(LABELS,
+    private static final ConfigKey<Map<String, String>> LABELS_KEY = ConfigKey.computed(LABELS,
             ConfigParsers::labels, Map::of, "(none)",
             "free labels, e.g. region=eu;zone=a");
 
-    private static final ConfigKey<Long> BUFFER_KEY = new ConfigKey<>(BUFFER,
-            ConfigParsers.bytes(1L << 10, 1L << 30), () -> 16L << 20, "16m",
+    private static final ConfigKey<Long> BUFFER_KEY = ConfigKey.of(BUFFER,
+            ConfigParsers.bytes(1L << 10, 1L << 30), "16m",
             "memory bound on encoded batches waiting to be sent, 1k..1g (65536, 64k, 16m); when full the oldest is dropped and counted, or spilled if spill.dir is set");
-    private static final ConfigKey<Optional<Path>> SPILL_DIR_KEY = new ConfigKey<>(SPILL_DIR,
-            raw -> Optional.of(ConfigParsers.path().apply(raw)), Optional::empty, "(none)",
+    private static final ConfigKey<Optional<Path>> SPILL_DIR_KEY = ConfigKey.computed(SPILL_DIR,
+            ConfigParsers.path().map(Optional::of), Optional::empty, "(none)",
             "directory for batches and code manifests that do not fit their buffers (one subdirectory per execution and kind); unsent ones are also spilled at exit and sent first by the next run of the same service, version and instance");
-    private static final ConfigKey<Long> SPILL_MAX_KEY = new ConfigKey<>(SPILL_MAX,
-            ConfigParsers.bytes(1L << 10, 1L << 40), () -> 256L << 20, "256m",
+    private static final ConfigKey<Long> SPILL_MAX_KEY = ConfigKey.of(SPILL_MAX,
+            ConfigParsers.bytes(1L << 10, 1L << 40), "256m",
             "bound on the spilled bytes of one execution, for batches and for manifests each, 1k..1024g; when full the oldest spilled one is dropped and counted");
-    private static final ConfigKey<Optional<Pattern>> THREADS_INCLUDE_KEY = new ConfigKey<>(THREADS_INCLUDE,
-            raw -> Optional.of(ConfigParsers.regex().apply(raw)), Optional::empty, "(all)",
+    private static final ConfigKey<Optional<Pattern>> THREADS_INCLUDE_KEY = ConfigKey.computed(THREADS_INCLUDE,
+            ConfigParsers.regex().map(Optional::of), Optional::empty, "(all)",
             "Java regex; only threads whose whole raw name (before normalisation, e.g. http-nio-8080-exec-3) matches are sampled");
-    private static final ConfigKey<Optional<Pattern>> THREADS_EXCLUDE_KEY = new ConfigKey<>(THREADS_EXCLUDE,
-            raw -> Optional.of(ConfigParsers.regex().apply(raw)), Optional::empty, "(none)",
+    private static final ConfigKey<Optional<Pattern>> THREADS_EXCLUDE_KEY = ConfigKey.computed(THREADS_EXCLUDE,
+            ConfigParsers.regex().map(Optional::of), Optional::empty, "(none)",
             "Java regex; threads whose whole raw name matches are not sampled (applied after threads.include)");
-    private static final ConfigKey<Optional<Path>> CONFIG_KEY = new ConfigKey<>(CONFIG,
-            raw -> Optional.of(ConfigParsers.path().apply(raw)), Optional::empty, "(none)",
+    private static final ConfigKey<Optional<Path>> CONFIG_KEY = ConfigKey.computed(CONFIG,
+            ConfigParsers.path().map(Optional::of), Optional::empty, "(none)",
             "properties file (UTF-8, key=value per line, keys as in this table) read after the environment, so lowest precedence; only the agent argument, system property or environment variable can name it");
-    private static final ConfigKey<Boolean> MANIFEST_KEY = new ConfigKey<>(MANIFEST,
-            ConfigParsers.bool(), () -> true, "true",
+    private static final ConfigKey<Boolean> MANIFEST_KEY = ConfigKey.of(MANIFEST,
+            ConfigParsers.bool(), "true",
             "fingerprint the bytecode of every loaded method and publish CodeManifests (true or false)");
-    private static final ConfigKey<String> MANIFEST_TOPIC_KEY = new ConfigKey<>(MANIFEST_TOPIC,
-            ConfigParsers.name(), () -> "cctflow.manifests", "cctflow.manifests",
+    private static final ConfigKey<String> MANIFEST_TOPIC_KEY = ConfigKey.of(MANIFEST_TOPIC,
+            ConfigParsers.name(), "cctflow.manifests",
             "Kafka topic for code manifests, keyed by deployment (service, version)");
-    private static final String DEFAULT_EXCLUDE = "java.,javax.,jdk.,sun.,com.sun.,io.cctflow.agent.";
-    private static final ConfigKey<List<String>> MANIFEST_EXCLUDE_KEY = new ConfigKey<>(MANIFEST_EXCLUDE,
-            ConfigParsers::prefixes, () -> ConfigParsers.prefixes(DEFAULT_EXCLUDE), DEFAULT_EXCLUDE,
+    private static final ConfigKey<List<String>> MANIFEST_EXCLUDE_KEY = ConfigKey.of(MANIFEST_EXCLUDE,
+            ConfigParsers::prefixes, "java.,javax.,jdk.,sun.,com.sun.,io.cctflow.agent.",
             "class-name prefixes not fingerprinted, comma-separated; empty: fingerprint everything");
-    private static final ConfigKey<Long> MANIFEST_BUFFER_KEY = new ConfigKey<>(MANIFEST_BUFFER,
-            ConfigParsers.bytes(64L << 10, 1L << 30), () -> 8L << 20, "8m",
+    private static final ConfigKey<Long> MANIFEST_BUFFER_KEY = ConfigKey.of(MANIFEST_BUFFER,
+            ConfigParsers.bytes(64L << 10, 1L << 30), "8m",
             "memory bound on class files waiting to be fingerprinted (a class that does not fit is counted as dropped), and on manifests waiting to be sent, 64k..1g");
 
     private final String bootstrapServers;
@@ -171,7 +172,7 @@ public final class AgentConfig {
     }
 
     private static ConfigKey<String> instanceKey(Supplier<String> defaultInstance) {
-        return new ConfigKey<>(INSTANCE, ConfigParsers.name(), defaultInstance, "<hostname>-<pid>",
+        return ConfigKey.computed(INSTANCE, ConfigParsers.name(), defaultInstance, "<hostname>-<pid>",
                 "instance id, unique per JVM run, e.g. the pod name");
     }
 
@@ -237,15 +238,8 @@ public final class AgentConfig {
      * All keys with their defaults as a Markdown table, for the usage text and the README.
      */
     public static String describeKeys() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("| key | default | system property | environment | meaning |\n");
-        sb.append("|---|---|---|---|---|\n");
-        for (ConfigKey<?> key : keys()) {
-            sb.append("| `").append(key.name()).append("` | `").append(key.defaultText())
-                    .append("` | `").append(key.systemProperty()).append("` | `")
-                    .append(key.environmentVariable()).append("` | ").append(key.doc()).append(" |\n");
-        }
-        return sb.toString();
+        return KeyTable.markdown(keys(), List.of(KeyTable.Column.KEY, KeyTable.Column.DEFAULT,
+                KeyTable.Column.SYSTEM_PROPERTY, KeyTable.Column.ENVIRONMENT, KeyTable.Column.MEANING));
     }
 
     public String bootstrapServers() {
@@ -391,9 +385,9 @@ public final class AgentConfig {
                 return key.defaultValue();
             }
             try {
-                return Objects.requireNonNull(key.parse(raw));
-            } catch (RuntimeException e) {
-                warnings.accept("bad value '" + raw + "' for " + source + ": " + e.getMessage()
+                return key.parse(raw);
+            } catch (ConfigException e) {
+                warnings.accept("bad value '" + raw + "' for " + source + ": " + e.problem()
                         + "; using the default " + key.defaultText());
                 return key.defaultValue();
             }

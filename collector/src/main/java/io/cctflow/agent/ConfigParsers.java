@@ -7,10 +7,11 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+
+import io.cctflow.core.config.ValueParser;
 
 /**
  * Parsers and validators for configuration values. Each throws {@link IllegalArgumentException}
@@ -37,7 +38,7 @@ public final class ConfigParsers {
     }
 
     /** A non-blank string that cannot break the record key (no U+001F). */
-    public static Function<String, String> name() {
+    public static ValueParser<String> name() {
         return raw -> {
             if (raw.isEmpty()) {
                 throw new IllegalArgumentException("must not be empty");
@@ -54,7 +55,7 @@ public final class ConfigParsers {
      * creates its producer again whenever creating it failed (a name that does not resolve yet):
      * a value Kafka can never use must be reported once, at start, not retried for ever.
      */
-    public static Function<String, String> bootstrapServers() {
+    public static ValueParser<String> bootstrapServers() {
         return raw -> {
             for (String server : raw.split(",", -1)) {
                 Matcher m = HOST_PORT.matcher(server.trim());
@@ -68,7 +69,7 @@ public final class ConfigParsers {
     }
 
     /** A duration in milliseconds within [min, max]: {@code 20}, {@code 20ms}, {@code 10s} or {@code 1m}. */
-    public static Function<String, Long> millis(long min, long max) {
+    public static ValueParser<Long> millis(long min, long max) {
         return raw -> {
             Matcher m = DURATION.matcher(raw);
             if (!m.matches()) {
@@ -89,7 +90,7 @@ public final class ConfigParsers {
     }
 
     /** A size in bytes within [min, max]: {@code 65536}, {@code 64k}, {@code 16m} or {@code 1g} (units of 1024). */
-    static Function<String, Long> bytes(long min, long max) {
+    static ValueParser<Long> bytes(long min, long max) {
         return raw -> {
             Matcher m = SIZE.matcher(raw);
             if (!m.matches()) {
@@ -109,7 +110,7 @@ public final class ConfigParsers {
     }
 
     /** A file-system path; syntax is checked, existence is not. */
-    static Function<String, Path> path() {
+    static ValueParser<Path> path() {
         return raw -> {
             if (raw.isEmpty()) {
                 throw new IllegalArgumentException("must not be empty");
@@ -123,7 +124,7 @@ public final class ConfigParsers {
     }
 
     /** A Java regular expression ({@link Pattern} syntax), not empty. */
-    static Function<String, Pattern> regex() {
+    static ValueParser<Pattern> regex() {
         return raw -> {
             if (raw.isEmpty()) {
                 throw new IllegalArgumentException("must not be empty");
@@ -138,7 +139,7 @@ public final class ConfigParsers {
     }
 
     /** An integer within [min, max]. */
-    public static Function<String, Integer> integer(int min, int max) {
+    public static ValueParser<Integer> integer(int min, int max) {
         return raw -> {
             long n;
             try {
@@ -151,7 +152,7 @@ public final class ConfigParsers {
     }
 
     /** {@code true} or {@code false}, any case. */
-    static Function<String, Boolean> bool() {
+    static ValueParser<Boolean> bool() {
         return raw -> switch (raw.toLowerCase(java.util.Locale.ROOT)) {
             case "true" -> true;
             case "false" -> false;

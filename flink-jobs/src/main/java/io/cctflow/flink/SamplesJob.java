@@ -23,7 +23,6 @@ import io.cctflow.model.NodeTasks;
 import io.cctflow.model.WindowCounts;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -280,16 +279,12 @@ public final class SamplesJob {
         }
     }
 
-    /** Entry point on a Flink cluster: {@code --key value} pairs as in {@link SamplesJobConfig#KEYS}. */
+    /**
+     * Entry point on a Flink cluster: {@code --key value} pairs of {@link SamplesJobConfig#KEYS}, over
+     * {@code --config FILE} and the {@code CCTFLOW_*} environment; a bad key fails here, naming it.
+     */
     public static void main(String[] args) throws Exception {
-        Map<String, String> values = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("expected --key value, got '" + args[i] + "'");
-            }
-            values.put(args[i].substring(2), args[i + 1]);
-        }
-        SamplesJobConfig config = SamplesJobConfig.from(values);
+        SamplesJobConfig config = SamplesJobConfig.fromCommandLine(args, System::getenv);
         start(StreamExecutionEnvironment.getExecutionEnvironment(), config).getJobExecutionResult().get();
     }
 }

@@ -10,15 +10,18 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SamplesJobConfigTest {
+    private static final Path README = Path.of("README.md");
 
-    /** Docs that match the code: every key, with its default, is a row of the README's table. */
+    /** Docs that match the code: the README's key table is exactly the one the key definitions render. */
     @Test
     void readmeListsEveryKeyWithItsDefault() throws Exception {
-        String readme = Files.readString(Path.of("README.md"));
-        SamplesJobConfig.KEYS.forEach((key, spec) -> {
-            String defaultText = spec[0].isEmpty() ? "(empty)" : "`" + spec[0] + "`";
-            assertThat(readme).as("README row of %s", key).contains("| `" + key + "` | " + defaultText + " |");
-        });
+        String readme = Files.readString(README);
+        String table = SamplesJobConfig.KEYS.markdownTable();
+        for (var key : SamplesJobConfig.KEYS.keys()) {
+            String defaultText = key.defaultText().isEmpty() ? "(empty)" : "`" + key.defaultText() + "`";
+            assertThat(table).as("row of %s", key).contains("| `" + key.name() + "` | " + defaultText + " |");
+        }
+        assertThat(readme).as("the key table of %s; paste SamplesJobConfig.KEYS.markdownTable()", README).contains(table);
     }
 
     @Test

@@ -1,20 +1,20 @@
 package io.cctflow.query;
 
-import io.cctflow.core.Durations;
+import io.cctflow.core.config.Config;
+import io.cctflow.core.config.ConfigDef;
+import io.cctflow.core.config.ConfigKey;
+import io.cctflow.core.config.ValueParsers;
 import io.cctflow.graph.GraphStoreConfig;
+import io.cctflow.graph.GraphStoreKeys;
 import io.cctflow.graph.maintenance.RetentionPolicy;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
- * The typed configuration of the query service. Built from string key/values (command line,
- * standalone); every key has a default, and an unknown key or bad value fails at start-up with a
+ * The typed configuration of the query service. Built from string key/values (command line, a
+ * properties file and the environment through {@link io.cctflow.core.config.ConfigSources},
+ * standalone); every key is a {@link ConfigKey} with a default, and an unknown key or bad value fails at start-up with a
  * message naming it.
  *
  * @param bearerToken empty: reads need no token (the default, right for localhost); otherwise every
@@ -46,10 +46,10 @@ public record QueryServiceConfig(
 
     public static final String BIND = "bind";
     public static final String PORT = "port";
-    public static final String NEO4J_URI = "neo4j.uri";
-    public static final String NEO4J_USER = "neo4j.user";
-    public static final String NEO4J_PASSWORD = "neo4j.password";
-    public static final String NEO4J_DATABASE = "neo4j.database";
+    public static final String NEO4J_URI = GraphStoreKeys.URI.name();
+    public static final String NEO4J_USER = GraphStoreKeys.USER.name();
+    public static final String NEO4J_PASSWORD = GraphStoreKeys.PASSWORD.name();
+    public static final String NEO4J_DATABASE = GraphStoreKeys.DATABASE.name();
     public static final String BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
     public static final String TASKS_TOPIC = "topic.tasks";
     public static final String AUTH_TOKEN = "auth.token";
@@ -68,36 +68,60 @@ public record QueryServiceConfig(
     public static final String RETENTION_BATCH = "retention.batch";
     public static final String CACHE_WINDOW_ROWS = "cache.window-rows";
 
-    /** Every key with its default and meaning, in the order the README lists them. */
-    public static final Map<String, String[]> KEYS = keys();
+    private static final ConfigKey<String> BIND_KEY = ConfigKey.of(BIND, ValueParsers.nonEmpty(), "127.0.0.1",
+            "address the API listens on; 0.0.0.0 for every interface (set auth.token then)");
+    private static final ConfigKey<Integer> PORT_KEY = ConfigKey.of(PORT, ValueParsers.integer(0, 65535), "8080",
+            "port of the API; 0 picks a free one");
+    private static final ConfigKey<String> BOOTSTRAP_SERVERS_KEY = ConfigKey.of(BOOTSTRAP_SERVERS,
+            ValueParsers.nonEmpty(), "localhost:9092", "Kafka bootstrap servers, for publishing task definitions");
+    private static final ConfigKey<String> TASKS_TOPIC_KEY = ConfigKey.of(TASKS_TOPIC, ValueParsers.nonEmpty(),
+            "cctflow.tasks", "compacted topic of task definitions (the samples job's topic.tasks)");
+    private static final ConfigKey<String> AUTH_TOKEN_KEY = ConfigKey.of(AUTH_TOKEN, ValueParsers.text(), "",
+            "bearer token every request must carry (reads; /metrics included); empty: reads need no token");
+    private static final ConfigKey<String> AUTH_WRITE_TOKEN_KEY = ConfigKey.of(AUTH_WRITE_TOKEN, ValueParsers.text(), "",
+            "bearer token of writes (task definitions), distinct from auth.token; it may read too. Empty: writes are refused when auth.token is set, open otherwise");
+    private static final ConfigKey<Duration> MAX_RANGE_KEY = ConfigKey.of(MAX_RANGE, ValueParsers.positiveDuration(),
+            "366d", "longest time range one request may ask for");
+    private static final ConfigKey<Integer> MAX_WINDOWS_KEY = ConfigKey.of(MAX_WINDOWS,
+            ValueParsers.integer(1, Integer.MAX_VALUE), "200000",
+            "most stored windows (rows) one request may read; roll-ups keep long ranges small");
+    private static final ConfigKey<Integer> MAX_TREE_NODES_KEY = ConfigKey.of(MAX_TREE_NODES,
+            ValueParsers.integer(1, Integer.MAX_VALUE), "200000", "most nodes a tree response may hold after pruning");
+    private static final ConfigKey<Integer> MAX_RESULTS_KEY = ConfigKey.of(MAX_RESULTS,
+            ValueParsers.integer(1, Integer.MAX_VALUE), "10000",
+            "most entries of a list in a response (callees, callers, threads, instances); the largest 'limit' of a listing page");
+    private static final ConfigKey<Integer> MAX_LOADED_NODES_KEY = ConfigKey.of(MAX_LOADED_NODES,
+            ValueParsers.integer(1, Integer.MAX_VALUE), "2000000",
+            "most distinct nodes the merged tree of one selection may have, checked before the tree is built");
+    private static final ConfigKey<Integer> PAGE_SIZE_KEY = ConfigKey.of(PAGE_SIZE,
+            ValueParsers.integer(1, Integer.MAX_VALUE), "100",
+            "entries of a listing page (services, deployments, instances) when the request gives no 'limit'; capped at limits.max-results");
+    private static final ConfigKey<Duration> ROLLUP_INTERVAL_KEY = ConfigKey.of(ROLLUP_INTERVAL,
+            ValueParsers.nonNegativeDuration(), "5m", "how often the roll-up and retention pass runs; 0 disables it");
+    private static final ConfigKey<Duration> ROLLUP_SETTLE_KEY = ConfigKey.of(ROLLUP_SETTLE,
+            ValueParsers.nonNegativeDuration(), "10m",
+            "an hour is rolled up once it ended this long ago (more than the job's allowed-lateness)");
+    private static final ConfigKey<Duration> RETENTION_FINE_KEY = ConfigKey.of(RETENTION_FINE,
+            ValueParsers.positiveDuration(), "7d",
+            "fine windows (the job's window) and the ten-minute roll-ups of deployments are kept this long");
+    private static final ConfigKey<Duration> RETENTION_HOUR_KEY = ConfigKey.of(RETENTION_HOUR,
+            ValueParsers.positiveDuration(), "90d", "hourly roll-ups (of instances and of deployments) are kept this long");
+    private static final ConfigKey<Duration> RETENTION_DAY_KEY = ConfigKey.of(RETENTION_DAY,
+            ValueParsers.positiveDuration(), "730d", "daily roll-ups (of instances and of deployments) are kept this long");
+    private static final ConfigKey<Integer> RETENTION_BATCH_KEY = ConfigKey.of(RETENTION_BATCH,
+            ValueParsers.integer(1, 1_000_000), "10000", "windows deleted per transaction by retention");
+    private static final ConfigKey<Integer> CACHE_WINDOW_ROWS_KEY = ConfigKey.of(CACHE_WINDOW_ROWS,
+            ValueParsers.integer(0, Integer.MAX_VALUE), "8000000",
+            "rows (node, per-thread and per-method entries) of decoded stored windows kept in memory across requests, about 30 bytes each; windows written in the last minute are never kept, rewritten ones are read again; 0 turns the cache off");
 
-    private static Map<String, String[]> keys() {
-        Map<String, String[]> k = new LinkedHashMap<>();
-        k.put(BIND, new String[] {"127.0.0.1", "address the API listens on; 0.0.0.0 for every interface (set auth.token then)"});
-        k.put(PORT, new String[] {"8080", "port of the API; 0 picks a free one"});
-        k.put(NEO4J_URI, new String[] {"bolt://localhost:7687", "Neo4j Bolt URI"});
-        k.put(NEO4J_USER, new String[] {"", "Neo4j user; empty for no authentication"});
-        k.put(NEO4J_PASSWORD, new String[] {"", "Neo4j password"});
-        k.put(NEO4J_DATABASE, new String[] {"", "Neo4j database; empty for the default"});
-        k.put(BOOTSTRAP_SERVERS, new String[] {"localhost:9092", "Kafka bootstrap servers, for publishing task definitions"});
-        k.put(TASKS_TOPIC, new String[] {"cctflow.tasks", "compacted topic of task definitions (the samples job's topic.tasks)"});
-        k.put(AUTH_TOKEN, new String[] {"", "bearer token every request must carry (reads; /metrics included); empty: reads need no token"});
-        k.put(AUTH_WRITE_TOKEN, new String[] {"", "bearer token of writes (task definitions), distinct from auth.token; it may read too. Empty: writes are refused when auth.token is set, open otherwise"});
-        k.put(MAX_RANGE, new String[] {"366d", "longest time range one request may ask for"});
-        k.put(MAX_WINDOWS, new String[] {"200000", "most stored windows (rows) one request may read; roll-ups keep long ranges small"});
-        k.put(MAX_TREE_NODES, new String[] {"200000", "most nodes a tree response may hold after pruning"});
-        k.put(MAX_RESULTS, new String[] {"10000", "most entries of a list in a response (callees, callers, threads, instances); the largest 'limit' of a listing page"});
-        k.put(MAX_LOADED_NODES, new String[] {"2000000", "most distinct nodes the merged tree of one selection may have, checked before the tree is built"});
-        k.put(PAGE_SIZE, new String[] {"100", "entries of a listing page (services, deployments, instances) when the request gives no 'limit'; capped at limits.max-results"});
-        k.put(ROLLUP_INTERVAL, new String[] {"5m", "how often the roll-up and retention pass runs; 0 disables it"});
-        k.put(ROLLUP_SETTLE, new String[] {"10m", "an hour is rolled up once it ended this long ago (more than the job's allowed-lateness)"});
-        k.put(RETENTION_FINE, new String[] {"7d", "fine windows (the job's window) are kept this long"});
-        k.put(RETENTION_HOUR, new String[] {"90d", "hourly roll-ups are kept this long"});
-        k.put(RETENTION_DAY, new String[] {"730d", "daily roll-ups are kept this long"});
-        k.put(RETENTION_BATCH, new String[] {"10000", "windows deleted per transaction by retention"});
-        k.put(CACHE_WINDOW_ROWS, new String[] {"8000000", "rows (node, per-thread and per-method entries) of decoded stored windows kept in memory across requests, about 30 bytes each; windows written in the last minute are never kept, rewritten ones are read again; 0 turns the cache off"});
-        return Collections.unmodifiableMap(k);
-    }
+    /** Every key with its default and meaning, in the order the README lists them. */
+    public static final ConfigDef KEYS = ConfigDef.builder("query-service configuration")
+            .define(BIND_KEY, PORT_KEY).define(GraphStoreKeys.ALL)
+            .define(BOOTSTRAP_SERVERS_KEY, TASKS_TOPIC_KEY, AUTH_TOKEN_KEY, AUTH_WRITE_TOKEN_KEY, MAX_RANGE_KEY,
+                    MAX_WINDOWS_KEY, MAX_TREE_NODES_KEY, MAX_RESULTS_KEY, MAX_LOADED_NODES_KEY, PAGE_SIZE_KEY,
+                    ROLLUP_INTERVAL_KEY, ROLLUP_SETTLE_KEY, RETENTION_FINE_KEY, RETENTION_HOUR_KEY, RETENTION_DAY_KEY,
+                    RETENTION_BATCH_KEY, CACHE_WINDOW_ROWS_KEY)
+            .build();
 
     /** Every key at its default. */
     public static QueryServiceConfig defaults() {
@@ -106,35 +130,14 @@ public record QueryServiceConfig(
 
     /** Parses a configuration; throws {@link IllegalArgumentException} naming the first bad key. */
     public static QueryServiceConfig from(Map<String, String> values) {
-        Set<String> unknown = new TreeSet<>(values.keySet());
-        unknown.removeAll(KEYS.keySet());
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("unknown query-service configuration key(s) " + unknown
-                    + "; known keys: " + KEYS.keySet());
-        }
-        Function<String, String> get = key -> values.getOrDefault(key, KEYS.get(key)[0]);
-        return new QueryServiceConfig(
-                nonBlank(BIND, get.apply(BIND)),
-                intIn(PORT, get.apply(PORT), 0, 65535),
-                new GraphStoreConfig(nonBlank(NEO4J_URI, get.apply(NEO4J_URI)), get.apply(NEO4J_USER),
-                        get.apply(NEO4J_PASSWORD), get.apply(NEO4J_DATABASE)),
-                nonBlank(BOOTSTRAP_SERVERS, get.apply(BOOTSTRAP_SERVERS)),
-                nonBlank(TASKS_TOPIC, get.apply(TASKS_TOPIC)),
-                get.apply(AUTH_TOKEN).trim(),
-                writeToken(get.apply(AUTH_WRITE_TOKEN).trim(), get.apply(AUTH_TOKEN).trim()),
-                duration(MAX_RANGE, get.apply(MAX_RANGE), false),
-                intIn(MAX_WINDOWS, get.apply(MAX_WINDOWS), 1, Integer.MAX_VALUE),
-                intIn(MAX_TREE_NODES, get.apply(MAX_TREE_NODES), 1, Integer.MAX_VALUE),
-                intIn(MAX_RESULTS, get.apply(MAX_RESULTS), 1, Integer.MAX_VALUE),
-                intIn(MAX_LOADED_NODES, get.apply(MAX_LOADED_NODES), 1, Integer.MAX_VALUE),
-                intIn(PAGE_SIZE, get.apply(PAGE_SIZE), 1, Integer.MAX_VALUE),
-                duration(ROLLUP_INTERVAL, get.apply(ROLLUP_INTERVAL), true),
-                duration(ROLLUP_SETTLE, get.apply(ROLLUP_SETTLE), true),
-                new RetentionPolicy(duration(RETENTION_FINE, get.apply(RETENTION_FINE), false),
-                        duration(RETENTION_HOUR, get.apply(RETENTION_HOUR), false),
-                        duration(RETENTION_DAY, get.apply(RETENTION_DAY), false)),
-                intIn(RETENTION_BATCH, get.apply(RETENTION_BATCH), 1, 1_000_000),
-                intIn(CACHE_WINDOW_ROWS, get.apply(CACHE_WINDOW_ROWS), 0, Integer.MAX_VALUE));
+        Config c = KEYS.parse(values);
+        return new QueryServiceConfig(c.get(BIND_KEY), c.get(PORT_KEY), GraphStoreKeys.graphOf(c),
+                c.get(BOOTSTRAP_SERVERS_KEY), c.get(TASKS_TOPIC_KEY), c.get(AUTH_TOKEN_KEY).trim(),
+                writeToken(c.get(AUTH_WRITE_TOKEN_KEY).trim(), c.get(AUTH_TOKEN_KEY).trim()), c.get(MAX_RANGE_KEY),
+                c.get(MAX_WINDOWS_KEY), c.get(MAX_TREE_NODES_KEY), c.get(MAX_RESULTS_KEY), c.get(MAX_LOADED_NODES_KEY),
+                c.get(PAGE_SIZE_KEY), c.get(ROLLUP_INTERVAL_KEY), c.get(ROLLUP_SETTLE_KEY),
+                new RetentionPolicy(c.get(RETENTION_FINE_KEY), c.get(RETENTION_HOUR_KEY), c.get(RETENTION_DAY_KEY)),
+                c.get(RETENTION_BATCH_KEY), c.get(CACHE_WINDOW_ROWS_KEY));
     }
 
     /** A copy with other values for some keys. */
@@ -179,38 +182,5 @@ public record QueryServiceConfig(
                     + ": whoever may read could otherwise write");
         }
         return write;
-    }
-
-    private static String nonBlank(String key, String value) {
-        if (value.isBlank()) {
-            throw new IllegalArgumentException(key + " must not be empty");
-        }
-        return value.trim();
-    }
-
-    private static int intIn(String key, String value, int min, int max) {
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // the message below says what is wanted
-        }
-        throw new IllegalArgumentException(key + " must be a whole number in " + min + ".." + max + ", got '" + value + "'");
-    }
-
-    private static Duration duration(String key, String value, boolean zeroAllowed) {
-        Duration d;
-        try {
-            d = Durations.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + ": " + e.getMessage());
-        }
-        if (d.isNegative() || (!zeroAllowed && d.isZero())) {
-            throw new IllegalArgumentException(key + " must be " + (zeroAllowed ? ">= 0" : "> 0") + ", got '"
-                    + value.toLowerCase(Locale.ROOT) + "'");
-        }
-        return d;
     }
 }

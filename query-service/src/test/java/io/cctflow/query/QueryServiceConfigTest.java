@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class QueryServiceConfigTest {
+    static final Path README = Path.of("README.md");
 
     @Test
     void defaultsAreTheDocumentedOnes() {
@@ -50,10 +51,16 @@ class QueryServiceConfigTest {
         assertThat(QueryService.exposureWarning(QueryServiceConfig.from(Map.of("bind", "localhost")))).isEmpty();
     }
 
+    /** Docs that match the code: the README's key table is exactly the one the key definitions render. */
     @Test
     void theReadmeListsEveryKeyWithItsDefault() throws Exception {
-        String readme = Files.readString(Path.of("README.md"));
-        QueryServiceConfig.KEYS.forEach((key, v) -> assertThat(readme)
-                .contains("| `" + key + "` | " + (v[0].isEmpty() ? "(empty)" : "`" + v[0] + "`") + " |"));
+        String readme = Files.readString(README);
+        String table = QueryServiceConfig.KEYS.markdownTable();
+        for (var key : QueryServiceConfig.KEYS.keys()) {
+            assertThat(table).contains("| `" + key.name() + "` | "
+                    + (key.defaultText().isEmpty() ? "(empty)" : "`" + key.defaultText() + "`") + " |");
+        }
+        assertThat(readme).as("the key table of %s; paste QueryServiceConfig.KEYS.markdownTable()", README)
+                .contains(table);
     }
 }

@@ -46,8 +46,8 @@ public final class Standalone {
     public static void main(String[] args) throws Exception {
         StandaloneOptions options;
         try {
-            if (args.length == 1 && args[0].equals("--help")) {
-                System.out.print(StandaloneOptions.USAGE);
+            if (StandaloneOptions.asksForHelp(args)) {
+                System.out.print(StandaloneOptions.usage());
                 return;
             }
             options = StandaloneOptions.parse(args);

@@ -57,4 +57,39 @@ class StandaloneOptionsTest {
         assertThatThrownBy(() -> StandaloneOptions.parse("--set", "alerting.top-k=1", "--set", "alerting.top-k=2"))
                 .hasMessageContaining("twice");
     }
+
+    @Test
+    void optionsKeepTheirDefaultsAndTakeBothForms() {
+        StandaloneOptions defaults = StandaloneOptions.parse();
+        assertThat(defaults.demo()).isFalse();
+        assertThat(defaults.port()).isEqualTo(8080);
+        assertThat(defaults.bindAddress()).isEqualTo("127.0.0.1");
+        assertThat(defaults.dataDir()).isEqualTo(java.nio.file.Path.of("cctflow-data").toAbsolutePath());
+        assertThat(defaults.agentJar()).isNull();
+
+        StandaloneOptions o = StandaloneOptions.parse("--port=0", "demo", "--bind", "0.0.0.0", "--data-dir", "/tmp/d");
+        assertThat(o.demo()).isTrue();
+        assertThat(o.port()).isZero();
+        assertThat(o.bindAddress()).isEqualTo("0.0.0.0");
+        assertThat(o.dataDir()).isEqualTo(java.nio.file.Path.of("/tmp/d"));
+    }
+
+    @Test
+    void badArgumentsFailWithOneLineNamingThem() {
+        assertThatThrownBy(() -> StandaloneOptions.parse("--port", "70000"))
+                .hasMessage("--port must be a number from 0 to 65535, got '70000' (see --help)");
+        assertThatThrownBy(() -> StandaloneOptions.parse("demoo"))
+                .hasMessage("unknown argument 'demoo' (see --help)");
+        assertThatThrownBy(() -> StandaloneOptions.parse("--prot", "1"))
+                .hasMessageStartingWith("unknown argument '--prot'");
+        assertThatThrownBy(() -> StandaloneOptions.parse("--data-dir"))
+                .hasMessage("--data-dir needs a value (see --help)");
+    }
+
+    @Test
+    void helpListsEveryOption() {
+        assertThat(StandaloneOptions.asksForHelp("demo", "--help")).isTrue();
+        assertThat(StandaloneOptions.usage()).startsWith("usage: java -jar standalone/target/cctflow-standalone.jar")
+                .contains("demo", "--data-dir", "--port", "--bind", "--agent-jar", "--set", "--help", "(default 8080)");
+    }
 }

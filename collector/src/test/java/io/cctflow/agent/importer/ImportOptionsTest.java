@@ -89,4 +89,21 @@ class ImportOptionsTest {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("usage: java -jar cctflow-collector.jar import",
                 "--bootstrap-servers", "--watch", "--window");
     }
+
+    @Test
+    void flushIsAnotherNameForWindowAndLabelsKeepTheirOwnSyntax() throws Exception {
+        ImportOptions o = ImportOptions.parse(new String[] {"--flush=2s", "--labels", "a=1;b=x=y", dir.toString()});
+
+        assertThat(o.windowMillis).isEqualTo(2_000);
+        assertThat(o.labels).containsExactly(Map.entry("a", "1"), Map.entry("b", "x=y"));
+        assertThatThrownBy(() -> ImportOptions.parse(new String[] {"--labels", "a", dir.toString()}))
+                .hasMessage("bad value 'a' for option --labels: label 'a' is not key=value");
+    }
+
+    @Test
+    void helpShowsEveryOptionWithItsDefault() {
+        assertThat(ImportOptions.usage()).contains("--bootstrap-servers", "(default localhost:9092)", "--topic",
+                "(default cctflow.samples)", "--window", "(default 10s)", "--period", "(default 20ms)", "--poll",
+                "(default 1s)", "--timeout", "(default 30s)", "--labels", "--time", "--instance", "--watch", "--help");
+    }
 }

@@ -1,16 +1,14 @@
 package io.cctflow.query.alerting;
 
-import io.cctflow.core.Durations;
+import io.cctflow.core.config.Config;
+import io.cctflow.core.config.ConfigDef;
+import io.cctflow.core.config.ConfigKey;
+import io.cctflow.core.config.ValueParser;
+import io.cctflow.core.config.ValueParsers;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * The typed configuration of {@code /metrics}. Built from string key/values; every key has a
@@ -46,23 +44,29 @@ public record AlertingConfig(boolean enabled, List<WatchedMethod> watch, List<Wa
     public static final String REFRESH = "alerting.refresh";
     public static final String MIN_SAMPLES = "alerting.min-samples";
 
-    /** Every key with its default and meaning, in the order the README lists them. */
-    public static final Map<String, String[]> KEYS = keys();
+    private static final ConfigKey<Boolean> ENABLED_KEY = ConfigKey.of(ENABLED, ValueParsers.bool(), "true",
+            "serve /metrics and refresh it in the background");
+    private static final ConfigKey<List<WatchedMethod>> WATCH_KEY = ConfigKey.of(WATCH, list(WatchedMethod::parse), "",
+            "watched methods, comma-separated `service:fully.qualified.Class.method[(descriptor)]` (without a descriptor: all overloads, counted once per sample), at most "
+            + MAX_WATCHED);
+    private static final ConfigKey<List<WatchedTask>> TASKS_KEY = ConfigKey.of(TASKS, list(WatchedTask::parse), "",
+            "watched tasks, comma-separated `service:task` (the task name as the samples job labels nodes, e.g. a definition's `nameTemplate`), at most "
+            + MAX_TASKS + ": their samples and the service's watched methods relative to their roots are exported");
+    private static final ConfigKey<Long> TOP_K_KEY = ConfigKey.of(TOP_K, ValueParsers.whole(), "10",
+            "method time shifts exported per service (newest deployment against its predecessor), 1.." + MAX_TOP_K);
+    private static final ConfigKey<Duration> WINDOW_KEY = ConfigKey.of(WINDOW, ValueParsers.duration(), "5m",
+            "trailing sample window of each deployment's metrics (`500ms`, `30s`, `5m`, `1h` or ISO-8601)");
+    private static final ConfigKey<Duration> REFRESH_KEY = ConfigKey.of(REFRESH, ValueParsers.duration(), "30s",
+            "delay between two background refreshes (a scrape never queries Neo4j)");
+    private static final ConfigKey<Long> MIN_SAMPLES_KEY = ConfigKey.of(MIN_SAMPLES, ValueParsers.whole(), "100",
+            "a deployment is compared with its predecessor only when both windows hold at least this many samples");
 
-    private static Map<String, String[]> keys() {
-        Map<String, String[]> k = new LinkedHashMap<>();
-        k.put(ENABLED, new String[] {"true", "serve /metrics and refresh it in the background"});
-        k.put(WATCH, new String[] {"", "watched methods, comma-separated service:fully.qualified.Class.method[(descriptor)], at most "
-                + MAX_WATCHED});
-        k.put(TASKS, new String[] {"", "tasks whose roots the service's watched methods are also measured against, comma-separated service:task, at most "
-                + MAX_TASKS});
-        k.put(TOP_K, new String[] {"10", "method time shifts exported per service (newest deployment against its predecessor), 1.."
-                + MAX_TOP_K});
-        k.put(WINDOW, new String[] {"5m", "trailing sample window of each deployment's metrics"});
-        k.put(REFRESH, new String[] {"30s", "delay between two background refreshes (a scrape never queries Neo4j)"});
-        k.put(MIN_SAMPLES, new String[] {"100", "a deployment is compared with its predecessor only when both windows hold at least this many samples"});
-        return Collections.unmodifiableMap(k);
-    }
+    /**
+     * Every key with its default and meaning, in the order the README lists them; owns the
+     * {@code alerting.} prefix only.
+     */
+    public static final ConfigDef KEYS = ConfigDef.builder("alerting", "alerting.")
+            .define(ENABLED_KEY, WATCH_KEY, TASKS_KEY, TOP_K_KEY, WINDOW_KEY, REFRESH_KEY, MIN_SAMPLES_KEY).build();
 
     public AlertingConfig {
         watch = List.copyOf(watch);
@@ -96,62 +100,25 @@ public record AlertingConfig(boolean enabled, List<WatchedMethod> watch, List<Wa
 
     /** Parses the {@code alerting.*} keys; throws {@link IllegalArgumentException} naming the first bad key. */
     public static AlertingConfig from(Map<String, String> values) {
-        Set<String> unknown = new TreeSet<>();
-        for (String key : values.keySet()) {
-            if (key.startsWith("alerting.") && !KEYS.containsKey(key)) {
-                unknown.add(key);
-            }
+        Config c = KEYS.parse(values);
+        long topK = c.get(TOP_K_KEY);
+        if (topK != (int) topK) {
+            throw new IllegalArgumentException(TOP_K + " must be 1.." + MAX_TOP_K + ", got " + topK);
         }
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("unknown alerting key(s) " + unknown + "; known keys: " + KEYS.keySet());
-        }
-        Function<String, String> get = key -> values.getOrDefault(key, KEYS.get(key)[0]);
-        return new AlertingConfig(bool(ENABLED, get.apply(ENABLED)), watchList(get.apply(WATCH)),
-                list(TASKS, get.apply(TASKS), WatchedTask::parse), (int) whole(TOP_K, get.apply(TOP_K)), duration(WINDOW, get.apply(WINDOW)),
-                duration(REFRESH, get.apply(REFRESH)), whole(MIN_SAMPLES, get.apply(MIN_SAMPLES)));
+        return new AlertingConfig(c.get(ENABLED_KEY), c.get(WATCH_KEY), c.get(TASKS_KEY), (int) topK,
+                c.get(WINDOW_KEY), c.get(REFRESH_KEY), c.get(MIN_SAMPLES_KEY));
     }
 
-    private static List<WatchedMethod> watchList(String value) {
-        return list(WATCH, value, WatchedMethod::parse);
-    }
-
-    /** Comma-separated entries, blanks skipped; a bad entry fails naming the key. */
-    private static <T> List<T> list(String key, String value, Function<String, T> parse) {
-        List<T> out = new ArrayList<>();
-        for (String entry : value.split(",")) {
-            if (!entry.isBlank()) {
-                try {
-                    out.add(parse.apply(entry.trim()));
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
+    /** Comma-separated entries, blanks skipped; a bad entry's message says which. */
+    private static <T> ValueParser<List<T>> list(ValueParser<T> entry) {
+        return raw -> {
+            List<T> out = new ArrayList<>();
+            for (String part : raw.split(",")) {
+                if (!part.isBlank()) {
+                    out.add(entry.parse(part.trim()));
                 }
             }
-        }
-        return out;
-    }
-
-    private static boolean bool(String key, String value) {
-        return switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException(key + " must be true or false, got '" + value + "'");
+            return List.copyOf(out);
         };
-    }
-
-    private static long whole(String key, String value) {
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number, got '" + value + "'", e);
-        }
-    }
-
-    /** {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601 ({@link Durations}), as the samples job's keys. */
-    private static Duration duration(String key, String value) {
-        try {
-            return Durations.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
-        }
     }
 }

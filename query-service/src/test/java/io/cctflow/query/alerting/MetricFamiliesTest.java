@@ -110,10 +110,12 @@ class MetricFamiliesTest {
                 AlertingMetrics.REFRESH_DURATION)) {
             assertThat(readme).as("README mentions metric " + name).contains("`" + name + "`");
         }
-        for (Map.Entry<String, String[]> key : AlertingConfig.KEYS.entrySet()) {
-            String def = key.getValue()[0].isEmpty() ? "(empty)" : "`" + key.getValue()[0] + "`";
-            assertThat(readme).as("README lists key " + key.getKey() + " with its default")
-                    .contains("| `" + key.getKey() + "` | " + def + " |");
+        String table = AlertingConfig.KEYS.markdownTable();
+        for (var key : AlertingConfig.KEYS.keys()) {
+            String def = key.defaultText().isEmpty() ? "(empty)" : "`" + key.defaultText() + "`";
+            assertThat(table).as("table lists key " + key.name() + " with its default")
+                    .contains("| `" + key.name() + "` | " + def + " |");
         }
+        assertThat(readme).as("README holds the key table; paste AlertingConfig.KEYS.markdownTable()").contains(table);
     }
 }
