@@ -23,7 +23,6 @@ import io.cctflow.graph.model.NodeTasks;
 import io.cctflow.graph.model.WindowCounts;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -33,6 +32,7 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -277,16 +277,19 @@ public final class SamplesJob {
         }
     }
 
-    /** Entry point on a Flink cluster: {@code --key value} pairs as in {@link SamplesJobConfig#KEYS}. */
+    /**
+     * Entry point on a Flink cluster ({@code flink run}, the REST API's jar run, the Kubernetes
+     * operator): {@code --config FILE} (a properties file of {@link SamplesJobConfig#KEYS}) and
+     * {@code --key value} pairs, later ones winning ({@link JobArguments}). Submitted detached (the
+     * REST API, {@code flink run -d}) it returns once the job is submitted; attached, it waits for
+     * the job's end.
+     */
     public static void main(String[] args) throws Exception {
-        Map<String, String> values = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("expected --key value, got '" + args[i] + "'");
-            }
-            values.put(args[i].substring(2), args[i + 1]);
+        SamplesJobConfig config = SamplesJobConfig.from(JobArguments.parse(args));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        JobClient job = start(env, config);
+        if (env.getConfiguration().get(DeploymentOptions.ATTACHED)) {
+            job.getJobExecutionResult().get();
         }
-        SamplesJobConfig config = SamplesJobConfig.from(values);
-        start(StreamExecutionEnvironment.getExecutionEnvironment(), config).getJobExecutionResult().get();
     }
 }
