@@ -19,6 +19,7 @@ import io.cctflow.query.alerting.AlertingMetrics;
 import io.cctflow.query.api.compare.CompareEndpoint;
 import io.cctflow.query.api.TreeEndpoint;
 import io.cctflow.query.api.TreeSource;
+import io.cctflow.query.health.HealthEndpoints;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.BearerAuth;
 import io.cctflow.query.http.JsonHandler;
@@ -130,6 +131,7 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(reader, trees)));
         route.add(TasksHandler.PATH, new TasksHandler(reader, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
+        HealthEndpoints.register(server, driver, database);
         server.createContext("/", new BearerAuth(config.bearerToken(), new JsonHandler(params -> {
             throw new ApiException(404, "no such endpoint; see " + OpenApiEndpoint.PATH + " for the API");
         })));
