@@ -8,6 +8,7 @@ import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.GraphWriter;
 import io.cctflow.graph.Retention;
 import io.cctflow.graph.Rollups;
+import io.cctflow.graph.maintenance.MaintenanceLease;
 import io.cctflow.query.api.DeploymentsEndpoint;
 import io.cctflow.query.api.InstancesEndpoint;
 import io.cctflow.query.api.Limits;
@@ -26,11 +27,14 @@ import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.tasks.TaskPublisher;
 import io.cctflow.query.tasks.TasksHandler;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,7 +46,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP API over the graph store. One {@link Driver} and one Kafka producer for the service's
  * lifetime; requests run on a small fixed pool of daemon threads; the roll-up and retention pass
- * runs on one more daemon thread every {@code rollup.interval}.
+ * runs on one more daemon thread every {@code rollup.interval}, on one replica at a time
+ * ({@link MaintenanceLease}).
  */
 public final class QueryService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
@@ -57,11 +62,13 @@ public final class QueryService implements AutoCloseable {
     private final List<String> routes;
     private final AlertingMetrics alerting; // null when disabled
     private final GraphReader reader;
+    private final MaintenanceLease lease; // null when the roll-up pass is off
 
     private QueryService(Driver driver, HttpServer server, ExecutorService executor,
             ScheduledExecutorService maintenance, TaskPublisher publisher, List<String> routes,
-            AlertingMetrics alerting, GraphReader reader) {
+            AlertingMetrics alerting, GraphReader reader, MaintenanceLease lease) {
         this.reader = reader;
+        this.lease = lease;
         this.driver = driver;
         this.server = server;
         this.executor = executor;
@@ -142,20 +149,50 @@ public final class QueryService implements AutoCloseable {
                 ? AlertingMetrics.start(server, reader, alerting, Clock.systemUTC()) : null;
         server.start();
         ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(daemon("cctflow-rollups"));
+        MaintenanceLease lease = null;
         if (!config.rollupInterval().isZero()) {
             Rollups rollups = new Rollups(reader, new GraphWriter(driver, database), config.rollupSettle());
             Retention retention = new Retention(driver, database, config.retention());
+            lease = new MaintenanceLease(driver, database, "rollup", leaseHolder(), leaseTtl(config.rollupInterval()));
+            MaintenanceLease held = lease;
             long every = config.rollupInterval().toMillis();
-            maintenance.scheduleWithFixedDelay(() -> maintain(rollups, retention, config.retentionBatch()),
+            maintenance.scheduleWithFixedDelay(() -> maintain(held, rollups, retention, config.retentionBatch()),
                     every, every, TimeUnit.MILLISECONDS);
         }
-        return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics, reader);
+        return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics, reader,
+                lease);
     }
 
-    /** One roll-up and retention pass; failures are logged and the next pass tries again. */
-    private static void maintain(Rollups rollups, Retention retention, int batch) {
+    /**
+     * The lease's ttl: three intervals, so the replica holding it renews it twice before another
+     * could take it, and a pass may run up to that long; a holder that dies is replaced after it.
+     */
+    static Duration leaseTtl(Duration rollupInterval) {
+        return rollupInterval.multipliedBy(3);
+    }
+
+    /** This replica's name in the lease: host, pid and a random part (pids repeat across containers). */
+    private static String leaseHolder() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "unknown-host";
+        }
+        return host + "/" + ProcessHandle.current().pid() + "/" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /**
+     * One roll-up and retention pass, run only by the replica that holds the lease (the others
+     * skip it); failures are logged and the next pass tries again.
+     */
+    private static void maintain(MaintenanceLease lease, Rollups rollups, Retention retention, int batch) {
         try {
             long now = System.currentTimeMillis();
+            if (!lease.tryAcquire(now)) {
+                LOG.debug("roll-up pass skipped: another replica holds the lease");
+                return;
+            }
             Rollups.Result r = rollups.rollUp(now);
             var deleted = retention.deleteExpired(now, batch);
             LOG.info("roll-up pass: {} hours, {} days, {} windows written; expired windows deleted: {}",
@@ -175,6 +212,18 @@ public final class QueryService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         };
+    }
+
+    /** Lets another replica take the roll-up pass at once rather than after the lease expires. */
+    private void releaseLease() {
+        if (lease == null) {
+            return;
+        }
+        try {
+            lease.release();
+        } catch (RuntimeException e) {
+            LOG.warn("could not release the roll-up lease; another replica takes it when it expires", e);
+        }
     }
 
     /** The port the API listens on. */
@@ -203,6 +252,7 @@ public final class QueryService implements AutoCloseable {
         }
         executor.shutdownNow();
         maintenance.shutdownNow();
+        releaseLease();
         publisher.close();
         driver.close();
     }

@@ -78,7 +78,7 @@ public record QueryServiceConfig(
         k.put(MAX_WINDOWS, new String[] {"200000", "most stored windows (rows) one request may read; roll-ups keep long ranges small"});
         k.put(MAX_TREE_NODES, new String[] {"200000", "most nodes a tree response may hold after pruning"});
         k.put(MAX_RESULTS, new String[] {"10000", "most entries of a list in a response (callees, callers, threads, instances)"});
-        k.put(ROLLUP_INTERVAL, new String[] {"5m", "how often the roll-up and retention pass runs; 0 disables it"});
+        k.put(ROLLUP_INTERVAL, new String[] {"5m", "how often each replica tries the roll-up and retention pass; the one holding the lease in Neo4j (ttl three intervals) runs it; 0 disables it"});
         k.put(ROLLUP_SETTLE, new String[] {"10m", "an hour is rolled up once it ended this long ago (more than the job's allowed-lateness)"});
         k.put(RETENTION_FINE, new String[] {"7d", "fine windows (the job's window) are kept this long"});
         k.put(RETENTION_HOUR, new String[] {"90d", "hourly roll-ups are kept this long"});
