@@ -60,7 +60,7 @@ public final class FlinkCluster implements AutoCloseable {
             PropertyFiles.write(portsFile, ports, "ports of this Flink cluster, reused on restart");
         }
         writeConfig(conf, dir, ports.getProperty("rpc"), ports.getProperty("rest"));
-        String classPath = flinkClassPath();
+        String classPath = flinkClassPath(dir.resolve("watched-main.jar"));
         List<String> args = List.of("--configDir", conf.toString());
         ChildJvm jm = ChildJvm.start("jobmanager", dir.resolve("jobmanager.log"), ChildJvm.java(
                 jvmOptions("384m", dir), classPath, JOB_MANAGER_MAIN, args, dir, dir.resolve("jobmanager.log")));
@@ -149,9 +149,11 @@ public final class FlinkCluster implements AutoCloseable {
 
     /**
      * Our class path, expanded from the manifest under {@code java -jar}, without the jars of our
-     * code and of what the job jar bundles (but with this class, for {@link WatchedMain}).
+     * code and of what the job jar bundles; {@link WatchedMain} comes in a jar of its own, written
+     * to {@code watchedMainJar}, because our own jar would bring all of our class path back with
+     * its manifest's {@code Class-Path}.
      */
-    static String flinkClassPath() throws Exception {
+    static String flinkClassPath(Path watchedMainJar) throws Exception {
         List<String> entries = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(Pattern.quote(File.pathSeparator))) {
             File file = new File(entry).getAbsoluteFile();
@@ -161,22 +163,35 @@ public final class FlinkCluster implements AutoCloseable {
                     String manifestPath = jar.getManifest() == null ? null
                             : jar.getManifest().getMainAttributes().getValue("Class-Path");
                     if (manifestPath != null) {
+                        // relative paths (our jar's lib/) or file: URLs (surefire's class-path jar)
                         for (String relative : manifestPath.trim().split("\\s+")) {
-                            entries.add(new File(file.getParentFile(), relative).getAbsolutePath());
+                            entries.add(relative.startsWith("file:") ? new File(java.net.URI.create(relative)).toString()
+                                    : new File(file.getParentFile(), relative).getAbsolutePath());
                         }
                     }
                 }
             }
         }
         String self = new File(WatchedMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        writeWatchedMainJar(watchedMainJar);
         List<String> flink = new ArrayList<>();
-        flink.add(self);
+        flink.add(watchedMainJar.toString());
         for (String e : entries) {
             if (!e.equals(self) && !NOT_FLINK.matcher(new File(e).getName()).matches() && e.endsWith(".jar")) {
                 flink.add(e);
             }
         }
         return String.join(File.pathSeparator, flink);
+    }
+
+    private static void writeWatchedMainJar(Path jar) throws IOException {
+        String entry = WatchedMain.class.getName().replace('.', '/') + ".class";
+        try (var in = WatchedMain.class.getClassLoader().getResourceAsStream(entry);
+                var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new java.util.jar.JarEntry(entry));
+            in.transferTo(out);
+            out.closeEntry();
+        }
     }
 
     /** Waits until the JobManager reports {@code slots} slots. */
