@@ -2,13 +2,12 @@ package io.cctflow.query;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
-import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.Retention;
-import io.cctflow.graph.Rollups;
-import io.cctflow.graph.maintenance.MaintenanceLease;
+import io.cctflow.graph.maintenance.MaintenanceScheduler;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
 import io.cctflow.query.api.DeploymentsEndpoint;
 import io.cctflow.query.api.InstancesEndpoint;
 import io.cctflow.query.api.Limits;
@@ -27,48 +26,38 @@ import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.tasks.TaskPublisher;
 import io.cctflow.query.tasks.TasksHandler;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.neo4j.driver.Driver;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP API over the graph store. One {@link Driver} and one Kafka producer for the service's
  * lifetime; requests run on a small fixed pool of daemon threads; the roll-up and retention pass
- * runs on one more daemon thread every {@code rollup.interval}, on one replica at a time
- * ({@link MaintenanceLease}).
+ * runs every {@code rollup.interval} ({@link MaintenanceScheduler}) on one replica at a time (the
+ * one holding the lease in Neo4j).
  */
 public final class QueryService implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
     /** Default port of the API. */
     public static final int DEFAULT_PORT = 8080;
 
     private final Driver driver;
     private final HttpServer server;
     private final ExecutorService executor;
-    private final ScheduledExecutorService maintenance;
+    private final MaintenanceScheduler maintenance; // null when rollup.interval is 0
     private final TaskPublisher publisher;
     private final List<String> routes;
     private final AlertingMetrics alerting; // null when disabled
-    private final GraphReader reader;
-    private final MaintenanceLease lease; // null when the roll-up pass is off
+    private final WindowReader windows;
 
     private QueryService(Driver driver, HttpServer server, ExecutorService executor,
-            ScheduledExecutorService maintenance, TaskPublisher publisher, List<String> routes,
-            AlertingMetrics alerting, GraphReader reader, MaintenanceLease lease) {
-        this.reader = reader;
-        this.lease = lease;
+            MaintenanceScheduler maintenance, TaskPublisher publisher, List<String> routes,
+            AlertingMetrics alerting, WindowReader windows) {
+        this.windows = windows;
         this.driver = driver;
         this.server = server;
         this.executor = executor;
@@ -119,10 +108,11 @@ public final class QueryService implements AutoCloseable {
             driver.close();
             throw new IllegalStateException("cannot prepare Neo4j at " + config.graph().uri() + ": " + e.getMessage(), e);
         }
-        GraphReader reader = new GraphReader(driver, database, GraphReader.DEFAULT_TOPOLOGY_CACHE_NODES,
-                config.windowCacheRows());
+        CatalogueReader catalogue = new CatalogueReader(driver, database);
+        WindowReader windows = new WindowReader(driver, database, config.windowCacheRows());
+        TopologyReader topology = new TopologyReader(driver, database);
         Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults());
-        TreeSource trees = new TreeSource(reader, limits);
+        TreeSource trees = new TreeSource(windows, topology, limits);
         TaskPublisher publisher = new TaskPublisher(config.bootstrapServers(), config.tasksTopic());
 
         List<String> routes = new ArrayList<>();
@@ -130,13 +120,13 @@ public final class QueryService implements AutoCloseable {
             routes.add(path);
             server.createContext(path, new BearerAuth(config.bearerToken(), handler));
         };
-        route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(reader)));
-        route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(reader)));
-        route.add("/api/v1/instances", new JsonHandler(new InstancesEndpoint(reader, limits)));
-        route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(reader, trees)));
-        route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(reader, trees)));
-        route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(reader, trees)));
-        route.add(TasksHandler.PATH, new TasksHandler(reader, publisher, Clock.systemUTC()));
+        route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(catalogue)));
+        route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(catalogue)));
+        route.add("/api/v1/instances", new JsonHandler(new InstancesEndpoint(catalogue, limits)));
+        route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(catalogue, topology, trees)));
+        route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(catalogue, trees)));
+        route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(catalogue, trees)));
+        route.add(TasksHandler.PATH, new TasksHandler(catalogue, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
         HealthEndpoints.register(server, driver, database);
         server.createContext("/", new BearerAuth(config.bearerToken(), new JsonHandler(params -> {
@@ -146,60 +136,13 @@ public final class QueryService implements AutoCloseable {
         ExecutorService executor = Executors.newFixedThreadPool(4, daemon("cctflow-http"));
         server.setExecutor(executor);
         AlertingMetrics metrics = alerting.enabled()
-                ? AlertingMetrics.start(server, reader, alerting, Clock.systemUTC()) : null;
+                ? AlertingMetrics.start(server, catalogue, windows, topology, alerting, Clock.systemUTC()) : null;
         server.start();
-        ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(daemon("cctflow-rollups"));
-        MaintenanceLease lease = null;
-        if (!config.rollupInterval().isZero()) {
-            Rollups rollups = new Rollups(reader, new GraphWriter(driver, database), config.rollupSettle());
-            Retention retention = new Retention(driver, database, config.retention());
-            lease = new MaintenanceLease(driver, database, "rollup", leaseHolder(), leaseTtl(config.rollupInterval()));
-            MaintenanceLease held = lease;
-            long every = config.rollupInterval().toMillis();
-            maintenance.scheduleWithFixedDelay(() -> maintain(held, rollups, retention, config.retentionBatch()),
-                    every, every, TimeUnit.MILLISECONDS);
-        }
-        return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics, reader,
-                lease);
-    }
-
-    /**
-     * The lease's ttl: three intervals, so the replica holding it renews it twice before another
-     * could take it, and a pass may run up to that long; a holder that dies is replaced after it.
-     */
-    static Duration leaseTtl(Duration rollupInterval) {
-        return rollupInterval.multipliedBy(3);
-    }
-
-    /** This replica's name in the lease: host, pid and a random part (pids repeat across containers). */
-    private static String leaseHolder() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "unknown-host";
-        }
-        return host + "/" + ProcessHandle.current().pid() + "/" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    /**
-     * One roll-up and retention pass, run only by the replica that holds the lease (the others
-     * skip it); failures are logged and the next pass tries again.
-     */
-    private static void maintain(MaintenanceLease lease, Rollups rollups, Retention retention, int batch) {
-        try {
-            long now = System.currentTimeMillis();
-            if (!lease.tryAcquire(now)) {
-                LOG.debug("roll-up pass skipped: another replica holds the lease");
-                return;
-            }
-            Rollups.Result r = rollups.rollUp(now);
-            var deleted = retention.deleteExpired(now, batch);
-            LOG.info("roll-up pass: {} hours, {} days, {} windows written; expired windows deleted: {}",
-                    r.hours(), r.days(), r.windowsWritten(), deleted);
-        } catch (RuntimeException e) {
-            LOG.warn("roll-up pass failed; the next pass retries", e);
-        }
+        MaintenanceScheduler maintenance = config.rollupInterval().isZero() ? null
+                : MaintenanceScheduler.start(driver, database, config.rollupInterval(), config.rollupSettle(),
+                        config.retention(), config.retentionBatch());
+        return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics,
+                windows);
     }
 
     private interface Route {
@@ -214,18 +157,6 @@ public final class QueryService implements AutoCloseable {
         };
     }
 
-    /** Lets another replica take the roll-up pass at once rather than after the lease expires. */
-    private void releaseLease() {
-        if (lease == null) {
-            return;
-        }
-        try {
-            lease.release();
-        } catch (RuntimeException e) {
-            LOG.warn("could not release the roll-up lease; another replica takes it when it expires", e);
-        }
-    }
-
     /** The port the API listens on. */
     public int port() {
         return server.getAddress().getPort();
@@ -236,7 +167,7 @@ public final class QueryService implements AutoCloseable {
      * every window from Neo4j again: for measuring cold reads. Thread-safe.
      */
     public void clearWindowCache() {
-        reader.clearWindowCache();
+        windows.clearWindowCache();
     }
 
     /** The paths of every registered endpoint (what the OpenAPI document must describe). */
@@ -251,8 +182,9 @@ public final class QueryService implements AutoCloseable {
             alerting.close();
         }
         executor.shutdownNow();
-        maintenance.shutdownNow();
-        releaseLease();
+        if (maintenance != null) {
+            maintenance.close();
+        }
         publisher.close();
         driver.close();
     }

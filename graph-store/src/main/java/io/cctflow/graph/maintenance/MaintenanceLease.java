@@ -73,6 +73,17 @@ public final class MaintenanceLease {
         }
     }
 
+    /** A name for this replica: host, pid and a random part (pids repeat across containers). */
+    public static String newHolder() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "unknown-host";
+        }
+        return host + "/" + ProcessHandle.current().pid() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    }
+
     /** This replica's name in the lease. */
     public String holder() {
         return holder;

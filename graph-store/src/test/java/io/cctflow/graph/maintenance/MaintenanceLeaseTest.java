@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphSchema;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.Resolution;
-import io.cctflow.graph.Rollups;
-import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.InstanceRecord;
-import io.cctflow.graph.model.TruncationCounts;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.Resolution;
+import io.cctflow.model.TruncationCounts;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.servers.TestServers;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -116,7 +114,7 @@ class MaintenanceLeaseTest {
             schedulers.add(pool.submit(() -> {
                 try (Driver own = TestServers.get().newDriver()) {
                     MaintenanceLease lease = new MaintenanceLease(own, "", "rollup", "replica-" + id, TTL);
-                    Rollups rollups = new Rollups(new GraphReader(own, ""), new GraphWriter(own, ""), Duration.ofMinutes(10));
+                    Rollups rollups = new Rollups(own, "", Duration.ofMinutes(10));
                     for (int round = 0; round < rounds; round++) {
                         attempt.await(1, TimeUnit.MINUTES);
                         boolean won = lease.tryAcquire(System.currentTimeMillis());
@@ -152,7 +150,7 @@ class MaintenanceLeaseTest {
         assertThat(overlapped).isFalse();
         assertThat(passes[0] + passes[1]).isEqualTo(rounds);
         assertThat(passes).as("released leases pass to the other replica").doesNotContain(0);
-        GraphReader reader = new GraphReader(driver, "");
+        WindowReader reader = new WindowReader(driver, "");
         List<WindowCounts> hours = reader.windowsStartingIn(Resolution.HOUR, T0 - Resolution.DAY.millis(),
                 T0 + Resolution.DAY.millis());
         assertThat(hours).hasSize(2 * 6);
@@ -161,7 +159,7 @@ class MaintenanceLeaseTest {
                     && f.windowStartMillis() >= h.windowStartMillis() && f.windowStartMillis() < h.windowEndMillis())
                     .toList();
             assertThat(h.counts()).as("%s at %d", h.executionKey(), h.windowStartMillis())
-                    .isEqualTo(TreeLoader.sum(parts));
+                    .isEqualTo(WindowReader.sum(parts));
         }
     }
 

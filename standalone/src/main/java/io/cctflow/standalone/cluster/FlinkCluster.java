@@ -33,7 +33,7 @@ public final class FlinkCluster implements AutoCloseable {
     static final String TASK_MANAGER_MAIN = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
     /** Jars of our code and of what the job jar bundles: never on Flink's own class path. */
     private static final Pattern NOT_FLINK = Pattern.compile(
-            "(cctflow-|kafka|neo4j|avro|flink-connector-|lucene|netty|reactor-|reactive-streams|scala-).*\\.jar");
+            "(cctflow-|kafka|neo4j|avro|flink-connector-kafka|flink-connector-base|lucene|netty|reactor-|reactive-streams|scala-).*\\.jar");
 
     private final Path dir;
     private final ChildJvm jobManager;

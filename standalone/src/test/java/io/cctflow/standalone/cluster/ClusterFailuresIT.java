@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.ExecutionId;
 import io.cctflow.flink.SamplesJobConfig;
-import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.graph.Resolution;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.Resolution;
+import io.cctflow.model.WindowCounts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -109,7 +109,7 @@ class ClusterFailuresIT {
         Map<String, Long> stored = Map.of();
         long deadline = System.nanoTime() + timeout.toNanos();
         try (Driver driver = graph.openDriver()) {
-            GraphReader reader = new GraphReader(driver, "");
+            WindowReader reader = new WindowReader(driver, "");
             while (System.nanoTime() < deadline) {
                 stored = new TreeMap<>();
                 for (WindowCounts w : reader.windowsStartingIn(Resolution.FINE, FixedBatches.T0 - 60_000,
