@@ -1,6 +1,7 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.read.RangePlanner;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
@@ -8,7 +9,8 @@ import io.cctflow.query.http.ApiException;
 
 /**
  * Loads the merged tree of a {@link Selection}, reading roll-ups where they cover the range and
- * refusing, before the counts are fetched, a read of more than {@code limits.max-windows} rows.
+ * refusing, before the counts are fetched, a read of more than {@code limits.max-windows} rows,
+ * and before the tree is built, a tree of more than {@code limits.max-loaded-nodes} nodes.
  * Thread-safe.
  */
 public final class TreeSource {
@@ -34,7 +36,13 @@ public final class TreeSource {
                     + " limits.max-windows = " + limits.maxWindows() + "; narrow 'from'/'to' or select fewer"
                     + " instances");
         }
-        return topology.rebuild(plan.sum());
+        TreeCounts sum = plan.sum();
+        if (sum.nodeIds().length > limits.maxLoadedNodes()) {
+            throw ApiException.badRequest("the selection's tree has " + sum.nodeIds().length + " nodes, more than the"
+                    + " limit limits.max-loaded-nodes = " + limits.maxLoadedNodes() + "; narrow 'from'/'to' or select"
+                    + " fewer instances");
+        }
+        return topology.rebuild(sum);
     }
 
     public Limits limits() {
