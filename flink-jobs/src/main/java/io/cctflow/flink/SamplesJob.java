@@ -32,6 +32,7 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -280,11 +281,18 @@ public final class SamplesJob {
     }
 
     /**
-     * Entry point on a Flink cluster: {@code --key value} pairs of {@link SamplesJobConfig#KEYS}, over
-     * {@code --config FILE} and the {@code CCTFLOW_*} environment; a bad key fails here, naming it.
+     * Entry point on a Flink cluster ({@code flink run}, the REST API's jar run, the Kubernetes
+     * operator): {@code --key value} pairs of {@link SamplesJobConfig#KEYS}, over the
+     * {@code CCTFLOW_*} environment and {@code --config FILE}; a bad key fails here, naming it.
+     * Submitted detached (the REST API, {@code flink run -d}) it returns once the job is
+     * submitted; attached, it waits for the job's end.
      */
     public static void main(String[] args) throws Exception {
         SamplesJobConfig config = SamplesJobConfig.fromCommandLine(args, System::getenv);
-        start(StreamExecutionEnvironment.getExecutionEnvironment(), config).getJobExecutionResult().get();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        JobClient job = start(env, config);
+        if (env.getConfiguration().get(DeploymentOptions.ATTACHED)) {
+            job.getJobExecutionResult().get();
+        }
     }
 }

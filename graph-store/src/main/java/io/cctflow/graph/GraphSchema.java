@@ -64,6 +64,7 @@ public final class GraphSchema {
             "CREATE CONSTRAINT node_tasks_key IF NOT EXISTS FOR (t:NodeTasks) REQUIRE t.key IS UNIQUE",
             "CREATE CONSTRAINT task_definition_id IF NOT EXISTS FOR (d:TaskDefinition) REQUIRE d.id IS UNIQUE",
             "CREATE CONSTRAINT code_class_key IF NOT EXISTS FOR (c:CodeClass) REQUIRE c.key IS UNIQUE",
+            "CREATE CONSTRAINT maintenance_lease_name IF NOT EXISTS FOR (l:MaintenanceLease) REQUIRE l.name IS UNIQUE",
             "CREATE INDEX window_instance_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.start)",
             "CREATE INDEX window_instance_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.resolution, w.start)",
             "CREATE INDEX window_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.start)",

@@ -19,6 +19,7 @@ import io.cctflow.query.alerting.AlertingMetrics;
 import io.cctflow.query.api.compare.CompareEndpoint;
 import io.cctflow.query.api.TreeEndpoint;
 import io.cctflow.query.api.TreeSource;
+import io.cctflow.query.health.HealthEndpoints;
 import io.cctflow.query.http.AccessTokens;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.BearerAuth;
@@ -43,7 +44,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP API over the graph store. One {@link Driver} and one Kafka producer for the service's
  * lifetime; requests run on a small fixed pool of daemon threads; the roll-up and retention pass
- * runs every {@code rollup.interval} ({@link MaintenanceScheduler}).
+ * runs every {@code rollup.interval} ({@link MaintenanceScheduler}) on one replica at a time (the
+ * one holding the lease in Neo4j).
  */
 public final class QueryService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
@@ -136,6 +138,7 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(catalogue, trees)));
         route.add(TasksHandler.PATH, new TasksHandler(catalogue, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
+        HealthEndpoints.register(server, driver, database);
         server.createContext("/", new BearerAuth(tokens, new JsonHandler(params -> {
             throw new ApiException(404, "no such endpoint; see " + OpenApiEndpoint.PATH + " for the API");
         })));

@@ -97,7 +97,7 @@ public record QueryServiceConfig(
             ValueParsers.integer(1, Integer.MAX_VALUE), "100",
             "entries of a listing page (services, deployments, instances) when the request gives no 'limit'; capped at limits.max-results");
     private static final ConfigKey<Duration> ROLLUP_INTERVAL_KEY = ConfigKey.of(ROLLUP_INTERVAL,
-            ValueParsers.nonNegativeDuration(), "5m", "how often the roll-up and retention pass runs; 0 disables it");
+            ValueParsers.nonNegativeDuration(), "5m", "how often each replica tries the roll-up and retention pass; the one holding the lease in Neo4j (ttl three intervals) runs it; 0 disables it");
     private static final ConfigKey<Duration> ROLLUP_SETTLE_KEY = ConfigKey.of(ROLLUP_SETTLE,
             ValueParsers.nonNegativeDuration(), "10m",
             "an hour is rolled up once it ended this long ago (more than the job's allowed-lateness)");

@@ -10,12 +10,12 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /** Finds retained Flink checkpoints: {@code <dir>/<job id>/chk-<n>/_metadata}. */
-final class Checkpoints {
+public final class Checkpoints {
     private Checkpoints() {
     }
 
     /** The newest complete checkpoint under {@code dir}, if any. */
-    static Optional<Path> latest(Path dir) {
+    public static Optional<Path> latest(Path dir) {
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
         }

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
  * The demo JVM: {@link DemoWorkload} with the cctflow agent attached, as a separate process so the
  * agent profiles a JVM that is not ours. Its output goes to {@code demo.log} in the data directory.
  */
-final class DemoProcess implements AutoCloseable {
-    static final String SERVICE = "demo-shop";
+public final class DemoProcess implements AutoCloseable {
+    public static final String SERVICE = "demo-shop";
     static final String VERSION = "1.0.0";
 
     private final Process process;
@@ -23,7 +23,7 @@ final class DemoProcess implements AutoCloseable {
         this.process = process;
     }
 
-    static DemoProcess start(Path agentJar, String bootstrapServers, Path logFile) throws IOException {
+    public static DemoProcess start(Path agentJar, String bootstrapServers, Path logFile) throws IOException {
         if (!Files.isRegularFile(agentJar)) {
             throw new IOException("agent jar not found at " + agentJar + "; build it with 'mvn -DskipTests package'"
                     + " or pass --agent-jar");

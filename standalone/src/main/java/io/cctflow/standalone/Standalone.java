@@ -44,6 +44,10 @@ public final class Standalone {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("cluster")) {
+            io.cctflow.standalone.cluster.ClusterMain.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         StandaloneOptions options;
         try {
             if (StandaloneOptions.asksForHelp(args)) {
@@ -56,7 +60,7 @@ public final class Standalone {
             System.exit(2);
             return;
         }
-        routeLogsToFile(options.dataDir());
+        routeLogsToFile(options.dataDir(), "standalone.log");
         Standalone standalone = new Standalone(options);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -74,14 +78,14 @@ public final class Standalone {
 
     /**
      * Keeps the console for progress lines: library logs (Flink, Kafka clients, the driver) go to
-     * {@code standalone.log} in the data directory. Must run before the first logger is created;
+     * {@code fileName} in the data directory. Must run before the first logger is created;
      * settings given with {@code -D} win.
      */
-    private static void routeLogsToFile(Path dataDir) throws IOException {
+    public static void routeLogsToFile(Path dataDir, String fileName) throws IOException {
         Files.createDirectories(dataDir);
         System.setProperty("slf4j.provider", System.getProperty("slf4j.provider", "org.slf4j.simple.SimpleServiceProvider"));
         System.setProperty("org.slf4j.simpleLogger.logFile",
-                System.getProperty("org.slf4j.simpleLogger.logFile", dataDir.resolve("standalone.log").toString()));
+                System.getProperty("org.slf4j.simpleLogger.logFile", dataDir.resolve(fileName).toString()));
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "info"));
         System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");

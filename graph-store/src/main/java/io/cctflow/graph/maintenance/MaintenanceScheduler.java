@@ -14,20 +14,28 @@ import org.slf4j.LoggerFactory;
  * Runs the graph's maintenance on a schedule: every {@code interval}, one pass ({@link #runPass})
  * of roll-ups ({@link Rollups}, hours settled {@code settle} after their end) then retention
  * ({@link Retention}). A failed pass is logged and the next one tries again; passes run one at a
- * time on one daemon thread ({@code cctflow-rollups}).
+ * time on one daemon thread ({@code cctflow-rollups}). Several replicas may each run a scheduler
+ * on one Neo4j: a pass runs only while this replica holds the {@link MaintenanceLease} (ttl three
+ * intervals, renewed at every pass), so one replica at a time runs them, and another takes over
+ * when it stops (it releases the lease on {@link #close()}) or dies (the lease expires).
  *
  * <p>Thread-safe; {@link #close()} is idempotent. The caller owns the driver.
  */
 public final class MaintenanceScheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MaintenanceScheduler.class);
+    /** The lease's name: the pass it guards. */
+    static final String LEASE = "rollup";
 
     private final Rollups rollups;
     private final Retention retention;
     private final int retentionBatch;
     private final Clock clock;
     private final ScheduledExecutorService executor;
+    private final MaintenanceLease lease;
 
-    private MaintenanceScheduler(Rollups rollups, Retention retention, int retentionBatch, Clock clock) {
+    private MaintenanceScheduler(Rollups rollups, Retention retention, int retentionBatch, Clock clock,
+            MaintenanceLease lease) {
+        this.lease = lease;
         this.rollups = rollups;
         this.retention = retention;
         this.retentionBatch = retentionBatch;
@@ -51,16 +59,32 @@ public final class MaintenanceScheduler implements AutoCloseable {
             throw new IllegalArgumentException("maintenance interval must be positive, got " + interval);
         }
         MaintenanceScheduler scheduler = new MaintenanceScheduler(new Rollups(driver, database, settle),
-                new Retention(driver, database, retention), retentionBatch, Clock.systemUTC());
+                new Retention(driver, database, retention), retentionBatch, Clock.systemUTC(),
+                new MaintenanceLease(driver, database, LEASE, MaintenanceLease.newHolder(), leaseTtl(interval)));
         long every = interval.toMillis();
         scheduler.executor.scheduleWithFixedDelay(scheduler::runPass, every, every, TimeUnit.MILLISECONDS);
         return scheduler;
     }
 
-    /** One roll-up and retention pass; failures are logged and the next pass tries again. */
+    /**
+     * The lease's ttl: three intervals, so the holder renews it twice before another replica could
+     * take it, and a pass may run that long; a holder that dies is replaced after it.
+     */
+    static Duration leaseTtl(Duration interval) {
+        return interval.multipliedBy(3);
+    }
+
+    /**
+     * One roll-up and retention pass if this replica holds the lease (others skip it); failures are
+     * logged and the next pass tries again.
+     */
     void runPass() {
         try {
             long now = clock.millis();
+            if (!lease.tryAcquire(now)) {
+                LOG.debug("roll-up pass skipped: another replica holds the lease");
+                return;
+            }
             Rollups.Result r = rollups.rollUp(now);
             Map<?, Long> deleted = retention.deleteExpired(now, retentionBatch);
             LOG.info("roll-up pass: {} hours, {} days, {} windows written; expired windows deleted: {}",
@@ -70,9 +94,17 @@ public final class MaintenanceScheduler implements AutoCloseable {
         }
     }
 
-    /** Stops the schedule; a pass under way is interrupted. */
+    /** Stops the schedule (a pass under way is interrupted) and releases the lease. */
     @Override
     public void close() {
+        if (executor.isShutdown()) {
+            return;
+        }
         executor.shutdownNow();
+        try {
+            lease.release();
+        } catch (RuntimeException e) {
+            LOG.warn("could not release the roll-up lease; another replica takes it when it expires", e);
+        }
     }
 }

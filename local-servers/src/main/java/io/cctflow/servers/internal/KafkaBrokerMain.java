@@ -24,26 +24,33 @@ public final class KafkaBrokerMain {
     /** Option that formats the storage first, for a new data directory. */
     static final String FORMAT = "--format";
 
-    /** Arguments: {@code [--format] server.properties}. */
+    /**
+     * Option that formats the storage of one node of a multi-node cluster with the cluster id that
+     * follows it; the voters are static ({@code controller.quorum.voters} in the configuration).
+     */
+    public static final String FORMAT_CLUSTER = "--format-cluster";
+
+    /** Arguments: {@code [--format | --format-cluster ID] server.properties}. */
     public static void main(String[] args) {
         Thread watchdog = new Thread(KafkaBrokerMain::exitWhenParentGoes, "cctflow-parent-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
-        boolean format = args.length == 2 && FORMAT.equals(args[0]);
         String config = args[args.length - 1];
-        if (format) {
-            format(config);
+        if (args.length == 2 && FORMAT.equals(args[0])) {
+            format(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", config, "--standalone"});
+        } else if (args.length == 3 && FORMAT_CLUSTER.equals(args[0])) {
+            format(new String[] {"format", "-t", args[1], "-c", config});
         }
         kafka.Kafka.main(new String[] {config});
     }
 
     /**
-     * {@code kafka-storage format -t <random id> -c <config> --standalone}: a new cluster whose
-     * only controller is this node. Here rather than in the parent, so the broker's JVM loads
+     * {@code kafka-storage format ...}: {@code -t <random id> -c <config> --standalone} for a new
+     * cluster whose only controller is this node, {@code -t <id> -c <config>} for a node of a
+     * cluster with static voters. Here rather than in the parent, so the broker's JVM loads
      * Kafka's classes once and the parent never loads them.
      */
-    private static void format(String config) {
-        String[] args = {"format", "-t", Uuid.randomUuid().toString(), "-c", config, "--standalone"};
+    private static void format(String[] args) {
         System.out.println("cctflow: kafka-storage " + String.join(" ", args));
         int exit = kafka.tools.StorageTool.execute(args, System.out);
         if (exit != 0) {

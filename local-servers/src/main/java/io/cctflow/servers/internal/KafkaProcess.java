@@ -34,6 +34,16 @@ public final class KafkaProcess {
      * format the storage first (a new data directory).
      */
     public static Process launch(KafkaDataDir data, boolean format, String maxHeap, List<String> jvmOptions) {
+        return launch(data, format ? List.of(KafkaBrokerMain.FORMAT) : List.of(), maxHeap, jvmOptions);
+    }
+
+    /**
+     * As {@link #launch(KafkaDataDir, boolean, String, List)}, with {@link KafkaBrokerMain}'s
+     * options before the configuration file ({@code --format-cluster ID} for a node of a cluster
+     * of several).
+     */
+    public static Process launch(KafkaDataDir data, List<String> brokerOptions, String maxHeap,
+            List<String> jvmOptions) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx" + maxHeap);
@@ -48,9 +58,7 @@ public final class KafkaProcess {
         command.add("-cp");
         command.add(absoluteClassPath());
         command.add(KafkaBrokerMain.class.getName());
-        if (format) {
-            command.add(KafkaBrokerMain.FORMAT);
-        }
+        command.addAll(brokerOptions);
         command.add(data.configFile().toString());
         data.appendToLog("cctflow: " + Instant.now() + " starting Kafka: "
                 + String.join(" ", command.subList(command.indexOf(KafkaBrokerMain.class.getName()), command.size())));
@@ -70,7 +78,7 @@ public final class KafkaProcess {
      * directory. Under {@code java -jar} this is the jar alone, and the child honours its
      * manifest {@code Class-Path} just as we do.
      */
-    static String absoluteClassPath() {
+    public static String absoluteClassPath() {
         StringJoiner joined = new StringJoiner(File.pathSeparator);
         for (String entry : System.getProperty("java.class.path").split(Pattern.quote(File.pathSeparator), -1)) {
             // File, not Path: a wildcard entry such as lib/* is not a valid Path on every OS
