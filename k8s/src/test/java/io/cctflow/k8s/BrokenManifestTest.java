@@ -55,18 +55,31 @@ class BrokenManifestTest {
 
     static Stream<Arguments> brokenCopies() {
         return Manifests.all().stream().flatMap(m -> Stream.of(
-                Arguments.of(m, "unknown top-level field", withField(m, "", "specification")),
-                Arguments.of(m, "unknown field at " + deep(m), withField(m, deep(m), "cctflowTypo")),
-                Arguments.of(m, "wrong type at " + typed(m), withWrongType(m, typed(m)))));
+                Arguments.of(m, "unknown top-level field", withField(m, "", "specification"), "\"specification\""),
+                Arguments.of(m, "unknown field at " + deep(m), withField(m, deep(m), "cctflowTypo"), "\"cctflowTypo\""),
+                Arguments.of(m, "wrong type at " + typed(m), withWrongType(m, typed(m)), lastName(typed(m)))));
     }
 
+    /** The error names the manifest and the field: Jackson's path ends in the field's name. */
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("brokenCopies")
-    void brokenCopyFailsToBind(Manifest original, String breakage, Manifest broken) {
+    void brokenCopyFailsToBind(Manifest original, String breakage, Manifest broken, String field) {
         assertThat(broken.tree()).as("the copy differs from " + original).isNotEqualTo(original.tree());
         assertThatThrownBy(() -> StrictModels.bind(broken)).as(breakage + " in " + original)
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(original.file().toString());
+                .hasMessageContaining(original.file().toString())
+                .hasMessageContaining(field);
+    }
+
+    /** The last named segment of a pointer, quoted as Jackson's reference chain quotes it. */
+    private static String lastName(String pointer) {
+        String[] parts = pointer.split("/");
+        for (int i = parts.length - 1; i > 0; i--) {
+            if (!parts[i].chars().allMatch(Character::isDigit)) {
+                return "\"" + parts[i] + "\"";
+            }
+        }
+        throw new IllegalArgumentException("no named segment in " + pointer);
     }
 
     @Test
