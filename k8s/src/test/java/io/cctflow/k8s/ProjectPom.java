@@ -47,19 +47,30 @@ final class ProjectPom {
     }
 
     /**
-     * The path, from the repository root, of the jar {@code mvn package} leaves in a module's
-     * target directory: {@code <build><finalName>} if the module sets one, else
-     * artifactId-version.
+     * The paths, from the repository root, of the jars {@code mvn package} leaves in a module's
+     * target directory: the main jar ({@code <build><finalName>} if the module sets one, else
+     * artifactId-version) and every {@code <outputFile>} (the shade plugin's own jar).
      */
-    static Path jarOf(String module) {
+    static List<Path> jarsOf(String module) {
         Document pom = parse(Manifests.REPOSITORY.resolve(module).resolve("pom.xml"));
         Element project = pom.getDocumentElement();
+        String artifactId = text(project, "artifactId");
         String name = child(project, "build").flatMap(build -> child(build, "finalName"))
                 .map(Node::getTextContent).map(String::trim)
-                .orElse(text(project, "artifactId") + "-${project.version}")
-                .replace("${project.version}", version())
-                .replace("${project.artifactId}", text(project, "artifactId"));
-        return Path.of(module, "target", name + ".jar");
+                .orElse(artifactId + "-${project.version}");
+        List<Path> jars = new ArrayList<>();
+        jars.add(Path.of(module, "target", resolve(name, artifactId) + ".jar"));
+        NodeList outputs = pom.getElementsByTagName("outputFile");
+        for (int i = 0; i < outputs.getLength(); i++) {
+            String file = resolve(outputs.item(i).getTextContent().trim(), artifactId)
+                    .replace("${project.build.directory}", "target");
+            jars.add(Path.of(module).resolve(file).normalize());
+        }
+        return jars;
+    }
+
+    private static String resolve(String text, String artifactId) {
+        return text.replace("${project.version}", version()).replace("${project.artifactId}", artifactId);
     }
 
     private static String text(Element parent, String name) {
