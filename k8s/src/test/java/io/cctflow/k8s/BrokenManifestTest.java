@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
@@ -125,19 +124,9 @@ class BrokenManifestTest {
     /** An object where a scalar belongs, a string where an object or a list belongs. */
     private static Manifest withWrongType(Manifest original, String pointer) {
         Manifest copy = original.copy();
-        JsonPointer path = JsonPointer.compile(pointer);
-        JsonNode parent = copy.tree().at(path.head());
-        JsonNode old = copy.tree().at(path);
-        if (old.isMissingNode()) {
-            throw new IllegalStateException(original + ": nothing at " + pointer);
-        }
-        JsonNode wrong = old.isContainerNode() ? JsonNodeFactory.instance.textNode("wrong-type")
-                : JsonNodeFactory.instance.objectNode().put("wrong", "type");
-        if (parent instanceof ObjectNode o) {
-            o.set(path.last().getMatchingProperty(), wrong);
-        } else {
-            ((ArrayNode) parent).set(path.last().getMatchingIndex(), wrong);
-        }
+        JsonNode old = copy.tree().at(JsonPointer.compile(pointer));
+        copy.replace(pointer, old.isContainerNode() ? JsonNodeFactory.instance.textNode("wrong-type")
+                : JsonNodeFactory.instance.objectNode().put("wrong", "type"));
         return copy;
     }
 }

@@ -2,11 +2,8 @@ package io.cctflow.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -120,7 +117,7 @@ class CrossReferenceTest {
         for (Manifest m : Manifests.all()) {
             if (m.file().toString().equals(file) && m.index() == index) {
                 Manifest copy = m.copy();
-                set(copy, pointer, value);
+                copy.replace(pointer, value);
                 all.add(copy);
                 replaced = true;
             } else {
@@ -152,19 +149,5 @@ class CrossReferenceTest {
             }
         }
         throw new IllegalStateException("no job argument " + argument);
-    }
-
-    /** Sets an existing field or element; fails if the pointer names nothing. */
-    private static void set(Manifest m, String pointer, JsonNode value) {
-        JsonPointer path = JsonPointer.compile(pointer);
-        if (m.tree().at(path).isMissingNode()) {
-            throw new IllegalStateException(m + ": nothing at " + pointer);
-        }
-        JsonNode parent = m.tree().at(path.head());
-        if (parent instanceof ObjectNode o) {
-            o.set(path.last().getMatchingProperty(), value);
-        } else {
-            ((ArrayNode) parent).set(path.last().getMatchingIndex(), value);
-        }
     }
 }

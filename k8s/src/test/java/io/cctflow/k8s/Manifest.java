@@ -1,6 +1,9 @@
 package io.cctflow.k8s;
 
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 
 /**
@@ -31,6 +34,24 @@ record Manifest(Path file, int index, JsonNode tree) {
     /** A copy whose tree may be changed (for the deliberately broken copies). */
     Manifest copy() {
         return new Manifest(file, index, tree.deepCopy());
+    }
+
+    /**
+     * Replaces an existing field or list element of this (copied) tree.
+     *
+     * @throws IllegalStateException if the pointer names nothing
+     */
+    void replace(String pointer, JsonNode value) {
+        JsonPointer path = JsonPointer.compile(pointer);
+        if (tree.at(path).isMissingNode()) {
+            throw new IllegalStateException(this + ": nothing at " + pointer);
+        }
+        JsonNode parent = tree.at(path.head());
+        if (parent instanceof ObjectNode o) {
+            o.set(path.last().getMatchingProperty(), value);
+        } else {
+            ((ArrayNode) parent).set(path.last().getMatchingIndex(), value);
+        }
     }
 
     @Override
