@@ -87,6 +87,21 @@ class ImageTest {
     }
 
     @Test
+    void flinkPluginsAreThoseOfTheImagesFlinkVersion() {
+        List<String> plugins = new ArrayList<>();
+        for (PodSpecs.Pod pod : PodSpecs.of(Manifests.all())) {
+            for (JsonNode c : pod.containers()) {
+                for (JsonNode e : c.path("env")) {
+                    if (e.path("name").asText().equals("ENABLE_BUILT_IN_PLUGINS")) {
+                        plugins.addAll(List.of(e.path("value").asText().split(";")));
+                    }
+                }
+            }
+        }
+        assertThat(plugins).isNotEmpty().allMatch(p -> p.endsWith("-" + ProjectPom.property("flink.version") + ".jar"));
+    }
+
+    @Test
     void pinningRuleRejectsFloatingTags() {
         assertThat(PINNED.matcher("busybox:latest").matches()).isFalse();
         assertThat(PINNED.matcher("busybox").matches()).isFalse();
