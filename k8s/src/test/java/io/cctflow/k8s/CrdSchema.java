@@ -58,6 +58,8 @@ final class CrdSchema {
 
     private static void closeObjects(JsonNode node) {
         if (node instanceof ObjectNode o) {
+            // the CRD pairs it with anyOf [integer, string], which says the same to a JSON schema
+            o.remove("x-kubernetes-int-or-string");
             if (o.has("properties") && !o.has("additionalProperties")
                     && !o.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
                 o.put("additionalProperties", false);
