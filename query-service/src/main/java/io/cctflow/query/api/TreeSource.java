@@ -1,9 +1,9 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.RangeReader;
-import io.cctflow.graph.TreeLoader;
+import io.cctflow.graph.read.RangePlanner;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
 import io.cctflow.query.http.ApiException;
 
 /**
@@ -12,13 +12,13 @@ import io.cctflow.query.http.ApiException;
  * Thread-safe.
  */
 public final class TreeSource {
-    private final RangeReader ranges;
-    private final TreeLoader loader;
+    private final WindowReader windows;
+    private final TopologyReader topology;
     private final Limits limits;
 
-    public TreeSource(GraphReader reader, Limits limits) {
-        this.ranges = new RangeReader(reader);
-        this.loader = new TreeLoader(reader);
+    public TreeSource(WindowReader windows, TopologyReader topology, Limits limits) {
+        this.windows = windows;
+        this.topology = topology;
         this.limits = limits;
     }
 
@@ -26,7 +26,7 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Cct();
         }
-        RangeReader.Plan plan = ranges.plan(selection.executionKeys(), selection.from().toEpochMilli(),
+        RangePlanner.Plan plan = windows.plan(selection.executionKeys(), selection.from().toEpochMilli(),
                 selection.to().toEpochMilli());
         long rows = plan.windowCount();
         if (rows > limits.maxWindows()) {
@@ -34,7 +34,7 @@ public final class TreeSource {
                     + " limits.max-windows = " + limits.maxWindows() + "; narrow 'from'/'to' or select fewer"
                     + " instances");
         }
-        return loader.rebuild(plan.sum());
+        return topology.rebuild(plan.sum());
     }
 
     public Limits limits() {
