@@ -4,7 +4,9 @@ import io.cctflow.core.Cct;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.RangeReader;
 import io.cctflow.graph.TreeLoader;
+import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.query.http.ApiException;
+import java.util.List;
 
 /**
  * Loads the merged tree of a {@link Selection}, reading roll-ups where they cover the range and
@@ -26,6 +28,26 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Cct();
         }
+        return loader.rebuild(plan(selection).sum());
+    }
+
+    /** A selection's tree and the stored windows it was summed from (each execution and time slot apart). */
+    public record Windows(Cct tree, List<WindowCounts> windows) {
+    }
+
+    /**
+     * {@link #load} with the windows kept: what a comparison estimates the noise from. Reads every
+     * window (the cache of summed slots is not used), within the same limit.
+     */
+    public Windows loadWindows(Selection selection) {
+        if (selection.instances().isEmpty()) {
+            return new Windows(new Cct(), List.of());
+        }
+        List<WindowCounts> windows = plan(selection).read();
+        return new Windows(loader.rebuild(TreeLoader.sum(windows)), windows);
+    }
+
+    private RangeReader.Plan plan(Selection selection) {
         RangeReader.Plan plan = ranges.plan(selection.executionKeys(), selection.from().toEpochMilli(),
                 selection.to().toEpochMilli());
         long rows = plan.windowCount();
@@ -34,7 +56,7 @@ public final class TreeSource {
                     + " limits.max-windows = " + limits.maxWindows() + "; narrow 'from'/'to' or select fewer"
                     + " instances");
         }
-        return loader.rebuild(plan.sum());
+        return plan;
     }
 
     public Limits limits() {
