@@ -37,7 +37,7 @@ import org.neo4j.driver.Driver;
  * and 0.5 % also through a method only v2 has. Prints each call's wall time and the median.
  *
  * <p>Run (from the repository root, after {@code mvn -pl query-service -am test-compile}):
- * see the query-service section of the README. Arguments: [nodes] [timed calls].
+ * see query-service/README.md, "Compare". Arguments: [nodes] [timed calls].
  */
 public final class CompareEndpointBenchmark {
     private CompareEndpointBenchmark() {
