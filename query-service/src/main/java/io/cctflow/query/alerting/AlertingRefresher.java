@@ -5,10 +5,11 @@ import io.cctflow.core.TreeCounts;
 import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.query.api.MethodSelector;
 import io.cctflow.query.api.SideReplicates;
 import io.cctflow.query.api.TaskNodes;
@@ -38,19 +39,22 @@ import java.util.stream.Collectors;
  *       several), when both windows hold at least {@code minSamples}.
  * </ul>
  * Shifts use the recursion-aware per-method samples the stored windows carry ({@link TreeCounts}),
- * summed, so they need no topology read; the tree is rebuilt ({@link TreeLoader#rebuild}) only
+ * summed, so they need no topology read; the tree is rebuilt ({@link TopologyReader#rebuild}) only
  * for a service with watched methods.
  * Not thread-safe: one refresh at a time (the background loop guarantees it).
  */
 public final class AlertingRefresher {
-    private final GraphReader reader;
-    private final TreeLoader trees;
+    private final CatalogueReader catalogue;
+    private final WindowReader windows;
+    private final TopologyReader topology;
     private final AlertingConfig config;
     private final Clock clock;
 
-    public AlertingRefresher(GraphReader reader, AlertingConfig config, Clock clock) {
-        this.reader = reader;
-        this.trees = new TreeLoader(reader);
+    public AlertingRefresher(CatalogueReader catalogue, WindowReader windows, TopologyReader topology,
+            AlertingConfig config, Clock clock) {
+        this.catalogue = catalogue;
+        this.windows = windows;
+        this.topology = topology;
         this.config = config;
         this.clock = clock;
     }
@@ -64,10 +68,10 @@ public final class AlertingRefresher {
         List<AlertingSnapshot.Shift> shifts = new ArrayList<>();
         List<AlertingSnapshot.TaskSamples> tasks = new ArrayList<>();
         List<AlertingSnapshot.TaskTime> taskTimes = new ArrayList<>();
-        for (Deployment.Pair pair : Deployment.newestPairs(reader.instances(null))) {
+        for (Deployment.Pair pair : Deployment.newestPairs(catalogue.instances(null))) {
             Deployment current = pair.newest();
-            List<WindowCounts> currentWindows = reader.windows(current.executionKeys(), now - window, now);
-            TreeCounts counts = TreeLoader.sum(currentWindows);
+            List<WindowCounts> currentWindows = windows.windows(current.executionKeys(), now - window, now);
+            TreeCounts counts = WindowReader.sum(currentWindows);
             long total = counts.samples();
             if (total == 0) {
                 continue;
@@ -77,7 +81,7 @@ public final class AlertingRefresher {
             Map<WatchedMethod, Set<Long>> overloads = new LinkedHashMap<>();
             for (WatchedMethod w : config.watch()) {
                 if (w.service().equals(current.service())) {
-                    tree = tree != null ? tree : trees.rebuild(counts);
+                    tree = tree != null ? tree : topology.rebuild(counts);
                     overloads.put(w, methodIds(w.method()));
                     MethodTime time = MethodTime.of(Scope.whole(tree), overloads.get(w)::contains);
                     watched.add(new AlertingSnapshot.WatchedTime(current.service(), current.version(),
@@ -87,8 +91,8 @@ public final class AlertingRefresher {
             Map<Long, List<String>> labels = null;
             for (WatchedTask t : config.tasks()) {
                 if (t.service().equals(current.service())) {
-                    tree = tree != null ? tree : trees.rebuild(counts);
-                    labels = labels != null ? labels : TaskNodes.labels(reader, current.service(), tree);
+                    tree = tree != null ? tree : topology.rebuild(counts);
+                    labels = labels != null ? labels : TaskNodes.labels(topology, current.service(), tree);
                     Scope scope = Scope.below(tree, TaskNodes.carrying(tree, labels, Set.of(t.task()), new HashSet<>()));
                     tasks.add(new AlertingSnapshot.TaskSamples(current.service(), current.version(), t.task(),
                             scope.rootSamples()));
@@ -104,8 +108,8 @@ public final class AlertingRefresher {
                 continue;
             }
             long end = Math.min(now, baseline.lastSampleMillis() + 1);
-            List<WindowCounts> baselineWindows = reader.windows(baseline.executionKeys(), end - window, end);
-            long baseTotal = TreeLoader.sum(baselineWindows).samples();
+            List<WindowCounts> baselineWindows = windows.windows(baseline.executionKeys(), end - window, end);
+            long baseTotal = WindowReader.sum(baselineWindows).samples();
             if (baseTotal == 0) {
                 continue;
             }
@@ -115,7 +119,7 @@ public final class AlertingRefresher {
             }
             List<MethodShift> top = ShiftRanking.significant(SideReplicates.of(currentWindows).replicates(),
                     SideReplicates.of(baselineWindows).replicates(), MethodComparison.DEFAULT_LEVEL, config.topK());
-            Map<Long, String> names = reader.methodsById(top.stream().map(MethodShift::methodId).toList()).stream()
+            Map<Long, String> names = catalogue.methodsById(top.stream().map(MethodShift::methodId).toList()).stream()
                     .collect(Collectors.toMap(MethodRecord::id, MethodRecord::signature, (a, b) -> a));
             for (MethodShift s : top) {
                 String name = names.getOrDefault(s.methodId(), "unknown-method-" + Long.toUnsignedString(s.methodId(), 16));
@@ -126,7 +130,7 @@ public final class AlertingRefresher {
     }
 
     private Set<Long> methodIds(MethodSelector m) {
-        return reader.methods(m.className(), m.methodName(), m.descriptor()).stream().map(MethodRecord::id)
+        return catalogue.methods(m.className(), m.methodName(), m.descriptor()).stream().map(MethodRecord::id)
                 .collect(Collectors.toSet());
     }
 }

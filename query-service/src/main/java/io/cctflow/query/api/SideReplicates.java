@@ -2,7 +2,7 @@ package io.cctflow.query.api;
 
 import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.diff.stats.MethodSamples;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.model.WindowCounts;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -1,10 +1,10 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.RangeReader;
-import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.RangePlanner;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.query.http.ApiException;
 import java.util.List;
 
@@ -14,13 +14,13 @@ import java.util.List;
  * Thread-safe.
  */
 public final class TreeSource {
-    private final RangeReader ranges;
-    private final TreeLoader loader;
+    private final WindowReader windows;
+    private final TopologyReader topology;
     private final Limits limits;
 
-    public TreeSource(GraphReader reader, Limits limits) {
-        this.ranges = new RangeReader(reader);
-        this.loader = new TreeLoader(reader);
+    public TreeSource(WindowReader windows, TopologyReader topology, Limits limits) {
+        this.windows = windows;
+        this.topology = topology;
         this.limits = limits;
     }
 
@@ -28,7 +28,7 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Cct();
         }
-        return loader.rebuild(plan(selection).sum());
+        return topology.rebuild(plan(selection).sum());
     }
 
     /** A selection's tree and the stored windows it was summed from (each execution and time slot apart). */
@@ -37,18 +37,18 @@ public final class TreeSource {
 
     /**
      * {@link #load} with the windows kept: what a comparison estimates the noise from. Reads every
-     * window (the cache of summed slots is not used), within the same limit.
+     * window (from the reader's window cache where it holds them), within the same limit.
      */
     public Windows loadWindows(Selection selection) {
         if (selection.instances().isEmpty()) {
             return new Windows(new Cct(), List.of());
         }
-        List<WindowCounts> windows = plan(selection).read();
-        return new Windows(loader.rebuild(TreeLoader.sum(windows)), windows);
+        List<WindowCounts> read = plan(selection).read();
+        return new Windows(topology.rebuild(WindowReader.sum(read)), read);
     }
 
-    private RangeReader.Plan plan(Selection selection) {
-        RangeReader.Plan plan = ranges.plan(selection.executionKeys(), selection.from().toEpochMilli(),
+    private RangePlanner.Plan plan(Selection selection) {
+        RangePlanner.Plan plan = windows.plan(selection.executionKeys(), selection.from().toEpochMilli(),
                 selection.to().toEpochMilli());
         long rows = plan.windowCount();
         if (rows > limits.maxWindows()) {

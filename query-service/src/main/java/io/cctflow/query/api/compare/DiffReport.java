@@ -11,7 +11,7 @@ import io.cctflow.core.diff.WeightDifference;
 import io.cctflow.core.diff.stats.Measure;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.query.api.compare.CompareEndpoint.Loaded;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,7 +32,7 @@ import java.util.Set;
  * request; not thread-safe.
  */
 final class DiffReport {
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
     private final Loaded a;
     private final Loaded b;
     private final Weight weight;
@@ -41,8 +41,8 @@ final class DiffReport {
     private final Map<Long, CompareResponse.MethodTimeChange> methodTimes = new HashMap<>();
     private Map<Long, String> signatures;
 
-    DiffReport(GraphReader reader, Loaded a, Loaded b, Weight weight, int top, MethodReport methods) {
-        this.reader = reader;
+    DiffReport(CatalogueReader catalogue, Loaded a, Loaded b, Weight weight, int top, MethodReport methods) {
+        this.catalogue = catalogue;
         this.a = a;
         this.b = b;
         this.weight = weight;
@@ -55,7 +55,7 @@ final class DiffReport {
         List<Difference> attributed = attributed(result.differences());
         Set<Long> named = methodsNamed(result.weightDifferences(), attributed);
         methods.addMethodsNamed(named);
-        signatures = reader.signatures(named);
+        signatures = catalogue.signatures(named);
         int nodesA = a.tree().size() - 1;
         int nodesB = b.tree().size() - 1;
         int changed = significance.significantMethods();
