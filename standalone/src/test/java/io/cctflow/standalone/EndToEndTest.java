@@ -67,8 +67,6 @@ class EndToEndTest {
     private static final String SERVICE = "e2e-split";
     private static final String A_WORK = SplitWorkload.A.class.getName() + ".work";
     private static final String FIB = SplitWorkload.Fib.class.getName() + ".fib";
-    private static final String DEMO_SERVICE = "e2e-demo";
-    private static final long DEMO_SECONDS = 60;
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Samples the pipeline must carry at least, for the split's ±0.08 to mean something. */
     private static final long MIN_SAMPLES = 300;
@@ -84,12 +82,7 @@ class EndToEndTest {
         servers.createTopic(DLQ, 1);
         servers.cleanNeo4j();
 
-        List<Process> demoRuns = startDemoRuns();
         runAgentWorkload();
-        for (Process run : demoRuns) {
-            assertThat(run.waitFor(DEMO_SECONDS + 60, TimeUnit.SECONDS)).as("demo run exits").isTrue();
-            assertThat(run.exitValue()).as("demo run exit code").isZero();
-        }
         sendMalformedRecord();
 
         SamplesJobConfig config = SamplesJobConfig.defaults()
@@ -116,31 +109,6 @@ class EndToEndTest {
         if (api != null) {
             api.close();
         }
-    }
-
-    /**
-     * The demo shop three times at once, through the same pipeline: two runs of one release
-     * ({@code 1.0}, instances {@code run-1} and {@code run-2}) and one of a release whose
-     * {@code Shop.priceCart} does {@link DemoProcess#SLOWDOWN} more work ({@code 1.1}).
-     */
-    private List<Process> startDemoRuns() throws Exception {
-        Path agentJar = Path.of(System.getProperty("cctflow.agent.jar"));
-        String[][] runs = {{"1.0", "run-1", "0"}, {"1.0", "run-2", "0"}, {"1.1", "run-3",
-            Double.toString(DemoProcess.SLOWDOWN)}};
-        List<Process> out = new ArrayList<>();
-        for (String[] run : runs) {
-            String agentArgs = "bootstrap.servers=" + servers.kafkaBootstrapServers() + ",topic=" + SAMPLES
-                    + ",service=" + DEMO_SERVICE + ",version=" + run[0] + ",instance=" + run[1] + ",period=5ms,flush=2s";
-            Path log = Files.createTempFile("e2e-demo-" + run[1], ".log");
-            out.add(new ProcessBuilder(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-XX:FlightRecorderOptions:stackdepth=256",
-                    "-javaagent:" + agentJar + "=" + agentArgs,
-                    "-cp", Path.of("target", "classes").toAbsolutePath().toString(),
-                    io.cctflow.standalone.demo.DemoWorkload.class.getName(), Long.toString(DEMO_SECONDS), run[2])
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start());
-        }
-        return out;
     }
 
     private void runAgentWorkload() throws Exception {
@@ -315,29 +283,5 @@ class EndToEndTest {
                 .contains("fully.qualified.Class.method");
         assertThat(get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(A_WORK) + "&instance=ghost", 404)
                 .get("error").asText()).contains("no instance 'ghost'");
-    }
-
-    @Test
-    void twoRunsOfOneReleaseShowNoSignificantChange() throws Exception {
-        JsonNode body = get("/api/v1/compare?service=" + DEMO_SERVICE + "&version=1.0&a.instance=run-1"
-                + "&b.instance=run-2&top=5", 200);
-        System.out.printf("demo A/A: %s, %s; first rows %s%n", body.get("message").asText(), body.get("significance"),
-                body.get("methods"));
-        assertThat(body.at("/a/samples").asLong()).as("samples of run-1").isGreaterThan(5000);
-        assertThat(body.get("significant").asBoolean()).as("A/A: %s", body.get("methods")).isFalse();
-        assertThat(body.get("message").asText()).isEqualTo("no significant change");
-    }
-
-    @Test
-    void thePlantedSlowdownIsTheFirstSignificantMethod() throws Exception {
-        JsonNode body = get("/api/v1/compare?service=" + DEMO_SERVICE + "&a.version=1.0&b.version=1.1&top=5", 200);
-        System.out.printf("demo A/B: %s, %s; first rows %s%n", body.get("message").asText(), body.get("significance"),
-                body.get("methods"));
-        JsonNode first = body.get("methods").get(0);
-        assertThat(first.get("method").asText()).as("%s", body.get("methods")).startsWith(DemoProcess.SLOWED_METHOD);
-        assertThat(first.get("change").asText()).isEqualTo("REGRESSION");
-        assertThat(first.at("/methodTime/significant").asBoolean()).isTrue();
-        assertThat(first.at("/methodTime/delta").asDouble()).isPositive();
-        assertThat(body.get("significant").asBoolean()).isTrue();
     }
 }
