@@ -1,6 +1,7 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.read.RangePlanner;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
@@ -10,7 +11,8 @@ import java.util.List;
 
 /**
  * Loads the merged tree of a {@link Selection}, reading roll-ups where they cover the range and
- * refusing, before the counts are fetched, a read of more than {@code limits.max-windows} rows.
+ * refusing, before the counts are fetched, a read of more than {@code limits.max-windows} rows,
+ * and before the tree is built, a tree of more than {@code limits.max-loaded-nodes} nodes.
  * Thread-safe.
  */
 public final class TreeSource {
@@ -28,7 +30,7 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Cct();
         }
-        return topology.rebuild(plan(selection).sum());
+        return rebuild(plan(selection).sum());
     }
 
     /** A selection's tree and the stored windows it was summed from (each execution and time slot apart). */
@@ -44,7 +46,7 @@ public final class TreeSource {
             return new Windows(new Cct(), List.of());
         }
         List<WindowCounts> read = plan(selection).read();
-        return new Windows(topology.rebuild(WindowReader.sum(read)), read);
+        return new Windows(rebuild(WindowReader.sum(read)), read);
     }
 
     private RangePlanner.Plan plan(Selection selection) {
@@ -57,6 +59,16 @@ public final class TreeSource {
                     + " instances");
         }
         return plan;
+    }
+
+    /** The tree of summed counts, refused beyond {@code limits.max-loaded-nodes}. */
+    private Cct rebuild(TreeCounts sum) {
+        if (sum.nodeIds().length > limits.maxLoadedNodes()) {
+            throw ApiException.badRequest("the selection's tree has " + sum.nodeIds().length + " nodes, more than the"
+                    + " limit limits.max-loaded-nodes = " + limits.maxLoadedNodes() + "; narrow 'from'/'to' or select"
+                    + " fewer instances");
+        }
+        return topology.rebuild(sum);
     }
 
     public Limits limits() {
