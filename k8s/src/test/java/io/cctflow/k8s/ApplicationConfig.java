@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.cctflow.agent.AgentConfig;
 import io.cctflow.flink.SamplesJobConfig;
 import io.cctflow.query.QueryServiceConfig;
-import io.cctflow.query.alerting.AlertingConfig;
+import io.cctflow.query.QueryServiceSettings;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.ArrayList;
@@ -178,10 +178,8 @@ final class ApplicationConfig {
             JsonNode c = containerWithImage(pod, "cctflow/query-service:");
             Map<String, String> env = environment(pod, c);
             Map<String, String> byEnv = new HashMap<>();
-            QueryServiceConfig.KEYS.keySet().forEach(k -> byEnv.put(environmentName(k), k));
-            AlertingConfig.KEYS.keySet().forEach(k -> byEnv.put(environmentName(k), k));
-            Map<String, String> serviceKeys = new HashMap<>();
-            Map<String, String> alertingKeys = new HashMap<>();
+            QueryServiceSettings.KEYS.environmentVariables().forEach((key, variable) -> byEnv.put(variable, key));
+            Map<String, String> keys = new HashMap<>();
             env.forEach((name, value) -> {
                 if (!name.startsWith("CCTFLOW_")) {
                     return;
@@ -190,14 +188,12 @@ final class ApplicationConfig {
                 if (key == null) {
                     problems.add(pod.owner() + ": " + name + " is no query-service or alerting key");
                 } else {
-                    (AlertingConfig.KEYS.containsKey(key) ? alertingKeys : serviceKeys)
-                            .put(key, value.startsWith("secret:") ? "from-a-secret" : value);
+                    keys.put(key, value.startsWith("secret:") ? "from-a-secret" : value);
                 }
             });
             QueryServiceConfig config;
             try {
-                config = QueryServiceConfig.from(serviceKeys);
-                AlertingConfig.from(alertingKeys);
+                config = QueryServiceSettings.from(keys).service();
             } catch (IllegalArgumentException e) {
                 problems.add(pod.owner() + ": query-service configuration: " + e.getMessage());
                 continue;

@@ -12,10 +12,18 @@ import java.util.concurrent.TimeUnit;
 /**
  * The demo JVM: {@link DemoWorkload} with the cctflow agent attached, as a separate process so the
  * agent profiles a JVM that is not ours. Its output goes to {@code demo.log} in the data directory.
+ * The demo runs two deployments in turn ({@link DemoDeployments}): {@link #VERSION}, then
+ * {@link #NEXT_VERSION} with {@link #SLOWDOWN} more work in {@code Shop.priceCart}.
  */
 public final class DemoProcess implements AutoCloseable {
     public static final String SERVICE = "demo-shop";
     static final String VERSION = "1.0.0";
+    /** The second deployment: the same shop with a planted regression. */
+    static final String NEXT_VERSION = "1.1.0";
+    /** Extra work per item in {@code Shop.priceCart} in {@link #NEXT_VERSION}: 10 %. */
+    static final double SLOWDOWN = 0.10;
+    /** The method {@link #SLOWDOWN} makes slower. */
+    static final String SLOWED_METHOD = "io.cctflow.standalone.demo.Shop.priceCart";
 
     private final Process process;
 
@@ -23,13 +31,18 @@ public final class DemoProcess implements AutoCloseable {
         this.process = process;
     }
 
-    public static DemoProcess start(Path agentJar, String bootstrapServers, Path logFile) throws IOException {
+    /**
+     * @param seconds how long the workload runs; 0 until closed
+     * @param slowdown the planted regression of {@link DemoWorkload}; 0 for none
+     */
+    public static DemoProcess start(Path agentJar, String bootstrapServers, Path logFile, String version, long seconds,
+            double slowdown) throws IOException {
         if (!Files.isRegularFile(agentJar)) {
             throw new IOException("agent jar not found at " + agentJar + "; build it with 'mvn -DskipTests package'"
                     + " or pass --agent-jar");
         }
         // no instance id: the agent's default (host-pid) makes every demo run a new instance
-        String agentArgs = "bootstrap.servers=" + bootstrapServers + ",service=" + SERVICE + ",version=" + VERSION
+        String agentArgs = "bootstrap.servers=" + bootstrapServers + ",service=" + SERVICE + ",version=" + version
                 + ",flush=5s,labels=env=demo";
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -37,7 +50,7 @@ public final class DemoProcess implements AutoCloseable {
                 "-XX:FlightRecorderOptions:stackdepth=256",
                 "-javaagent:" + agentJar.toAbsolutePath() + "=" + agentArgs,
                 "-cp", System.getProperty("java.class.path"),
-                DemoWorkload.class.getName()));
+                DemoWorkload.class.getName(), Long.toString(seconds), Double.toString(slowdown)));
         File log = logFile.toFile();
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
@@ -46,6 +59,11 @@ public final class DemoProcess implements AutoCloseable {
 
     boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** Waits until the workload ends by itself (it was started with a duration). */
+    void awaitExit() throws InterruptedException {
+        process.waitFor();
     }
 
     @Override

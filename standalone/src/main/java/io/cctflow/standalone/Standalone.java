@@ -131,14 +131,22 @@ public final class Standalone {
         String query = base + "/api/v1/metrics/method?service=" + DemoProcess.SERVICE + "&method=" + EXAMPLE_METHOD;
         if (options.demo()) {
             Path agentJar = options.agentJar() != null ? options.agentJar() : defaultAgentJar();
-            DemoProcess demo = DemoProcess.start(agentJar, kafka.bootstrapServers(), data.resolve("demo.log"));
+            DemoDeployments demo = DemoDeployments.start(agentJar, kafka.bootstrapServers(), data.resolve("demo.log"),
+                    this::step);
             running.push(demo);
-            step("demo JVM started (service " + DemoProcess.SERVICE + ", log in " + data.resolve("demo.log") + ")");
+            step("demo JVM started (service " + DemoProcess.SERVICE + " " + DemoProcess.VERSION + " for "
+                    + DemoDeployments.FIRST_RUN.toMinutes() + " min, then " + DemoProcess.NEXT_VERSION + " with "
+                    + DemoProcess.SLOWED_METHOD + " " + Math.round(DemoProcess.SLOWDOWN * 100) + " % slower; log in "
+                    + data.resolve("demo.log") + ")");
         }
         System.out.println();
         System.out.println("cctflow is up. Try:");
         System.out.println("  curl '" + base + "/api/v1/services'");
         System.out.println("  curl '" + query + "'");
+        if (options.demo()) {
+            System.out.println("and, a few minutes after the second deployment started, the comparison of the two:");
+            System.out.println("  curl '" + DemoDeployments.compareQuery(base) + "'");
+        }
         System.out.println("Press Ctrl-C to stop.");
         if (options.demo()) {
             awaitFirstAnswer(query);

@@ -2,14 +2,16 @@ package io.cctflow.query.alerting;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
-import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.model.MethodRecord;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.query.api.MethodSelector;
+import io.cctflow.query.api.SideReplicates;
 import io.cctflow.query.api.TaskNodes;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -31,8 +33,10 @@ import java.util.stream.Collectors;
  *       it, labels as the samples job stored them), and each watched method's time relative to
  *       them ({@link Scope#below}, seed 002 Eq. 3.23-3.25);
  *   <li>the predecessor over the window that ends at its own last sample (or now, if earlier), so
- *       the baseline stays put after the old version is gone; and the top-K shifts between the two
- *       ({@link ShiftRanking}), when both windows hold at least {@code minSamples}.
+ *       the baseline stays put after the old version is gone; and the top-K significant shifts
+ *       between the two ({@link ShiftRanking}: the compare endpoint's test at a false discovery
+ *       rate of 5 %, the noise estimated from each deployment's instances or windows when it has
+ *       several), when both windows hold at least {@code minSamples}.
  * </ul>
  * Shifts use the recursion-aware per-method samples the stored windows carry ({@link TreeCounts}),
  * summed, so they need no topology read; the tree is rebuilt ({@link TopologyReader#rebuild}) only
@@ -66,7 +70,8 @@ public final class AlertingRefresher {
         List<AlertingSnapshot.TaskTime> taskTimes = new ArrayList<>();
         for (Deployment.Pair pair : Deployment.newestPairs(catalogue.instances(null))) {
             Deployment current = pair.newest();
-            TreeCounts counts = sum(current, now - window, now);
+            List<WindowCounts> currentWindows = windows.windows(current.executionKeys(), now - window, now);
+            TreeCounts counts = WindowReader.sum(currentWindows);
             long total = counts.samples();
             if (total == 0) {
                 continue;
@@ -103,8 +108,8 @@ public final class AlertingRefresher {
                 continue;
             }
             long end = Math.min(now, baseline.lastSampleMillis() + 1);
-            TreeCounts before = sum(baseline, end - window, end);
-            long baseTotal = before.samples();
+            List<WindowCounts> baselineWindows = windows.windows(baseline.executionKeys(), end - window, end);
+            long baseTotal = WindowReader.sum(baselineWindows).samples();
             if (baseTotal == 0) {
                 continue;
             }
@@ -112,7 +117,8 @@ public final class AlertingRefresher {
             if (total < config.minSamples() || baseTotal < config.minSamples()) {
                 continue;
             }
-            List<MethodShift> top = ShiftRanking.top(counts, before, config.topK());
+            List<MethodShift> top = ShiftRanking.significant(SideReplicates.of(currentWindows).replicates(),
+                    SideReplicates.of(baselineWindows).replicates(), MethodComparison.DEFAULT_LEVEL, config.topK());
             Map<Long, String> names = catalogue.methodsById(top.stream().map(MethodShift::methodId).toList()).stream()
                     .collect(Collectors.toMap(MethodRecord::id, MethodRecord::signature, (a, b) -> a));
             for (MethodShift s : top) {
@@ -121,11 +127,6 @@ public final class AlertingRefresher {
             }
         }
         return new AlertingSnapshot(watched, samples, shifts, tasks, taskTimes);
-    }
-
-    /** The summed counts of a deployment's windows that overlap [from, to). */
-    private TreeCounts sum(Deployment d, long from, long to) {
-        return WindowReader.sum(windows.windows(d.executionKeys(), from, to));
     }
 
     private Set<Long> methodIds(MethodSelector m) {

@@ -55,7 +55,8 @@ public final class MetricFamilies implements MultiCollector {
         }
         GaugeSnapshot.Builder shift = GaugeSnapshot.builder().name(SHIFT).unit(Unit.RATIO)
                 .help("Method time in the newest deployment minus method time in its predecessor, for the "
-                        + "top-K methods by absolute shift per service; positive: the method takes a larger share");
+                        + "top-K methods by absolute shift per service among the significant shifts (false discovery rate 5 %); "
+                        + "positive: the method takes a larger share");
         GaugeSnapshot.Builder shiftSamples = GaugeSnapshot.builder().name(SHIFT_SAMPLES)
                 .help("Method samples behind cctflow_method_time_shift_ratio, side=current or baseline");
         for (AlertingSnapshot.Shift x : s.shifts()) {

@@ -1,15 +1,21 @@
 package io.cctflow.query.alerting;
 
-import io.cctflow.core.TreeCounts;
+import io.cctflow.core.diff.stats.MethodChange;
+import io.cctflow.core.diff.stats.MethodComparison;
+import io.cctflow.core.diff.stats.MethodSamples;
+import io.cctflow.core.diff.stats.ShareChange;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
- * The K methods whose method time shifted most between two profiles, by absolute shift, ties by
- * method id (ascending), so the result is deterministic. A method sampled on one side only counts
- * with 0 samples on the other. O(M log K) for M methods on both sides together. Stateless.
+ * The K methods whose method time shifted most between two profiles <em>among those whose shift is
+ * significant</em>: the compare endpoint's test ({@link MethodComparison}: binomial sampling with one
+ * replicate per side, over-dispersion from the instances or windows when there are several, the
+ * false discovery rate controlled across every method compared), so a shift series, and the alert
+ * on it, never stands for sampling noise. Ordered by absolute shift, ties by method id (ascending),
+ * so the result is deterministic. A method sampled on one side only counts with 0 samples on the
+ * other. Stateless.
  */
 public final class ShiftRanking {
     /** Largest absolute shift first; equal shifts by ascending method id. */
@@ -21,52 +27,36 @@ public final class ShiftRanking {
     }
 
     /**
-     * The top {@code k} shifts from {@code baseline} to {@code current}, per method id, using the
-     * recursion-aware method samples the counts carry ({@link TreeCounts#methodSamples()}) and the
-     * root totals as denominators.
+     * The top {@code k} significant shifts from {@code baseline} to {@code current}, per method id,
+     * using the recursion-aware method samples the counts carry and the replicates' samples as
+     * denominators.
      *
+     * @param current the current deployment's replicates (its instances or windows), at least one
+     * @param fdr false discovery rate of the test
      * @return at most {@code k} shifts, ordered by {@link #ORDER}; empty when either side has no samples
      */
-    public static List<MethodShift> top(TreeCounts current, TreeCounts baseline, int k) {
+    public static List<MethodShift> significant(List<MethodSamples> current, List<MethodSamples> baseline,
+            double fdr, int k) {
         if (k < 1) {
             throw new IllegalArgumentException("k must be >= 1, got " + k);
         }
-        long curTotal = current.samples();
-        long baseTotal = baseline.samples();
-        if (curTotal == 0 || baseTotal == 0) {
+        if (samples(current) == 0 || samples(baseline) == 0) {
             return List.of();
         }
-        // the heap's head is the weakest of the best k so far
-        PriorityQueue<MethodShift> best = new PriorityQueue<>(k + 1, ORDER.reversed());
-        long[] ci = current.methodIds();
-        long[] cs = current.methodSamples();
-        long[] bi = baseline.methodIds();
-        long[] bs = baseline.methodSamples();
-        int a = 0;
-        int b = 0;
-        while (a < ci.length || b < bi.length) { // merge of two id-sorted columns
-            long id;
-            long now = 0;
-            long before = 0;
-            if (b >= bi.length || (a < ci.length && ci[a] < bi[b])) {
-                id = ci[a];
-                now = cs[a++];
-            } else if (a >= ci.length || bi[b] < ci[a]) {
-                id = bi[b];
-                before = bs[b++];
-            } else {
-                id = ci[a];
-                now = cs[a++];
-                before = bs[b++];
-            }
-            best.add(new MethodShift(id, now, before, shift(now, curTotal, before, baseTotal)));
-            if (best.size() > k) {
-                best.poll();
+        List<MethodShift> out = new ArrayList<>();
+        for (MethodChange c : MethodComparison.compare(baseline, current, fdr).methods()) {
+            if (c.methodTime().significant()) {
+                ShareChange s = c.methodTime().change();
+                out.add(new MethodShift(c.method(), s.countB(), s.countA(),
+                        shift(s.countB(), s.samplesB(), s.countA(), s.samplesA())));
             }
         }
-        List<MethodShift> out = new ArrayList<>(best);
         out.sort(ORDER);
-        return out;
+        return out.size() > k ? List.copyOf(out.subList(0, k)) : out;
+    }
+
+    private static long samples(List<MethodSamples> side) {
+        return side.stream().mapToLong(MethodSamples::samples).sum();
     }
 
     /** The one formula for a shift, shared with the tests' brute force. */

@@ -5,7 +5,9 @@ import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.read.RangePlanner;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.query.http.ApiException;
+import java.util.List;
 
 /**
  * Loads the merged tree of a {@link Selection}, reading roll-ups where they cover the range and
@@ -28,6 +30,26 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Cct();
         }
+        return rebuild(plan(selection).sum());
+    }
+
+    /** A selection's tree and the stored windows it was summed from (each execution and time slot apart). */
+    public record Windows(Cct tree, List<WindowCounts> windows) {
+    }
+
+    /**
+     * {@link #load} with the windows kept: what a comparison estimates the noise from. Reads every
+     * window (from the reader's window cache where it holds them), within the same limit.
+     */
+    public Windows loadWindows(Selection selection) {
+        if (selection.instances().isEmpty()) {
+            return new Windows(new Cct(), List.of());
+        }
+        List<WindowCounts> read = plan(selection).read();
+        return new Windows(rebuild(WindowReader.sum(read)), read);
+    }
+
+    private RangePlanner.Plan plan(Selection selection) {
         RangePlanner.Plan plan = windows.plan(selection.executionKeys(), selection.from().toEpochMilli(),
                 selection.to().toEpochMilli());
         long rows = plan.windowCount();
@@ -36,7 +58,11 @@ public final class TreeSource {
                     + " limits.max-windows = " + limits.maxWindows() + "; narrow 'from'/'to' or select fewer"
                     + " instances");
         }
-        TreeCounts sum = plan.sum();
+        return plan;
+    }
+
+    /** The tree of summed counts, refused beyond {@code limits.max-loaded-nodes}. */
+    private Cct rebuild(TreeCounts sum) {
         if (sum.nodeIds().length > limits.maxLoadedNodes()) {
             throw ApiException.badRequest("the selection's tree has " + sum.nodeIds().length + " nodes, more than the"
                     + " limit limits.max-loaded-nodes = " + limits.maxLoadedNodes() + "; narrow 'from'/'to' or select"

@@ -76,6 +76,12 @@ class AlertingRefresherTest {
         return p;
     }
 
+    /** Writes a given profile as one window starting {@code minutesAgo} minutes before now's minute. */
+    private static Profiles write(Profiles p, String service, String version, String instance, int minutesAgo) {
+        store.write(new ExecutionId(service, version, instance), NOW_MINUTE - minutesAgo * MINUTE, p.tree(), METHODS);
+        return p;
+    }
+
     private static String name(long methodId) {
         return METHODS.stream().filter(m -> m.id() == methodId).findFirst().orElseThrow().signature();
     }
@@ -87,9 +93,17 @@ class AlertingRefresherTest {
             Random random = new Random(seed);
             // checkout: v1 on two instances long ago, v2 now; windows outside each side's window as decoys
             write(random, "checkout", "v1", "a", 40, 60); // before v1's baseline window
-            Profiles v1 = write(random, "checkout", "v1", "a", 30, 60).plus(write(random, "checkout", "v1", "b", 29, 60));
+            // v1's replicates are its instances, v2's (one instance) its windows; each deployment's
+            // replicates repeat one profile, so the deployments differ beyond the replicates' noise
+            Profiles v1Profile = Profiles.random(random, 60, 7, ALPHABET);
+            List<Profiles> v1Parts = List.of(write(v1Profile, "checkout", "v1", "a", 30),
+                    write(v1Profile, "checkout", "v1", "b", 29));
+            Profiles v1 = Profiles.merged(v1Parts);
             write(random, "checkout", "v2", "c", 10, 60); // v2, but before the trailing window
-            Profiles v2 = write(random, "checkout", "v2", "c", 4, 60).plus(write(random, "checkout", "v2", "c", 0, 60));
+            Profiles v2Profile = Profiles.random(random, 60, 7, ALPHABET);
+            List<Profiles> v2Parts = List.of(write(v2Profile, "checkout", "v2", "c", 4),
+                    write(v2Profile, "checkout", "v2", "c", 0));
+            Profiles v2 = Profiles.merged(v2Parts);
             // cart: one deployment, live: no shifts
             Profiles cart = write(random, "cart", "v7", "d", 2, 40);
             // old: nothing in the trailing window: not exported at all
@@ -121,7 +135,9 @@ class AlertingRefresherTest {
                     new AlertingSnapshot.WatchedTime("cart", "v7", "com.example.M2.run()V",
                             cart.samplesWith(Profiles.method(2)), cart.samples()));
             List<AlertingSnapshot.Shift> expected = new ArrayList<>();
-            for (MethodShift x : Profiles.rankAll(v2, v1, ALPHABET).subList(0, 3)) {
+            List<MethodShift> significant = Profiles.rankSignificant(v2Parts, v1Parts, ALPHABET);
+            assertThat(significant).as("seed %d: random profiles differ beyond noise", seed).isNotEmpty();
+            for (MethodShift x : significant.subList(0, Math.min(3, significant.size()))) {
                 expected.add(new AlertingSnapshot.Shift("checkout", "v2", "v1", name(x.methodId()), x));
             }
             assertThat(s.shifts()).as("seed %d", seed).isEqualTo(expected);

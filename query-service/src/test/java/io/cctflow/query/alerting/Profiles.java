@@ -2,7 +2,12 @@ package io.cctflow.query.alerting;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.MethodId;
+import io.cctflow.core.diff.stats.MethodComparison;
+import io.cctflow.core.diff.stats.MethodSamples;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -72,6 +77,60 @@ record Profiles(List<long[]> stacks, List<Long> counts) {
         all.sort(Comparator.comparingDouble((MethodShift x) -> -Math.abs(x.shift()))
                 .thenComparingLong(MethodShift::methodId));
         return all;
+    }
+
+    /**
+     * The per-method table by brute force, per stack: method samples (stacks holding the method at
+     * least once) and self samples (stacks whose last frame is the method) of methods 0..alphabet-1.
+     */
+    MethodSamples methodSamples(int alphabet) {
+        List<Long> ids = new ArrayList<>();
+        List<Long> method = new ArrayList<>();
+        List<Long> self = new ArrayList<>();
+        for (int i = 0; i < alphabet; i++) {
+            long id = method(i);
+            long leaf = 0;
+            for (int k = 0; k < stacks.size(); k++) {
+                long[] m = stacks.get(k);
+                leaf += m.length > 0 && m[m.length - 1] == id ? counts.get(k) : 0;
+            }
+            if (samplesWith(id) > 0) {
+                ids.add(id);
+                method.add(samplesWith(id));
+                self.add(leaf);
+            }
+        }
+        // method ids are hashes: sort the rows by id as the counts do
+        Integer[] order = new Integer[ids.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingLong(ids::get));
+        return new MethodSamples(Arrays.stream(order).mapToLong(ids::get).toArray(),
+                Arrays.stream(order).mapToLong(method::get).toArray(),
+                Arrays.stream(order).mapToLong(self::get).toArray(), samples());
+    }
+
+    /**
+     * The reference of the exported shifts: {@link #rankAll} of the merged replicates, keeping the
+     * methods whose method time {@link MethodComparison} finds significant on the brute-force tables.
+     */
+    static List<MethodShift> rankSignificant(List<Profiles> current, List<Profiles> baseline, int alphabet) {
+        MethodComparison.Result r = MethodComparison.compare(
+                baseline.stream().map(p -> p.methodSamples(alphabet)).toList(),
+                current.stream().map(p -> p.methodSamples(alphabet)).toList(), MethodComparison.DEFAULT_LEVEL);
+        Set<Long> significant = new HashSet<>();
+        r.methods().stream().filter(c -> c.methodTime().significant()).forEach(c -> significant.add(c.method()));
+        return rankAll(merged(current), merged(baseline), alphabet).stream()
+                .filter(x -> significant.contains(x.methodId())).toList();
+    }
+
+    static Profiles merged(List<Profiles> parts) {
+        Profiles out = new Profiles(List.of(), List.of());
+        for (Profiles p : parts) {
+            out = out.plus(p);
+        }
+        return out;
     }
 
     /** Brute force, per sample: the samples whose stack holds {@code methodId} at least once. */

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.core.diff.stats.MethodComparison;
+import io.cctflow.core.diff.stats.MethodSamples;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.write.GraphWriter;
@@ -32,7 +34,8 @@ import org.neo4j.driver.Driver;
  * real {@link QueryService} exports {@code /metrics}; a real Prometheus scrapes it and evaluates
  * the shipped rules ({@code k8s/prometheus/cctflow-rules.yaml}): the shift alert fires for
  * {@code Db.query} and for nothing else. Then v3, the same code as v2 (its samples differ by
- * noise only), replaces it: the v2 alert resolves and no alert fires for v3.
+ * noise only), replaces it: the v2 alert resolves, no alert fires for v3, and of v3's shifts only
+ * the significant ones are exported.
  *
  * <p>The rules are the shipped file with every {@code for:} shortened to {@value #FOR} (the
  * expressions and thresholds are unchanged), and Prometheus scrapes and evaluates every second,
@@ -151,10 +154,12 @@ class PrometheusAlertingTest {
                             window(205 + m, 590 - m, 205), METHODS);
                 }
                 long v3Written = System.nanoTime();
-                await("v3's shifts scraped by Prometheus").atMost(DEADLINE).pollInterval(Duration.ofMillis(500))
-                        .until(() -> prometheus.query("cctflow_method_time_shift_ratio{version=\"v3\"}").size() > 0);
+                // v3's samples are exported whether or not any shift is significant
+                String v3Samples = MetricFamilies.DEPLOYMENT_SAMPLES + "{version=\"v3\"}";
+                await("v3's samples scraped by Prometheus").atMost(DEADLINE).pollInterval(Duration.ofMillis(500))
+                        .until(() -> prometheus.query(v3Samples).size() > 0);
                 long v3Scraped = System.nanoTime();
-                JsonNode v3 = prometheus.query("cctflow_method_time_shift_ratio{version=\"v3\"}");
+                JsonNode v3 = prometheus.query(v3Samples);
                 double seen = v3.get(0).get("value").get(0).asDouble(); // evaluation time, Unix seconds
                 await("v2's alert resolved").atMost(DEADLINE).pollInterval(Duration.ofMillis(500))
                         .until(() -> alerts(prometheus).stream()
@@ -170,8 +175,26 @@ class PrometheusAlertingTest {
                 System.out.printf("[PrometheusAlertingTest] Prometheus ready -> v2 alert firing: %.1f s (for: %s);"
                         + " v3 written -> scraped: %.1f s; -> v2 alert resolved: %.1f s%n", (fired - ready) / 1e9, FOR,
                         (v3Scraped - v3Written) / 1e9, (resolved - v3Written) / 1e9);
+                // only v3's significant shifts are exported (the compare endpoint's test on the stored windows,
+                // windows as replicates), none large enough to alert on
                 JsonNode shifts = prometheus.query("cctflow_method_time_shift_ratio{version=\"v3\"}");
-                assertThat(shifts).as("every method's shift v2 -> v3 is scraped").hasSize(METHODS.size());
+                List<MethodSamples> v2Windows = new ArrayList<>();
+                List<MethodSamples> v3Windows = new ArrayList<>();
+                for (int m = 30; m > 27; m--) {
+                    v2Windows.add(MethodSamples.of(window(200, 600, 200)));
+                }
+                for (int m = 20; m > 17; m--) {
+                    v3Windows.add(MethodSamples.of(window(205 + m, 590 - m, 205)));
+                }
+                List<String> expected = ShiftRanking.significant(v3Windows, v2Windows, MethodComparison.DEFAULT_LEVEL,
+                        METHODS.size()).stream().map(x -> METHODS.stream().filter(r -> r.id() == x.methodId())
+                        .findFirst().orElseThrow().signature()).sorted().toList();
+                List<String> exported = new ArrayList<>();
+                shifts.forEach(s -> exported.add(s.get("metric").path("method").asText()));
+                assertThat(exported).as("v3's exported shifts are its significant ones").containsExactlyInAnyOrderElementsOf(
+                        expected);
+                assertThat(expected).as("main and handle hold every sample on both sides: never significant")
+                        .doesNotContain(MAIN.signature(), HANDLE.signature());
                 for (JsonNode s : shifts) {
                     assertThat(s.get("metric").path("baseline_version").asText()).isEqualTo("v2");
                     assertThat(Math.abs(s.get("value").get(1).asDouble())).as(s.toString()).isLessThan(0.1);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cctflow.core.TreeCounts;
+import io.cctflow.core.diff.stats.MethodComparison;
+import io.cctflow.core.diff.stats.MethodSamples;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
@@ -13,19 +15,29 @@ import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class ShiftRankingTest {
+    private static final double FDR = MethodComparison.DEFAULT_LEVEL;
 
-    @Property(tries = 300)
-    void topKEqualsTheFirstKOfTheFullBruteForceRanking(@ForAll long seed,
-            @ForAll @IntRange(min = 1, max = 12) int k, @ForAll @IntRange(min = 1, max = 15) int alphabet) {
+    private static List<MethodSamples> side(Profiles... replicates) {
+        return java.util.Arrays.stream(replicates).map(p -> MethodSamples.of(TreeCounts.of(p.tree()))).toList();
+    }
+
+    @Property(tries = 200)
+    void topKEqualsTheFirstKOfTheBruteForceRankingOfSignificantShifts(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 12) int k, @ForAll @IntRange(min = 1, max = 15) int alphabet,
+            @ForAll @IntRange(min = 1, max = 3) int replicates) {
         Random random = new Random(seed);
-        Profiles current = Profiles.random(random, 1 + random.nextInt(80), 8, alphabet);
-        Profiles baseline = Profiles.random(random, 1 + random.nextInt(80), 8, alphabet);
-        if (current.samples() == 0 || baseline.samples() == 0) {
-            return;
+        Profiles[] current = new Profiles[replicates];
+        Profiles[] baseline = new Profiles[replicates];
+        for (int r = 0; r < replicates; r++) {
+            current[r] = Profiles.random(random, 1 + random.nextInt(80), 8, alphabet);
+            baseline[r] = Profiles.random(random, 1 + random.nextInt(80), 8, alphabet);
+            if (current[r].samples() == 0 || baseline[r].samples() == 0) {
+                return;
+            }
         }
-        List<MethodShift> expected = Profiles.rankAll(current, baseline, alphabet);
+        List<MethodShift> expected = Profiles.rankSignificant(List.of(current), List.of(baseline), alphabet);
 
-        List<MethodShift> top = ShiftRanking.top(TreeCounts.of(current.tree()), TreeCounts.of(baseline.tree()), k);
+        List<MethodShift> top = ShiftRanking.significant(side(current), side(baseline), FDR, k);
 
         assertThat(top).hasSize(Math.min(k, expected.size()));
         assertThat(top).isEqualTo(expected.subList(0, top.size()));
@@ -35,10 +47,10 @@ class ShiftRankingTest {
     void neverMoreThanKSeriesHoweverManyMethodsShift(@ForAll long seed, @ForAll @IntRange(min = 1, max = 5) int k) {
         Random random = new Random(seed);
         int alphabet = 60; // far more methods than K
-        Profiles current = Profiles.random(random, 200, 6, alphabet);
-        Profiles baseline = Profiles.random(random, 200, 6, alphabet);
+        Profiles current = Profiles.random(random, 2000, 6, alphabet);
+        Profiles baseline = Profiles.random(random, 2000, 6, alphabet);
 
-        List<MethodShift> top = ShiftRanking.top(TreeCounts.of(current.tree()), TreeCounts.of(baseline.tree()), k);
+        List<MethodShift> top = ShiftRanking.significant(side(current), side(baseline), FDR, k);
 
         assertThat(top).hasSize(k);
         assertThat(new TreeSet<>(top.stream().map(MethodShift::methodId).toList())).hasSize(k);
@@ -48,13 +60,14 @@ class ShiftRankingTest {
     void recursionCountsASampleOncePerMethod() {
         long a = Profiles.method(0);
         long b = Profiles.method(1);
-        // baseline: a->b 10, a 10: a 100 %, b 50 %; current: a->b->a->b 30, a 10: a 100 %, b 75 %
-        Profiles baseline = new Profiles(List.of(new long[] {a, b}, new long[] {a}), List.of(10L, 10L));
-        Profiles current = new Profiles(List.of(new long[] {a, b, a, b}, new long[] {a}), List.of(30L, 10L));
+        // baseline: a->b 100, a 100: a 100 %, b 50 %; current: a->b->a->b 300, a 100: a 100 %, b 75 %
+        Profiles baseline = new Profiles(List.of(new long[] {a, b}, new long[] {a}), List.of(100L, 100L));
+        Profiles current = new Profiles(List.of(new long[] {a, b, a, b}, new long[] {a}), List.of(300L, 100L));
 
-        List<MethodShift> top = ShiftRanking.top(TreeCounts.of(current.tree()), TreeCounts.of(baseline.tree()), 10);
+        List<MethodShift> top = ShiftRanking.significant(side(current), side(baseline), FDR, 10);
 
-        assertThat(top).containsExactly(new MethodShift(b, 30, 10, 0.25), new MethodShift(a, 40, 20, 0.0));
+        // a's method time did not change (100 % on both sides): not significant, not exported
+        assertThat(top).containsExactly(new MethodShift(b, 300, 100, 0.25));
     }
 
     @Test
@@ -62,20 +75,32 @@ class ShiftRankingTest {
         long a = Profiles.method(0);
         long gone = Profiles.method(1);
         long added = Profiles.method(2);
-        Profiles baseline = new Profiles(List.of(new long[] {a, gone}, new long[] {a}), List.of(1L, 3L));
-        Profiles current = new Profiles(List.of(new long[] {a, added}, new long[] {a}), List.of(1L, 1L));
+        Profiles baseline = new Profiles(List.of(new long[] {a, gone}, new long[] {a}), List.of(100L, 300L));
+        Profiles current = new Profiles(List.of(new long[] {a, added}, new long[] {a}), List.of(100L, 100L));
 
-        List<MethodShift> top = ShiftRanking.top(TreeCounts.of(current.tree()), TreeCounts.of(baseline.tree()), 2);
+        List<MethodShift> top = ShiftRanking.significant(side(current), side(baseline), FDR, 2);
 
-        assertThat(top).containsExactly(new MethodShift(added, 1, 0, 0.5), new MethodShift(gone, 0, 1, -0.25));
+        assertThat(top).containsExactly(new MethodShift(added, 100, 0, 0.5), new MethodShift(gone, 0, 100, -0.25));
+    }
+
+    @Test
+    void noiseAloneExportsNoShift() {
+        // the same split, give or take a few samples: nothing is significant
+        long a = Profiles.method(0);
+        long b = Profiles.method(1);
+        Profiles baseline = new Profiles(List.of(new long[] {a, b}, new long[] {a}), List.of(500L, 500L));
+        Profiles current = new Profiles(List.of(new long[] {a, b}, new long[] {a}), List.of(520L, 480L));
+
+        assertThat(ShiftRanking.significant(side(current), side(baseline), FDR, 10)).isEmpty();
     }
 
     @Test
     void emptySideHasNoShifts() {
         Profiles some = new Profiles(List.<long[]>of(new long[] {Profiles.method(0)}), List.of(5L));
-        assertThat(ShiftRanking.top(TreeCounts.of(some.tree()), TreeCounts.empty(), 3)).isEmpty();
-        assertThat(ShiftRanking.top(TreeCounts.empty(), TreeCounts.of(some.tree()), 3)).isEmpty();
-        assertThatThrownBy(() -> ShiftRanking.top(TreeCounts.empty(), TreeCounts.empty(), 0))
+        List<MethodSamples> empty = List.of(MethodSamples.of(TreeCounts.empty()));
+        assertThat(ShiftRanking.significant(side(some), empty, FDR, 3)).isEmpty();
+        assertThat(ShiftRanking.significant(empty, side(some), FDR, 3)).isEmpty();
+        assertThatThrownBy(() -> ShiftRanking.significant(empty, empty, FDR, 0))
                 .hasMessageContaining("k must be >= 1");
     }
 }

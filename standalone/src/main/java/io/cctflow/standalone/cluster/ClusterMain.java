@@ -1,5 +1,6 @@
 package io.cctflow.standalone.cluster;
 
+import io.cctflow.standalone.DemoDeployments;
 import io.cctflow.standalone.DemoProcess;
 import io.cctflow.standalone.Standalone;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ public final class ClusterMain {
         Consumer<String> progress = what -> System.out.printf("[%6.1f s] %s%n", (System.nanoTime() - start) / 1e9, what);
         CountDownLatch stopped = new CountDownLatch(1);
         Cluster[] cluster = new Cluster[1];
-        DemoProcess[] demo = new DemoProcess[1];
+        DemoDeployments[] demo = new DemoDeployments[1];
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("stopping the cluster ...");
             try {
@@ -59,9 +60,10 @@ public final class ClusterMain {
         if (options.demo()) {
             Path agentJar = Path.of(ClusterMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                     .getParent().resolve("cctflow-agent.jar");
-            demo[0] = DemoProcess.start(agentJar, cluster[0].kafka().bootstrapServers(),
-                    options.dataDir().resolve("demo.log"));
-            progress.accept("demo JVM started (service " + DemoProcess.SERVICE + ")");
+            demo[0] = DemoDeployments.start(agentJar, cluster[0].kafka().bootstrapServers(),
+                    options.dataDir().resolve("demo.log"), progress);
+            progress.accept("demo JVM started (service " + DemoProcess.SERVICE + "; its two deployments: "
+                    + DemoDeployments.compareQuery("http://127.0.0.1:" + cluster[0].queryPorts().get(0)) + ")");
         }
         int port = cluster[0].queryPorts().get(0);
         System.out.println();

@@ -10,7 +10,9 @@ import java.util.concurrent.TimeUnit;
  * checking inventory (hash maps), scoring recommendations (tree recursion) and rendering a
  * response (string building). Several distinct hot paths, recursion, and thread names that
  * normalise to one pool ({@code shop-worker-#}). Runs until killed, or for the duration given as
- * the first argument (e.g. {@code 60s}).
+ * the first argument (e.g. {@code 60s}; {@code 0} for no limit). The optional second argument is a
+ * planted regression: the extra work {@code Shop.priceCart} does per item (e.g. {@code 0.10} for
+ * 10 % more), so a comparison with a run without it has a known answer.
  */
 public final class DemoWorkload {
     private static volatile long sink; // keeps the JIT from removing the work
@@ -23,7 +25,12 @@ public final class DemoWorkload {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        Duration duration = args.length > 0 ? Duration.ofSeconds(Long.parseLong(args[0].replace("s", ""))) : null;
+        long seconds = args.length > 0 ? Long.parseLong(args[0].replace("s", "")) : 0;
+        Duration duration = seconds > 0 ? Duration.ofSeconds(seconds) : null;
+        double slowdown = args.length > 1 ? Double.parseDouble(args[1]) : 0;
+        if (!(slowdown >= 0 && slowdown <= 10)) {
+            throw new IllegalArgumentException("slowdown (second argument) must be from 0 to 10, got " + args[1]);
+        }
         int threads = 3;
         ExecutorService pool = Executors.newFixedThreadPool(threads, new java.util.concurrent.ThreadFactory() {
             private int n;
@@ -39,7 +46,7 @@ public final class DemoWorkload {
         for (int i = 0; i < threads; i++) {
             int seed = i;
             pool.execute(() -> {
-                Shop shop = new Shop(seed);
+                Shop shop = new Shop(seed, slowdown);
                 while (System.nanoTime() < end) {
                     shop.handleRequest();
                 }

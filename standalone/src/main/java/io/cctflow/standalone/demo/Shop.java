@@ -7,10 +7,16 @@ import java.util.Map;
 
 /** One worker's shop; not shared between threads. */
 final class Shop {
+    /** Loop iterations per cart item in {@link #priceCart} of the baseline release. */
+    static final int PRICE_WORK_PER_ITEM = 400;
+
     private final Map<Integer, Integer> stock = new HashMap<>();
+    private final int priceWorkPerItem;
     private int request;
 
-    Shop(int seed) {
+    /** @param slowdown extra work in {@link #priceCart}, e.g. 0.10 for 10 % more: a planted regression */
+    Shop(int seed, double slowdown) {
+        this.priceWorkPerItem = (int) Math.round(PRICE_WORK_PER_ITEM * (1 + slowdown));
         for (int i = 0; i < 10_000; i++) {
             stock.put(i * 31 + seed, i % 17);
         }
@@ -27,7 +33,7 @@ final class Shop {
 
     long priceCart(int items) {
         long total = 0;
-        for (int i = 0; i < items * 400; i++) {
+        for (int i = 0; i < items * priceWorkPerItem; i++) {
             total += (i * 2654435761L) % 997;
         }
         return total;

@@ -6,8 +6,11 @@ import io.cctflow.core.diff.DiffResult;
 import io.cctflow.core.diff.Overlap;
 import io.cctflow.core.diff.TreeDiff;
 import io.cctflow.core.diff.Weight;
+import io.cctflow.core.diff.stats.MethodComparison;
+import io.cctflow.core.migration.MethodContexts;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.query.api.Selection;
+import io.cctflow.query.api.SideReplicates;
 import io.cctflow.query.api.TreeSource;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
@@ -24,9 +27,17 @@ import java.util.concurrent.Executors;
 
 /**
  * {@code GET /api/v1/compare}: two selections (instances, instance sets, deployments or time
- * ranges) compared with cct-core's {@link TreeDiff} (seed 000, PARCS): relaxed common tree, the
- * three stages with attributions when CodeManifests give a change list, overlap, matching score
- * and the ranked weight differences with the baseline change arrow of each method's method time.
+ * ranges) compared method by method first ({@link MethodComparison}: each method's method time and
+ * self time on both sides with counts, interval, p-value and Benjamini-Hochberg q-value, the noise
+ * estimated from the sides' instances or windows when a side has two or more, calling contexts
+ * matched by method path beneath each method), then with cct-core's {@link TreeDiff} (seed 000,
+ * PARCS): relaxed common tree, the three stages with attributions when CodeManifests give a
+ * change list, overlap, matching score and the ranked weight differences with the baseline change
+ * arrow of each method's method time.
+ *
+ * <p>{@code fdr} ({@value #MIN_FDR}..{@value #MAX_FDR}, default 0.05) is the false discovery
+ * rate; {@code contexts} (0..{@value #MAX_CONTEXTS}, default {@value #DEFAULT_CONTEXTS}) the
+ * contexts listed per method; {@code top} also bounds the method rows.
  *
  * <p>Parameters: the {@link Selection} parameters, each either shared ({@code version}) or per
  * side ({@code a.version}, {@code b.version}; a side's own value wins); {@code weight}
@@ -38,6 +49,10 @@ import java.util.concurrent.Executors;
 public final class CompareEndpoint implements JsonHandler.Endpoint {
     static final int DEFAULT_TOP = 20;
     static final int MAX_TOP = 1000;
+    static final double MIN_FDR = 0.0001;
+    static final double MAX_FDR = 0.5;
+    static final int DEFAULT_CONTEXTS = 5;
+    static final int MAX_CONTEXTS = 100;
     static final List<String> SIDE_PREFIXES = List.of("", "a.", "b.", "noise.", "noise.a.", "noise.b.");
     public static final Set<String> PARAMS = allowedParams();
 
@@ -58,15 +73,15 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
     }
 
     private static Set<String> allowedParams() {
-        Set<String> names = new HashSet<>(Set.of("weight", "top", "threshold"));
+        Set<String> names = new HashSet<>(Set.of("weight", "top", "threshold", "fdr", "contexts"));
         for (String prefix : SIDE_PREFIXES) {
             ComparisonSide.SELECTION_PARAMS.forEach(n -> names.add(prefix + n));
         }
         return Set.copyOf(names);
     }
 
-    /** A side's selection and its tree. */
-    record Loaded(String name, Selection selection, Cct tree) {
+    /** A side's selection, its tree and its replicates. */
+    record Loaded(String name, Selection selection, Cct tree, SideReplicates replicates) {
     }
 
     @Override
@@ -74,6 +89,8 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
         params.allowOnly(PARAMS);
         int top = top(params);
         Weight weight = weight(params);
+        double fdr = params.number("fdr", MIN_FDR, MAX_FDR).orElse(MethodComparison.DEFAULT_LEVEL);
+        int contexts = params.integer("contexts", 0, MAX_CONTEXTS).orElse(DEFAULT_CONTEXTS);
         Optional<Double> threshold = threshold(params);
         boolean noise = ComparisonSide.given(params, "noise.") || ComparisonSide.given(params, "noise.a.")
                 || ComparisonSide.given(params, "noise.b.");
@@ -99,7 +116,30 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
         }
         CodeChanges changes = CodeChanges.between(catalogue, a.selection(), b.selection());
         DiffResult result = TreeDiff.compare(a.tree(), b.tree(), changes.changes(), weight, noiseOut.threshold(), top);
-        return new DiffReport(catalogue, a, b, weight, top).build(result, noiseOut, changes);
+        MethodComparison.Result tested = MethodComparison.compare(a.replicates().replicates(),
+                b.replicates().replicates(), fdr);
+        Cct byMethodA = MethodContexts.of(a.tree());
+        Cct byMethodB = MethodContexts.of(b.tree());
+        MethodReport methods = new MethodReport(tested, byMethodA, byMethodB, top, contexts);
+        return new DiffReport(catalogue, a, b, weight, top, methods).build(result, noiseOut, changes,
+                commonTreeByMethod(byMethodA, byMethodB), methods.significance(a.replicates(), b.replicates()));
+    }
+
+    /**
+     * The common tree of two method-path projections. Siblings of a projection have distinct
+     * methods and every call-site line is 0, so relaxed matching (children by method, call-site
+     * order kept) matches exactly the nodes whose method path both have: nodes with the same id
+     * (a hash of the path). One lookup per node instead of the matching itself.
+     */
+    private static CompareResponse.CommonTreeByMethod commonTreeByMethod(Cct a, Cct b) {
+        int size = 0;
+        for (int n = 1; n < a.size(); n++) {
+            size += b.indexOf(a.id(n)) > Cct.ROOT ? 1 : 0;
+        }
+        int nodesA = a.size() - 1;
+        int nodesB = b.size() - 1;
+        return new CompareResponse.CommonTreeByMethod(size, nodesA, nodesB, nodesA == 0 ? 1.0 : (double) size / nodesA,
+                nodesB == 0 ? 1.0 : (double) size / nodesB);
     }
 
     /** Loads two sides at once (the reads of each side are sequential round trips to Neo4j). */
@@ -120,13 +160,14 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
     }
 
     private Loaded load(String name, Selection s) {
-        Cct tree = trees.load(s);
+        TreeSource.Windows windows = trees.loadWindows(s);
+        Cct tree = windows.tree();
         if (tree.total(Cct.ROOT) == 0) {
             throw ApiException.notFound("side " + name + " selects no samples: service '" + s.service() + "'"
                     + (s.version() == null ? "" : " version '" + s.version() + "'") + ", instances "
                     + s.instances().stream().map(i -> i.instanceId()).toList() + ", " + s.from() + " to " + s.to());
         }
-        return new Loaded(name, s, tree);
+        return new Loaded(name, s, tree, SideReplicates.of(windows.windows()));
     }
 
     /** The overlap of two instances of one deployment: what noise alone leaves of a perfect match. */

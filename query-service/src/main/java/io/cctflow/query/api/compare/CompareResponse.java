@@ -5,6 +5,12 @@ import java.util.List;
 /**
  * The body of {@code GET /api/v1/compare}. Every share comes with the sample counts it is made of.
  *
+ * <p>Methods first: {@code significant} and {@code message} say in a word whether anything changed
+ * beyond noise ({@code "no significant change"} when nothing passed the false discovery rate);
+ * {@code significance} says how the noise was estimated; {@code methods} are the per-method rows,
+ * most significant first. The PARCS fields (common tree, overlap, score, stages, weight
+ * differences, attributions) follow.
+ *
  * @param weight the node weight differences are ranked by: {@code self} or {@code total}
  * @param score seed 000 Sect. 5.2 matching score in percent (self and total overlap times coverage)
  * @param stages one entry per PARCS stage, in stage order
@@ -13,6 +19,10 @@ import java.util.List;
  *     per stage
  */
 public record CompareResponse(
+        boolean significant,
+        String message,
+        Significance significance,
+        List<MethodRow> methods,
         String service,
         Side a,
         Side b,
@@ -35,10 +45,73 @@ public record CompareResponse(
     }
 
     /**
-     * @param size matched pairs left after every excised subtree (virtual root not counted)
+     * @param size matched pairs left after every excised subtree (virtual root not counted), nodes
+     *     identified by method and call-site line
      * @param shareOfA size / nodes of side a (1 for an empty side)
+     * @param byMethodPath the relaxed common tree of both sides with call-site lines dropped
+     *     ({@code MethodContexts}): what lines that moved between releases no longer split
      */
-    public record CommonTreeSize(int size, double shareOfA, double shareOfB) {
+    public record CommonTreeSize(int size, double shareOfA, double shareOfB, CommonTreeByMethod byMethodPath) {
+    }
+
+    /** The common tree of the sides' method-path projections: matched nodes and their share of each side's. */
+    public record CommonTreeByMethod(int size, int nodesA, int nodesB, double shareOfA, double shareOfB) {
+    }
+
+    /**
+     * How the per-method significance was computed.
+     *
+     * @param fdr false discovery rate controlled across every share tested (Benjamini-Hochberg)
+     * @param model {@code binomial} (one replicate per side: samples as independent draws) or
+     *     {@code replicates} (quasi-binomial, over-dispersion estimated from the replicates)
+     * @param unitA what side a's replicates are: {@code instances}, {@code windows} or {@code none}
+     * @param dispersionMethodTime pooled variance of method-time shares relative to binomial (1: none)
+     * @param degreesOfFreedom of the pooled dispersion
+     * @param methods methods on either side
+     * @param tested shares counted by the adjustment (two per method, less those too rare to ever
+     *     be significant)
+     * @param significantMethods methods whose method time or self time changed significantly
+     * @param confidence of every interval
+     */
+    public record Significance(double fdr, String model, int replicatesA, String unitA, int replicatesB,
+            String unitB, double dispersionMethodTime, double dispersionSelfTime, long degreesOfFreedom, int methods,
+            int tested, int significantMethods, double confidence) {
+    }
+
+    /**
+     * One method compared: its method time (share of samples with a frame of the method,
+     * recursion-aware) and self time (share of samples whose leaf is the method), each side's share
+     * of all of its samples.
+     *
+     * @param change the more significant measure's label; {@code UNCHANGED} unless one is significant
+     * @param contexts calling contexts of the method (matched by method path), largest |delta| first
+     */
+    public record MethodRow(String method, String change, Share methodTime, Share selfTime, List<Context> contexts) {
+    }
+
+    /**
+     * One share on both sides and its change.
+     *
+     * @param countA samples behind the share on side a
+     * @param samplesA every sample of side a
+     * @param delta shareB - shareA
+     * @param low lower end of the confidence interval of delta
+     * @param pValue two-sided, before adjustment
+     * @param qValue Benjamini-Hochberg adjusted; significant when at most the fdr
+     * @param change {@code REGRESSION} (significant rise), {@code IMPROVEMENT} (significant fall) or
+     *     {@code UNCHANGED}
+     */
+    public record Share(long countA, long samplesA, long countB, long samplesB, double shareA, double shareB,
+            double delta, double low, double high, double pValue, double qValue, boolean significant,
+            String change) {
+    }
+
+    /**
+     * One calling context of a method: the method path from the outermost frame to the method, its
+     * method samples in that context on each side and their shares of the side's samples.
+     */
+    public record Context(List<String> path, long samplesA, long samplesB, double shareA, double shareB,
+            double delta) {
     }
 
     /** Overlap (sum of min pweight over the common tree) under both weights. */
@@ -89,10 +162,15 @@ public record CompareResponse(
      * @param angle +90 (halved or better) to -90 (doubled or worse), exact
      * @param degrees angle truncated toward zero
      * @param colour {@code #rrggbb}: green for an improvement, blue unchanged, red a regression
-     * @param change {@code IMPROVEMENT}, {@code UNCHANGED} or {@code REGRESSION}
+     * @param delta timeB - timeA
+     * @param qValue of the method-time test ({@link Share#qValue})
+     * @param change of the method time, from the test: {@code REGRESSION} only for a significant rise
+     *     (delta &gt; 0), {@code IMPROVEMENT} only for a significant fall, else {@code UNCHANGED}; it
+     *     describes the method time, not the node's weight delta of the row it is in
      */
     public record MethodTimeChange(long samplesA, long totalA, double timeA, long samplesB, long totalB,
-            double timeB, double angle, int degrees, String colour, String change) {
+            double timeB, double angle, int degrees, String colour, double delta, double qValue,
+            boolean significant, String change) {
     }
 
     /**

@@ -8,6 +8,7 @@ import io.cctflow.core.diff.Stage;
 import io.cctflow.core.diff.StageSummary;
 import io.cctflow.core.diff.Weight;
 import io.cctflow.core.diff.WeightDifference;
+import io.cctflow.core.diff.stats.Measure;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.read.CatalogueReader;
@@ -26,8 +27,9 @@ import java.util.Set;
 /**
  * Turns a {@link DiffResult} over two loaded sides into a {@link CompareResponse}: node indexes
  * become calling contexts of method signatures (one query for every method named), and each
- * ranked node's method gets its method time on both sides and the baseline change arrow. Used by
- * one request; not thread-safe.
+ * ranked node's method gets its method time on both sides, the baseline change arrow and the
+ * label of its method-time test; the method rows of a {@link MethodReport} come first. Used by one
+ * request; not thread-safe.
  */
 final class DiffReport {
     private final CatalogueReader catalogue;
@@ -35,29 +37,40 @@ final class DiffReport {
     private final Loaded b;
     private final Weight weight;
     private final int top;
+    private final MethodReport methods;
     private final Map<Long, CompareResponse.MethodTimeChange> methodTimes = new HashMap<>();
     private Map<Long, String> signatures;
 
-    DiffReport(CatalogueReader catalogue, Loaded a, Loaded b, Weight weight, int top) {
+    DiffReport(CatalogueReader catalogue, Loaded a, Loaded b, Weight weight, int top, MethodReport methods) {
         this.catalogue = catalogue;
         this.a = a;
         this.b = b;
         this.weight = weight;
         this.top = top;
+        this.methods = methods;
     }
 
-    CompareResponse build(DiffResult result, CompareResponse.Noise noise, CodeChanges changes) {
+    CompareResponse build(DiffResult result, CompareResponse.Noise noise, CodeChanges changes,
+            CompareResponse.CommonTreeByMethod byMethodPath, CompareResponse.Significance significance) {
         List<Difference> attributed = attributed(result.differences());
-        signatures = catalogue.signatures(methodsNamed(result.weightDifferences(), attributed));
+        Set<Long> named = methodsNamed(result.weightDifferences(), attributed);
+        methods.addMethodsNamed(named);
+        signatures = catalogue.signatures(named);
         int nodesA = a.tree().size() - 1;
         int nodesB = b.tree().size() - 1;
+        int changed = significance.significantMethods();
         return new CompareResponse(
+                changed > 0,
+                changed == 0 ? "no significant change"
+                        : changed + (changed == 1 ? " method" : " methods") + " changed significantly",
+                significance,
+                methods.rows(this::signature),
                 a.selection().service(),
                 side(a),
                 side(b),
                 weight.name().toLowerCase(Locale.ROOT),
                 new CompareResponse.CommonTreeSize(result.commonTreeSize(), share(result.commonTreeSize(), nodesA),
-                        share(result.commonTreeSize(), nodesB)),
+                        share(result.commonTreeSize(), nodesB), byMethodPath),
                 new CompareResponse.Overlaps(result.overlapSelf(), result.overlapTotal()),
                 result.score(),
                 noise,
@@ -150,9 +163,11 @@ final class DiffReport {
             MethodTime ta = MethodTime.of(Scope.whole(a.tree()), m);
             MethodTime tb = MethodTime.of(Scope.whole(b.tree()), m);
             BaselineComparison arrow = BaselineComparison.of(tb.methodTime(), ta.methodTime());
+            Measure test = methods.methodTime(m);
             return new CompareResponse.MethodTimeChange(ta.methodSamples(), ta.scopeSamples(), ta.methodTime(),
                     tb.methodSamples(), tb.scopeSamples(), tb.methodTime(), arrow.angle(), arrow.degrees(),
-                    String.format(Locale.ROOT, "#%06x", arrow.rgb()), arrow.change().name());
+                    String.format(Locale.ROOT, "#%06x", arrow.rgb()), tb.methodTime() - ta.methodTime(),
+                    test.qValue(), test.significant(), test.label().name());
         });
     }
 

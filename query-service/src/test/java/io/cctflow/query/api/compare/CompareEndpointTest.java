@@ -17,6 +17,11 @@ import io.cctflow.core.diff.StageSummary;
 import io.cctflow.core.diff.TreeDiff;
 import io.cctflow.core.diff.Weight;
 import io.cctflow.core.diff.WeightDifference;
+import io.cctflow.core.diff.stats.Measure;
+import io.cctflow.core.diff.stats.MethodChange;
+import io.cctflow.core.diff.stats.MethodComparison;
+import io.cctflow.core.diff.stats.MethodSamples;
+import io.cctflow.core.migration.MethodContexts;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphSchema;
@@ -128,12 +133,20 @@ class CompareEndpointTest {
             Map<String, StoredStacks> s = store(seed);
             List<StoredStacks> v1 = List.of(s.get("v1/i1"), s.get("v1/i2"));
             List<StoredStacks> v2 = List.of(s.get("v2/i1"), s.get("v2/i2"));
-            assertMatches("seed " + seed + " deployments",
-                    get(200, "service=shop&a.version=v1&b.version=v2&top=1000"),
+            JsonNode deployments = get(200, "service=shop&a.version=v1&b.version=v2&top=1000");
+            assertMatches("seed " + seed + " deployments", deployments,
                     StoredStacks.treeOf(v1, 0, 2), StoredStacks.treeOf(v2, 0, 2), Weight.SELF, 1.0, 1000);
-            assertMatches("seed " + seed + " instances, total weight",
-                    get(200, "service=shop&version=v1&a.instance=i1&b.instance=i2&weight=total&top=1000"),
+            assertMethodsMatch("seed " + seed + " deployments, instances as replicates", deployments, "instances",
+                    List.of(s.get("v1/i1").tree(0, 2), s.get("v1/i2").tree(0, 2)),
+                    List.of(s.get("v2/i1").tree(0, 2), s.get("v2/i2").tree(0, 2)), StoredStacks.treeOf(v1, 0, 2),
+                    StoredStacks.treeOf(v2, 0, 2), 1000);
+            JsonNode instances = get(200, "service=shop&version=v1&a.instance=i1&b.instance=i2&weight=total&top=1000");
+            assertMatches("seed " + seed + " instances, total weight", instances,
                     s.get("v1/i1").tree(0, 2), s.get("v1/i2").tree(0, 2), Weight.TOTAL, 1.0, 1000);
+            assertMethodsMatch("seed " + seed + " instances, windows as replicates", instances, "windows",
+                    List.of(s.get("v1/i1").tree(0, 1), s.get("v1/i1").tree(1, 2)),
+                    List.of(s.get("v1/i2").tree(0, 1), s.get("v1/i2").tree(1, 2)), s.get("v1/i1").tree(0, 2),
+                    s.get("v1/i2").tree(0, 2), 1000);
             assertMatches("seed " + seed + " instance sets, top 5",
                     get(200, "service=shop&a.version=v1&a.instance=i1&a.instance=i2&b.version=v2&b.instance=i2"
                             + "&top=5"),
@@ -286,6 +299,94 @@ class CompareEndpointTest {
         for (var c : cases.entrySet()) {
             assertThat(get(404, c.getKey()).get("error").asText()).as(c.getKey()).contains(c.getValue());
         }
+    }
+
+    @Test
+    void aSideAgainstItselfSaysNoSignificantChange() throws Exception {
+        store(5);
+        for (String query : List.of("service=shop&version=v1&a.instance=i1&b.instance=i1",
+                "service=shop&a.version=v2&b.version=v2&a.instance=i2&b.instance=i2&fdr=0.2")) {
+            JsonNode body = get(200, query);
+            assertThat(body.get("significant").asBoolean()).as(query).isFalse();
+            assertThat(body.get("message").asText()).as(query).isEqualTo("no significant change");
+            assertThat(body.at("/significance/significantMethods").asInt()).as(query).isZero();
+            assertThat(body.get("methods").size()).as(query).isPositive();
+            body.get("methods").forEach(m -> {
+                assertThat(m.get("change").asText()).isEqualTo("UNCHANGED");
+                assertThat(m.at("/methodTime/delta").asDouble()).isZero();
+                assertThat(m.at("/methodTime/pValue").asDouble()).isEqualTo(1.0);
+            });
+        }
+    }
+
+    /**
+     * The method rows against {@link MethodComparison} run in memory on the replicates the endpoint
+     * should have found by itself, and the labels against the signs.
+     */
+    private static void assertMethodsMatch(String what, JsonNode body, String unit, List<Cct> a, List<Cct> b,
+            Cct mergedA, Cct mergedB, int top) {
+        MethodComparison.Result expected = MethodComparison.compare(a.stream().map(MethodSamples::of).toList(),
+                b.stream().map(MethodSamples::of).toList(), MethodComparison.DEFAULT_LEVEL);
+        assertThat(body.at("/significance/model").asText()).as(what).isEqualTo("replicates");
+        assertThat(body.at("/significance/unitA").asText()).as(what).isEqualTo(unit);
+        assertThat(body.at("/significance/unitB").asText()).as(what).isEqualTo(unit);
+        assertThat(body.at("/significance/replicatesA").asInt()).as(what).isEqualTo(a.size());
+        assertThat(body.at("/significance/fdr").asDouble()).as(what).isEqualTo(0.05);
+        assertThat(body.at("/significance/tested").asInt()).as(what).isEqualTo(expected.tested());
+        assertThat(body.at("/significance/significantMethods").asInt()).as(what).isEqualTo(expected.significant());
+        assertThat(body.get("significant").asBoolean()).as(what).isEqualTo(expected.anySignificant());
+        JsonNode rows = body.get("methods");
+        assertThat(rows.size()).as(what).isEqualTo(Math.min(top, expected.methods().size()));
+        for (int i = 0; i < rows.size(); i++) {
+            MethodChange e = expected.methods().get(i);
+            JsonNode row = rows.get(i);
+            String where = what + " row " + i;
+            assertThat(row.get("method").asText()).as(where).isEqualTo(SIGNATURES.get(e.method()));
+            for (String name : List.of("methodTime", "selfTime")) {
+                Measure m = name.equals("methodTime") ? e.methodTime() : e.selfTime();
+                JsonNode j = row.get(name);
+                assertThat(j.get("countA").asLong()).as(where + name).isEqualTo(m.change().countA());
+                assertThat(j.get("countB").asLong()).as(where + name).isEqualTo(m.change().countB());
+                assertThat(j.get("samplesA").asLong()).as(where + name).isEqualTo(m.change().samplesA());
+                assertThat(j.get("pValue").asDouble()).as(where + name).isEqualTo(m.change().pValue());
+                assertThat(j.get("qValue").asDouble()).as(where + name).isEqualTo(m.qValue());
+                assertThat(j.get("low").asDouble()).as(where + name).isEqualTo(m.change().low());
+                assertThat(j.get("change").asText()).as(where + name).isEqualTo(m.label().name());
+                assertLabelAgrees(where + name, j.get("change").asText(), j.get("significant").asBoolean(),
+                        j.get("delta").asDouble());
+            }
+            // the contexts of a method hold its method samples, split by method path
+            long sumA = 0;
+            for (JsonNode c : row.get("contexts")) {
+                sumA += c.get("samplesA").asLong();
+                assertThat(c.get("path").get(c.get("path").size() - 1).asText()).as(where)
+                        .isEqualTo(row.get("method").asText());
+            }
+            if (row.get("contexts").size() < 5) {
+                assertThat(sumA).as(where + " contexts").isEqualTo(e.methodTime().change().countA());
+            }
+        }
+        Cct projectedA = MethodContexts.of(mergedA);
+        Cct projectedB = MethodContexts.of(mergedB);
+        int byPath = CommonTree.relaxed(projectedA, projectedB).size();
+        assertThat(body.at("/commonTree/byMethodPath/size").asInt()).as(what).isEqualTo(byPath);
+        assertThat(body.at("/commonTree/byMethodPath/nodesA").asInt()).as(what).isEqualTo(projectedA.size() - 1);
+        assertThat(body.at("/commonTree/byMethodPath/nodesB").asInt()).as(what).isEqualTo(projectedB.size() - 1);
+        assertThat(body.at("/commonTree/byMethodPath/shareOfA").asDouble()).as(what)
+                .isEqualTo((double) byPath / (projectedA.size() - 1));
+        for (JsonNode d : body.get("differences")) {
+            JsonNode mt = d.get("methodTime");
+            assertLabelAgrees(what + " difference", mt.get("change").asText(), mt.get("significant").asBoolean(),
+                    mt.get("delta").asDouble());
+            assertThat(mt.get("delta").asDouble()).isCloseTo(mt.get("timeB").asDouble() - mt.get("timeA").asDouble(),
+                    within(1e-15));
+        }
+    }
+
+    /** REGRESSION only for a significant rise, IMPROVEMENT only for a significant fall. */
+    private static void assertLabelAgrees(String what, String change, boolean significant, double delta) {
+        String expected = !significant || delta == 0 ? "UNCHANGED" : delta > 0 ? "REGRESSION" : "IMPROVEMENT";
+        assertThat(change).as(what + " delta " + delta).isEqualTo(expected);
     }
 
     /** Every number of the response against {@link TreeDiff#compare} on the in-memory trees. */

@@ -1,0 +1,92 @@
+package io.cctflow.bench.significance;
+
+import io.cctflow.core.diff.stats.Change;
+import io.cctflow.core.diff.stats.MethodChange;
+import io.cctflow.core.diff.stats.MethodComparison;
+import io.cctflow.core.diff.stats.MethodSamples;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Pairs of sampled profiles compared with {@link MethodComparison}: A/A pairs (both sides from one
+ * profile) for the false-positive rate, A/B pairs (side B with one method slowed by a known amount)
+ * for the detection rate. Deterministic for a seed. Stateless.
+ */
+public final class SignificanceSimulation {
+    static final int STACKS = 300;
+    static final int METHODS = 120;
+
+    private SignificanceSimulation() {
+    }
+
+    /**
+     * @param replicates per side; the side's {@code samples} are split evenly between them
+     * @param jitter log-sd of each replicate's weights (0: pure multinomial)
+     */
+    public record Setup(int samples, int replicates, double jitter) {
+    }
+
+    /** Fraction of A/A pairs (a new random profile each) in which any method is significant. */
+    public static double anySignificantRate(Setup setup, int pairs, long seed) {
+        return anySignificantRate(setup, pairs, seed, false);
+    }
+
+    /**
+     * {@link #anySignificantRate(Setup, int, long)}, with {@code pooled} summing each side's
+     * replicates into one before the comparison (the binomial model applied to over-dispersed data).
+     */
+    public static double anySignificantRate(Setup setup, int pairs, long seed, boolean pooled) {
+        Random random = new Random(seed);
+        int flagged = 0;
+        for (int p = 0; p < pairs; p++) {
+            SampledProfile profile = SampledProfile.random(random, STACKS, METHODS);
+            List<MethodSamples> a = side(profile, setup, random);
+            List<MethodSamples> b = side(profile, setup, random);
+            if (pooled) {
+                a = List.of(MethodComparison.sum(a));
+                b = List.of(MethodComparison.sum(b));
+            }
+            flagged += MethodComparison.compare(a, b, MethodComparison.DEFAULT_LEVEL).anySignificant() ? 1 : 0;
+        }
+        return (double) flagged / pairs;
+    }
+
+    /** Outcome of A/B pairs. */
+    public record Detection(double detected, double rankedFirst, double targetShare) {
+    }
+
+    /**
+     * A/B pairs: the method with a method time nearest {@code share} gets {@code 1 + effect} times
+     * its work on side B. Detected: its method time is significant and labelled {@code REGRESSION}.
+     */
+    public static Detection detectionRate(Setup setup, double share, double effect, int pairs, long seed) {
+        Random random = new Random(seed);
+        int detected = 0;
+        int first = 0;
+        double shares = 0;
+        for (int p = 0; p < pairs; p++) {
+            SampledProfile before = SampledProfile.random(random, STACKS, METHODS);
+            int target = before.methodWithShare(share);
+            shares += before.methodTimes()[target];
+            SampledProfile after = before.slowed(target, effect);
+            MethodComparison.Result r = MethodComparison.compare(side(before, setup, random),
+                    side(after, setup, random), MethodComparison.DEFAULT_LEVEL);
+            long id = SampledProfile.id(target);
+            MethodChange hit = r.methods().stream().filter(c -> c.method() == id).findFirst().orElseThrow();
+            if (hit.methodTime().label() == Change.REGRESSION) {
+                detected++;
+                first += r.methods().get(0).method() == id ? 1 : 0;
+            }
+        }
+        return new Detection((double) detected / pairs, (double) first / pairs, shares / pairs);
+    }
+
+    static List<MethodSamples> side(SampledProfile profile, Setup setup, Random random) {
+        List<MethodSamples> out = new ArrayList<>(setup.replicates());
+        for (int r = 0; r < setup.replicates(); r++) {
+            out.add(profile.sample(random, setup.samples() / setup.replicates(), setup.jitter()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,54 @@
+package io.cctflow.bench.significance;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cctflow.core.diff.stats.MethodComparison;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The comparison on simulated profiles (random trees, multinomial sampling): A/A pairs report any
+ * significant method at most as often as the FDR level allows, within a stated tolerance; fixed
+ * seeds, so the outcome is the same on every run. Under the global null, BH's chance of any
+ * rejection is at most the level; the tolerance is two binomial standard errors of the 1,000
+ * pairs: 0.05 + 2 sqrt(0.05 * 0.95 / 1000) = 0.064.
+ */
+class SignificanceSimulationTest {
+    static final int[] SAMPLES = {500, 2000, 5000, 20_000, 50_000};
+    static final int PAIRS_PER_SIZE = 200;
+    static final double TOLERANCE = 2 * Math.sqrt(0.05 * 0.95 / (SAMPLES.length * PAIRS_PER_SIZE));
+
+    static double rate(int replicates, double jitter, boolean pooled) {
+        double flagged = 0;
+        for (int n : SAMPLES) {
+            flagged += PAIRS_PER_SIZE * SignificanceSimulation.anySignificantRate(
+                    new SignificanceSimulation.Setup(n, replicates, jitter), PAIRS_PER_SIZE, 1000 + n, pooled);
+        }
+        return flagged / (SAMPLES.length * PAIRS_PER_SIZE);
+    }
+
+    @Test
+    void aaPairsUnderBinomialSamplingStayWithinTheLevel() {
+        double rate = rate(1, 0, false);
+        assertTrue(rate <= MethodComparison.DEFAULT_LEVEL + TOLERANCE, "A/A rate " + rate);
+    }
+
+    @Test
+    void aaPairsWithOverDispersedReplicatesStayWithinTheLevel() {
+        double rate = rate(4, 0.2, false);
+        assertTrue(rate <= MethodComparison.DEFAULT_LEVEL + TOLERANCE, "A/A rate " + rate);
+    }
+
+    @Test
+    void ignoringTheReplicatesOfOverDispersedSidesWouldFlagNoise() {
+        // the same pairs pooled into one replicate per side: the binomial model understates the noise
+        double rate = rate(4, 0.2, true);
+        assertTrue(rate > 0.3, "pooled A/A rate " + rate);
+    }
+
+    @Test
+    void aLargeSlowdownIsFoundAtManySamples() {
+        SignificanceSimulation.Detection d = SignificanceSimulation.detectionRate(
+                new SignificanceSimulation.Setup(50_000, 1, 0), 0.10, 0.20, 100, 7);
+        assertTrue(d.detected() >= 0.9, "detected " + d.detected());
+    }
+}

@@ -1,0 +1,267 @@
+package io.cctflow.core.diff.stats;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every method's method time and self time compared between two sides, each with its counts,
+ * interval and p-value, and the false discovery rate controlled across all of them
+ * (Benjamini-Hochberg over every share tested: two per method).
+ *
+ * <p><b>Model.</b> A side is one or more replicates (instances or time windows). With one
+ * replicate per side, the counts are taken as binomial samples: each sample falls in the method
+ * independently with the side's share ({@link ShareTest#binomial}). That holds for samples drawn
+ * at random instants; JFR's periodic samples of one thread are positively correlated (a long call
+ * is sampled several times in a row), so the binomial model understates the noise of a single run.
+ * With two or more replicates on either side, the over-dispersion is estimated from the variation
+ * of the shares between replicates ({@link Dispersion}) and the quasi-binomial test used, which
+ * takes that correlation, and differences between instances, into account. Replicates are
+ * assumed independent and alike within a side; more than {@value #MAX_REPLICATES} are merged in
+ * order into that many groups, which keeps the cost bounded.
+ *
+ * <p>Shares are relative: a method's share can rise because others fell. Thread-safe (stateless).
+ */
+public final class MethodComparison {
+    /** Default false discovery rate. */
+    public static final double DEFAULT_LEVEL = 0.05;
+    /** Confidence of the intervals. */
+    public static final double CONFIDENCE = 0.95;
+    /** Replicates per side beyond which neighbours are merged. */
+    public static final int MAX_REPLICATES = 32;
+
+    private MethodComparison() {
+    }
+
+    /**
+     * What the noise estimate rests on.
+     *
+     * @param model {@code binomial} (one replicate per side) or {@code replicates}
+     * @param dispersionMethodTime pooled over-dispersion of method times (1 for binomial)
+     * @param degreesOfFreedom of the pooled estimates: replicates minus one per side, over methods
+     */
+    public record Noise(String model, int replicatesA, int replicatesB, double dispersionMethodTime,
+            double dispersionSelfTime, long degreesOfFreedom) {
+    }
+
+    /**
+     * @param level the false discovery rate
+     * @param tested shares counted by the multiple-testing adjustment
+     * @param methods every method on either side, most significant first
+     */
+    public record Result(double level, Noise noise, int tested, int significant, List<MethodChange> methods) {
+
+        /** Whether any method's method time or self time changed significantly. */
+        public boolean anySignificant() {
+            return significant > 0;
+        }
+    }
+
+    /**
+     * @param a replicates of side A (the baseline), at least one
+     * @param b replicates of side B
+     * @param level false discovery rate, in (0, 1)
+     */
+    public static Result compare(List<MethodSamples> a, List<MethodSamples> b, double level) {
+        if (a.isEmpty() || b.isEmpty()) {
+            throw new IllegalArgumentException("each side needs at least one replicate");
+        }
+        if (!(level > 0 && level < 1)) {
+            throw new IllegalArgumentException("false discovery rate must be in (0, 1), got " + level);
+        }
+        Replicates ra = Replicates.of(merge(a));
+        Replicates rb = Replicates.of(merge(b));
+        long[] ids = union(ra.pooled().methodIds(), rb.pooled().methodIds());
+        long[][] method = {ra.pooledColumn(ids, true), rb.pooledColumn(ids, true)};
+        long[][] self = {ra.pooledColumn(ids, false), rb.pooledColumn(ids, false)};
+        long nA = ra.pooled().samples();
+        long nB = rb.pooled().samples();
+        int m = ids.length;
+        ShareChange[] changes = new ShareChange[2 * m];
+        Noise noise;
+        if (ra.size() < 2 && rb.size() < 2) {
+            for (int i = 0; i < m; i++) {
+                changes[2 * i] = ShareTest.binomial(method[0][i], nA, method[1][i], nB, CONFIDENCE);
+                changes[2 * i + 1] = ShareTest.binomial(self[0][i], nA, self[1][i], nB, CONFIDENCE);
+            }
+            noise = new Noise("binomial", ra.size(), rb.size(), 1, 1, 0);
+        } else {
+            double[] pooled = new double[2];
+            long df = 0;
+            for (int measure = 0; measure < 2; measure++) {
+                boolean isMethod = measure == 0;
+                long[][] xa = ra.columns(ids, isMethod);
+                long[][] xb = rb.columns(ids, isMethod);
+                Dispersion.Pearson[] own = new Dispersion.Pearson[m];
+                double chi = 0;
+                long d = 0;
+                for (int i = 0; i < m; i++) {
+                    own[i] = Dispersion.of(xa[i], ra.samples(), xb[i], rb.samples());
+                    chi += own[i].chiSquare();
+                    d += own[i].df();
+                }
+                pooled[measure] = d == 0 ? 1.0 : Math.max(1.0, chi / d);
+                df = Math.max(df, d);
+                double prior = Math.min(Dispersion.PRIOR_DF, d);
+                Map<Double, Double> quantiles = new HashMap<>();
+                long[][] x = isMethod ? method : self;
+                for (int i = 0; i < m; i++) {
+                    double tdf = prior + own[i].df();
+                    ShareChange c;
+                    if (tdf == 0) {
+                        c = ShareTest.binomial(x[0][i], nA, x[1][i], nB, CONFIDENCE);
+                    } else {
+                        double phi = Dispersion.moderated(own[i], pooled[measure], prior);
+                        double q = quantiles.computeIfAbsent(tdf, v -> Distributions.studentQuantile(CONFIDENCE, v));
+                        c = ShareTest.quasiBinomial(x[0][i], nA, x[1][i], nB, phi, tdf, q);
+                    }
+                    changes[2 * i + measure] = c;
+                }
+            }
+            noise = new Noise("replicates", ra.size(), rb.size(), pooled[0], pooled[1], df);
+        }
+        return verdicts(ids, changes, level, noise);
+    }
+
+    /** BH over every share that can reach the level, then labels and the order. */
+    private static Result verdicts(long[] ids, ShareChange[] changes, double level, Noise noise) {
+        double[] p = new double[changes.length];
+        boolean[] testable = new boolean[changes.length];
+        int tested = 0;
+        for (int h = 0; h < changes.length; h++) {
+            ShareChange c = changes[h];
+            p[h] = c.pValue();
+            testable[h] = FisherExact.canReach(c.samplesA(), c.samplesB(), c.countA() + c.countB(), level);
+            tested += testable[h] ? 1 : 0;
+        }
+        double[] q = BenjaminiHochberg.qValues(p, testable);
+        List<MethodChange> out = new ArrayList<>(ids.length);
+        int significant = 0;
+        for (int i = 0; i < ids.length; i++) {
+            MethodChange mc = new MethodChange(ids[i], measure(changes[2 * i], q[2 * i], level),
+                    measure(changes[2 * i + 1], q[2 * i + 1], level));
+            significant += mc.significant() ? 1 : 0;
+            out.add(mc);
+        }
+        out.sort(ORDER);
+        return new Result(level, noise, tested, significant, List.copyOf(out));
+    }
+
+    /** Most significant first: q-value, then p-value, then the larger |delta|, then method id. */
+    static final Comparator<MethodChange> ORDER = Comparator
+            .comparingDouble((MethodChange c) -> c.strongest().qValue())
+            .thenComparingDouble(c -> c.strongest().change().pValue())
+            .thenComparing(Comparator.comparingDouble((MethodChange c) -> Math.abs(c.strongest().change().delta()))
+                    .reversed())
+            .thenComparingLong(MethodChange::method);
+
+    private static Measure measure(ShareChange c, double q, double level) {
+        boolean significant = q <= level;
+        return new Measure(c, q, significant, Change.of(significant, c.delta()));
+    }
+
+    /** At most {@link #MAX_REPLICATES}: neighbours merged into groups of near-equal count, order kept. */
+    static List<MethodSamples> merge(List<MethodSamples> replicates) {
+        int r = replicates.size();
+        if (r <= MAX_REPLICATES) {
+            return replicates;
+        }
+        List<MethodSamples> out = new ArrayList<>(MAX_REPLICATES);
+        for (int g = 0; g < MAX_REPLICATES; g++) {
+            out.add(sum(replicates.subList(g * r / MAX_REPLICATES, (g + 1) * r / MAX_REPLICATES)));
+        }
+        return out;
+    }
+
+    /** The per-method sum of replicates. */
+    public static MethodSamples sum(List<MethodSamples> parts) {
+        long[] ids = new long[0];
+        for (MethodSamples s : parts) {
+            ids = union(ids, s.methodIds());
+        }
+        long[] method = new long[ids.length];
+        long[] self = new long[ids.length];
+        long samples = 0;
+        for (MethodSamples s : parts) {
+            samples += s.samples();
+            int k = 0;
+            for (int i = 0; i < s.methodIds().length; i++) {
+                while (ids[k] != s.methodIds()[i]) {
+                    k++;
+                }
+                method[k] += s.methodSamples()[i];
+                self[k] += s.selfSamples()[i];
+            }
+        }
+        return new MethodSamples(ids, method, self, samples);
+    }
+
+    /** Sorted union of two sorted id arrays. */
+    static long[] union(long[] x, long[] y) {
+        long[] out = new long[x.length + y.length];
+        int i = 0;
+        int j = 0;
+        int n = 0;
+        while (i < x.length || j < y.length) {
+            long v;
+            if (j >= y.length || (i < x.length && x[i] < y[j])) {
+                v = x[i++];
+            } else if (i >= x.length || y[j] < x[i]) {
+                v = y[j++];
+            } else {
+                v = x[i++];
+                j++;
+            }
+            out[n++] = v;
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** One side's replicates and their pooled sum. */
+    private record Replicates(List<MethodSamples> list, MethodSamples pooled) {
+        static Replicates of(List<MethodSamples> list) {
+            return new Replicates(list, list.size() == 1 ? list.get(0) : sum(list));
+        }
+
+        int size() {
+            return list.size();
+        }
+
+        long[] samples() {
+            return list.stream().mapToLong(MethodSamples::samples).toArray();
+        }
+
+        /** The pooled counts of {@code ids} (a superset of the side's methods). */
+        long[] pooledColumn(long[] ids, boolean method) {
+            return align(pooled, ids, method);
+        }
+
+        /** Per method of {@code ids}, its counts in each replicate. */
+        long[][] columns(long[] ids, boolean method) {
+            long[][] out = new long[ids.length][list.size()];
+            for (int j = 0; j < list.size(); j++) {
+                long[] col = align(list.get(j), ids, method);
+                for (int i = 0; i < ids.length; i++) {
+                    out[i][j] = col[i];
+                }
+            }
+            return out;
+        }
+
+        private static long[] align(MethodSamples s, long[] ids, boolean method) {
+            long[] out = new long[ids.length];
+            long[] src = method ? s.methodSamples() : s.selfSamples();
+            int k = 0;
+            for (int i = 0; i < s.methodIds().length; i++) {
+                while (ids[k] != s.methodIds()[i]) {
+                    k++;
+                }
+                out[k] = src[i];
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.cctflow.core.diff.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class MethodComparisonTest {
+    /** Side with methods 1..n: method i has {@code counts[i-1]} method samples and half as many self. */
+    static MethodSamples side(long samples, long... counts) {
+        long[] ids = new long[counts.length];
+        long[] self = new long[counts.length];
+        for (int i = 0; i < counts.length; i++) {
+            ids[i] = i + 1;
+            self[i] = counts[i] / 2;
+        }
+        return new MethodSamples(ids, counts.clone(), self, samples);
+    }
+
+    @Test
+    void labelsFollowTheSignOfTheSignificantChange() {
+        MethodComparison.Result r = MethodComparison.compare(List.of(side(10_000, 1000, 3000, 200)),
+                List.of(side(10_000, 1500, 2000, 205)), 0.05);
+        assertEquals("binomial", r.noise().model());
+        for (MethodChange c : r.methods()) {
+            for (Measure m : List.of(c.methodTime(), c.selfTime())) {
+                Change expected = !m.significant() ? Change.UNCHANGED
+                        : m.change().delta() > 0 ? Change.REGRESSION : Change.IMPROVEMENT;
+                assertEquals(expected, m.label(), "method " + c.method());
+            }
+        }
+        assertTrue(r.methods().get(0).significant(), "most significant first");
+        MethodChange third = r.methods().stream().filter(c -> c.method() == 3).findFirst().orElseThrow();
+        assertFalse(third.significant());
+        assertEquals(Change.REGRESSION, byId(r, 1).methodTime().label());
+        assertEquals(Change.IMPROVEMENT, byId(r, 2).methodTime().label());
+    }
+
+    @Test
+    void replicatesThatDisagreeWidenTheTest() {
+        // the same pooled counts, once with replicates that agree, once with replicates that scatter
+        List<MethodSamples> a = List.of(side(5000, 500, 1000), side(5000, 500, 1000));
+        List<MethodSamples> calm = List.of(side(5000, 560, 1000), side(5000, 560, 1000));
+        List<MethodSamples> wild = List.of(side(5000, 420, 1000), side(5000, 700, 1000));
+        MethodComparison.Result r1 = MethodComparison.compare(a, calm, 0.05);
+        MethodComparison.Result r2 = MethodComparison.compare(a, wild, 0.05);
+        assertEquals("replicates", r1.noise().model());
+        assertEquals(2, r2.noise().replicatesB());
+        double p1 = byId(r1, 1).methodTime().change().pValue();
+        double p2 = byId(r2, 1).methodTime().change().pValue();
+        assertTrue(p2 > p1, p1 + " vs " + p2);
+        assertTrue(r2.noise().dispersionMethodTime() > 1);
+    }
+
+    @Test
+    void sumOfReplicatesIsThePerMethodSum() {
+        Random random = new Random(1);
+        for (int t = 0; t < 100; t++) {
+            List<MethodSamples> parts = new ArrayList<>();
+            long[] method = new long[50];
+            long[] self = new long[50];
+            long samples = 0;
+            for (int r = 0; r < 1 + random.nextInt(40); r++) {
+                List<Long> ids = new ArrayList<>();
+                for (long id = -25; id < 25; id++) {
+                    if (random.nextInt(3) == 0) {
+                        ids.add(id);
+                    }
+                }
+                long[] idArr = ids.stream().mapToLong(Long::longValue).toArray();
+                long[] m = new long[idArr.length];
+                long[] s = new long[idArr.length];
+                for (int i = 0; i < idArr.length; i++) {
+                    m[i] = random.nextInt(100);
+                    s[i] = random.nextInt(100);
+                    method[(int) idArr[i] + 25] += m[i];
+                    self[(int) idArr[i] + 25] += s[i];
+                }
+                long n = 1000 + random.nextInt(100);
+                samples += n;
+                parts.add(new MethodSamples(idArr, m, s, n));
+            }
+            MethodSamples sum = MethodComparison.sum(parts);
+            assertEquals(samples, sum.samples());
+            for (long id = -25; id < 25; id++) {
+                assertEquals(method[(int) id + 25], sum.methodSamplesOf(id));
+                assertEquals(self[(int) id + 25], sum.selfSamplesOf(id));
+            }
+            List<MethodSamples> merged = MethodComparison.merge(parts);
+            assertTrue(merged.size() <= MethodComparison.MAX_REPLICATES);
+            assertEquals(samples, MethodComparison.sum(merged).samples());
+        }
+    }
+
+    static MethodChange byId(MethodComparison.Result r, long id) {
+        return r.methods().stream().filter(c -> c.method() == id).findFirst().orElseThrow();
+    }
+}

@@ -1,0 +1,94 @@
+package io.cctflow.core.diff.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class ShareTestTest {
+    /** Fisher's p-value summed in logs: slow, exact, independent of {@link FisherExact}'s recurrence. */
+    static double exactInLogs(long xA, long nA, long xB, long nB) {
+        long k = xA + xB;
+        double observed = logPmf(xB, nA, nB, k);
+        double total = 0;
+        double tail = 0;
+        for (long x = Math.max(0, k - nA); x <= Math.min(k, nB); x++) {
+            double f = Math.exp(logPmf(x, nA, nB, k) - observed);
+            total += f;
+            if (f <= 1 + 1e-7) {
+                tail += f;
+            }
+        }
+        return tail / total;
+    }
+
+    static double logPmf(long x, long nA, long nB, long k) {
+        return lc(nB, x) + lc(nA, k - x);
+    }
+
+    static double lc(long n, long r) {
+        return Distributions.logGamma(n + 1.0) - Distributions.logGamma(r + 1.0) - Distributions.logGamma(n - r + 1.0);
+    }
+
+    @Test
+    void largeCountsUseTheScoreTestWithinAFewPercentOfExact() {
+        Random random = new Random(5);
+        int checked = 0;
+        while (checked < 200) {
+            long nA = 20_000 + random.nextInt(200_000);
+            long nB = 20_000 + random.nextInt(200_000);
+            double share = 0.02 + 0.5 * random.nextDouble();
+            long xA = Math.round(nA * share);
+            long xB = Math.round(nB * share * (1 + 0.08 * random.nextGaussian() / Math.sqrt(share * 100)));
+            if (FisherExact.splits(nA, nB, xA + xB) <= ShareTest.EXACT_SPLITS || xB < 0 || xB > nB) {
+                continue;
+            }
+            double exact = exactInLogs(xA, nA, xB, nB);
+            if (exact < 1e-6) {
+                continue;
+            }
+            checked++;
+            double approx = ShareTest.binomial(xA, nA, xB, nB, 0.95).pValue();
+            assertEquals(exact, approx, 0.05 * exact + 1e-4, xA + "/" + nA + " vs " + xB + "/" + nB);
+        }
+    }
+
+    @Test
+    void intervalCoversTheTrueDifferenceAtItsConfidence() {
+        Random random = new Random(9);
+        int covered = 0;
+        int trials = 4000;
+        for (int t = 0; t < trials; t++) {
+            int nA = 500 + random.nextInt(5000);
+            int nB = 500 + random.nextInt(5000);
+            double pA = 0.005 + 0.3 * random.nextDouble();
+            double pB = pA * (0.7 + 0.6 * random.nextDouble());
+            ShareChange c = ShareTest.binomial(draw(random, nA, pA), nA, draw(random, nB, pB), nB, 0.95);
+            if (c.low() <= pB - pA && pB - pA <= c.high()) {
+                covered++;
+            }
+        }
+        double coverage = (double) covered / trials;
+        // 95 % nominal; 3.5 binomial standard errors of 4000 trials is 0.012
+        assertTrue(coverage >= 0.95 - 0.012, "coverage " + coverage);
+    }
+
+    @Test
+    void quasiBinomialWithDispersionOneAndManyDegreesIsTheScoreTest() {
+        ShareChange q = ShareTest.quasiBinomial(500, 10_000, 600, 10_000, 1.0, 1e7,
+                Distributions.studentQuantile(0.95, 1e7));
+        assertEquals(Distributions.normalTwoSided(ShareTest.score(500, 10_000, 600, 10_000)), q.pValue(), 1e-6);
+        ShareChange wider = ShareTest.quasiBinomial(500, 10_000, 600, 10_000, 4.0, 1e7,
+                Distributions.studentQuantile(0.95, 1e7));
+        assertTrue(wider.pValue() > q.pValue() && wider.high() - wider.low() > q.high() - q.low());
+    }
+
+    static int draw(Random random, int n, double p) {
+        int x = 0;
+        for (int i = 0; i < n; i++) {
+            x += random.nextDouble() < p ? 1 : 0;
+        }
+        return x;
+    }
+}
