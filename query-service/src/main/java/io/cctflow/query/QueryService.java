@@ -19,9 +19,12 @@ import io.cctflow.query.alerting.AlertingMetrics;
 import io.cctflow.query.api.compare.CompareEndpoint;
 import io.cctflow.query.api.TreeEndpoint;
 import io.cctflow.query.api.TreeSource;
+import io.cctflow.query.api.TimelineEndpoint;
+import io.cctflow.query.api.TopMethodsEndpoint;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.BearerAuth;
 import io.cctflow.query.http.JsonHandler;
+import io.cctflow.query.http.StaticFiles;
 import io.cctflow.query.tasks.TaskPublisher;
 import io.cctflow.query.tasks.TasksHandler;
 import java.io.IOException;
@@ -128,11 +131,14 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(reader, trees)));
         route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(reader, trees)));
         route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(reader, trees)));
+        route.add("/api/v1/timeline", new JsonHandler(new TimelineEndpoint(reader, trees)));
+        route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(reader, trees)));
         route.add(TasksHandler.PATH, new TasksHandler(reader, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
-        server.createContext("/", new BearerAuth(config.bearerToken(), new JsonHandler(params -> {
-            throw new ApiException(404, "no such endpoint; see " + OpenApiEndpoint.PATH + " for the API");
-        })));
+        server.createContext("/", new StaticFiles("ui", new BearerAuth(config.bearerToken(), new JsonHandler(params -> {
+            throw new ApiException(404, "no such endpoint; see " + OpenApiEndpoint.PATH + " for the API, or / for"
+                    + " the web UI");
+        }))));
 
         ExecutorService executor = Executors.newFixedThreadPool(4, daemon("cctflow-http"));
         server.setExecutor(executor);

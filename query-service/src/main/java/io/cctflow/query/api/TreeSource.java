@@ -4,7 +4,9 @@ import io.cctflow.core.Cct;
 import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.RangeReader;
 import io.cctflow.graph.TreeLoader;
+import io.cctflow.graph.model.WindowCounts;
 import io.cctflow.query.http.ApiException;
+import java.util.List;
 
 /**
  * Loads the merged tree of a {@link Selection}, reading roll-ups where they cover the range and
@@ -26,6 +28,15 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Cct();
         }
+        return loader.rebuild(plan(selection).sum());
+    }
+
+    /** The selection's windows (roll-ups where they cover the range), each with its own counts. */
+    public List<WindowCounts> windows(Selection selection) {
+        return selection.instances().isEmpty() ? List.of() : plan(selection).read();
+    }
+
+    private RangeReader.Plan plan(Selection selection) {
         RangeReader.Plan plan = ranges.plan(selection.executionKeys(), selection.from().toEpochMilli(),
                 selection.to().toEpochMilli());
         long rows = plan.windowCount();
@@ -34,7 +45,7 @@ public final class TreeSource {
                     + " limits.max-windows = " + limits.maxWindows() + "; narrow 'from'/'to' or select fewer"
                     + " instances");
         }
-        return loader.rebuild(plan.sum());
+        return plan;
     }
 
     public Limits limits() {
