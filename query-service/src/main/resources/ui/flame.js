@@ -185,7 +185,10 @@ class FlameGraph {
       ctx.strokeRect(px + 0.5, this.rowY(L, f.depth[i]) + 0.5, Math.max(f.w[i] * L.scale - 1, 1), ROW - 2);
     }
     this.canvas.dataset.drawn = String(f.n);
-    this.canvas.dataset.paints = String((+this.canvas.dataset.paints || 0) + 1);
+    // draw() runs in an animation frame callback: a task queued now runs once that frame is on
+    // screen; the log tells tests and the benchmark when each complete paint happened
+    const focus = this.focus, canvasId = this.canvas.id;
+    setTimeout(() => (window.cctflowPaints = window.cctflowPaints || []).push({ canvas: canvasId, at: performance.now(), nodes: f.n, focus }), 0);
     if (this.opts.onDraw) this.opts.onDraw();
   }
 

@@ -20,7 +20,7 @@ function arrowElement(a, title) {
 
 /** The diff flame graph's colour of a change: the baseline arrow's colour, lightened so labels stay readable. */
 function diffColour(current, baseline) {
-  return soften(baselineArrow(current, baseline).rgb, 0.5);
+  return soften(baselineArrow(current, baseline).rgb, 0.38);
 }
 
 /** Mixes a colour with white for readable labels on top. */

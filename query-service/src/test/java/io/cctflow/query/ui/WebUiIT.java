@@ -66,6 +66,7 @@ class WebUiIT {
     @BeforeAll
     static void start() throws Exception {
         TestServers.get().cleanNeo4j();
+        TestServers.get().createTopic(QueryServiceConfig.defaults().tasksTopic(), 1);
         driver = TestServers.get().newDriver();
         ShopWorkload.write(driver);
         service = QueryService.start(QueryServiceConfig.defaults().with(Map.of(
