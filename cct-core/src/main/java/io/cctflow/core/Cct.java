@@ -1,6 +1,6 @@
 package io.cctflow.core;
 
-import io.cctflow.core.internal.LongIntMap;
+import io.cctflow.core.collect.LongIntMap;
 import io.cctflow.core.internal.LongSums;
 import io.cctflow.core.internal.NodeThreadKey;
 import java.util.ArrayList;

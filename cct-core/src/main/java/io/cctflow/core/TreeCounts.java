@@ -1,7 +1,7 @@
 package io.cctflow.core;
 
 import io.cctflow.core.internal.KeyOrder;
-import io.cctflow.core.internal.LongIntMap;
+import io.cctflow.core.collect.LongIntMap;
 import io.cctflow.core.internal.SortedColumns;
 import java.util.ArrayList;
 import java.util.Arrays;

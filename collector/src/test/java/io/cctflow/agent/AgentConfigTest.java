@@ -411,7 +411,7 @@ class AgentConfigTest {
     /** Docs that match the code: the README's agent table is exactly {@link AgentConfig#describeKeys()}. */
     @Test
     void readmeHoldsTheKeyTable() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+        String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
 
         assertThat(readme).contains(AgentConfig.describeKeys());
     }

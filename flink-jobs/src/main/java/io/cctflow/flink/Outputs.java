@@ -5,14 +5,16 @@ import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.cct.TruncatedStack;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.task.TaskDefinitionChange;
-import io.cctflow.graph.model.NodeTasks;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.model.NodeTasks;
+import io.cctflow.flink.state.TaskDefinitionState;
+import io.cctflow.flink.state.TaskDefinitionStateSerializer;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.util.OutputTag;
 
 /** Side outputs and state descriptors of the jobs, in one place so their names stay stable. */
@@ -61,9 +63,13 @@ public final class Outputs {
     public static final ValueStateDescriptor<Long> PENDING_TIMER =
             new ValueStateDescriptor<>("pending-truncated-timer", Types.LONG);
 
-    /** Broadcast: the accepted task definitions by id. */
-    public static final MapStateDescriptor<String, TaskDefinitionRecord> TASK_DEFINITIONS =
-            new MapStateDescriptor<>("task-definitions", Types.STRING, TypeInformation.of(TaskDefinitionRecord.class));
+    /**
+     * Broadcast: the accepted task definitions by id, in the job's own state type
+     * ({@link TaskDefinitionStateSerializer}; state version 7).
+     */
+    public static final MapStateDescriptor<String, TaskDefinitionState> TASK_DEFINITIONS =
+            new MapStateDescriptor<>("task-definitions", StringSerializer.INSTANCE,
+                    TaskDefinitionStateSerializer.INSTANCE);
 
     private Outputs() {
     }

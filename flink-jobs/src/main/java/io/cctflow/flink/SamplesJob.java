@@ -3,7 +3,7 @@ package io.cctflow.flink;
 import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.CctMergeFunction;
 import io.cctflow.flink.cct.TopologyUpdate;
-import io.cctflow.flink.cct.TopologyWrite;
+import io.cctflow.flink.sink.TopologyWrite;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.flink.ingest.RawRecord;
@@ -17,10 +17,10 @@ import io.cctflow.flink.window.LateBatches;
 import io.cctflow.flink.window.SumCounts;
 import io.cctflow.flink.window.ToWindowCounts;
 import io.cctflow.graph.GraphSchema;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.model.CodeClassRecord;
-import io.cctflow.graph.model.NodeTasks;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.CodeClassRecord;
+import io.cctflow.model.NodeTasks;
+import io.cctflow.model.WindowCounts;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -73,9 +73,12 @@ public final class SamplesJob {
      * broadcast input, broadcast state of definitions, keyed state of method names; 4: nodes and
      * method names in keyed state as bytes; 5: nodes in keyed state as chunks, a list of byte arrays;
      * 6: count columns in window sums and batches serialized by {@code CountColumnsSerializer},
-     * method names in keyed state as chunks, a list of byte arrays).
+     * method names in keyed state as chunks, a list of byte arrays; 7: the broadcast state of task
+     * definitions holds the job's own {@code TaskDefinitionState}, serialized by
+     * {@code TaskDefinitionStateSerializer}, no longer graph-store's record as a POJO: a version 6
+     * savepoint is refused on restore, its serializer incompatible).
      */
-    public static final int STATE_VERSION = 6;
+    public static final int STATE_VERSION = 7;
 
     private SamplesJob() {
     }

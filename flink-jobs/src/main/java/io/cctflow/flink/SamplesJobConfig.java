@@ -1,7 +1,7 @@
 package io.cctflow.flink;
 
 import io.cctflow.core.Durations;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.WindowReader;
 import io.cctflow.graph.GraphStoreConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -156,14 +156,14 @@ public record SamplesJobConfig(
     }
 
     /**
-     * The window: positive and at most {@link GraphReader#MAX_FINE_WINDOW_MILLIS}, because range
+     * The window: positive and at most {@link WindowReader#MAX_FINE_WINDOW_MILLIS}, because range
      * reads look only that far back for a window reaching into a range.
      */
     private static Duration window(String value) {
         Duration d = positive(WINDOW, value);
-        if (d.toMillis() > GraphReader.MAX_FINE_WINDOW_MILLIS) {
+        if (d.toMillis() > WindowReader.MAX_FINE_WINDOW_MILLIS) {
             throw new IllegalArgumentException(WINDOW + " must be at most "
-                    + Duration.ofMillis(GraphReader.MAX_FINE_WINDOW_MILLIS).toMinutes() + " minutes (range reads "
+                    + Duration.ofMillis(WindowReader.MAX_FINE_WINDOW_MILLIS).toMinutes() + " minutes (range reads "
                     + "look that far back for a window reaching into a range), got '" + value + "'");
         }
         return d;

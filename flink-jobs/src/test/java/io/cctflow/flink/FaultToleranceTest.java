@@ -8,8 +8,8 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.NodeId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.flink.cct.BatchTrees;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.servers.TestServers;
 import java.nio.file.Files;
@@ -65,7 +65,7 @@ class FaultToleranceTest {
 
         JobClient job = SamplesJob.start(environment(checkpoints, null, new Configuration()), config);
         try (KafkaProducer<byte[], byte[]> producer = producer(servers); Driver driver = servers.newDriver()) {
-            GraphReader reader = new GraphReader(driver, "");
+            WindowReader reader = new WindowReader(driver, "");
             send(producer, topic, first);
             awaitStored(reader, expected(first));
             FileTime processed = FileTime.fromMillis(System.currentTimeMillis());
@@ -80,7 +80,7 @@ class FaultToleranceTest {
 
         JobClient restored = SamplesJob.start(environment(checkpoints, restoreFrom, new Configuration()), config);
         try (Driver driver = servers.newDriver()) {
-            GraphReader reader = new GraphReader(driver, "");
+            WindowReader reader = new WindowReader(driver, "");
             awaitStored(reader, expected(batches));
             // the topology sink runs apart from the window sink: its last writes may still be on the way
             await("every node stored once").atMost(WAIT).pollInterval(Duration.ofMillis(500))
@@ -109,7 +109,7 @@ class FaultToleranceTest {
         try (KafkaProducer<byte[], byte[]> producer = producer(servers)) {
             try (Driver driver = servers.newDriver()) {
                 send(producer, topic, first);
-                awaitStored(new GraphReader(driver, ""), expected(first));
+                awaitStored(new WindowReader(driver, ""), expected(first));
             }
             servers.suspendNeo4j();
             try {
@@ -120,7 +120,7 @@ class FaultToleranceTest {
                 servers.resumeNeo4j();
             }
             try (Driver driver = servers.newDriver()) {
-                awaitStored(new GraphReader(driver, ""), expected(batches));
+                awaitStored(new WindowReader(driver, ""), expected(batches));
                 // the topology sink runs apart from the window sink: its last writes may still be on the way
                 await("every node stored once").atMost(WAIT).pollInterval(Duration.ofMillis(500))
                         .untilAsserted(() -> assertNoNodeStoredTwice(driver, batches));
@@ -203,13 +203,13 @@ class FaultToleranceTest {
         return counts;
     }
 
-    private static void awaitStored(GraphReader reader, Map<String, Map<Long, TreeCounts>> expected) {
+    private static void awaitStored(WindowReader reader, Map<String, Map<Long, TreeCounts>> expected) {
         await("stored counts equal to the failure-free counts").atMost(WAIT).pollInterval(Duration.ofMillis(500))
                 .ignoreExceptions()
                 .until(() -> stored(reader, expected.keySet()).equals(expected));
     }
 
-    private static Map<String, Map<Long, TreeCounts>> stored(GraphReader reader, Iterable<String> keys) {
+    private static Map<String, Map<Long, TreeCounts>> stored(WindowReader reader, Iterable<String> keys) {
         Map<String, Map<Long, TreeCounts>> stored = new TreeMap<>();
         for (String key : keys) {
             for (WindowCounts w : reader.windows(List.of(key), 0, Long.MAX_VALUE)) {

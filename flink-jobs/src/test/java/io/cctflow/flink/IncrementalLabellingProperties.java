@@ -7,7 +7,7 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.flink.ingest.RawRecord;
-import io.cctflow.graph.model.NodeTasks;
+import io.cctflow.model.NodeTasks;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.TaskMatchType;
 import java.util.ArrayList;

@@ -8,8 +8,8 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.servers.TestServers;
 import java.nio.charset.StandardCharsets;
@@ -79,7 +79,7 @@ class LateBatchesTest {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
                         new ByteArraySerializer());
                 Driver driver = servers.newDriver()) {
-            GraphReader reader = new GraphReader(driver, "");
+            WindowReader reader = new WindowReader(driver, "");
             send(producer, a, b);
             // b's window is written, so the watermark (emitted every 200 ms) has passed a's window
             awaitWindow(reader, 480_000, TreeCounts.of(tree(b)));
@@ -121,12 +121,12 @@ class LateBatchesTest {
         return tree;
     }
 
-    private static Optional<TreeCounts> window(GraphReader reader, long start) {
+    private static Optional<TreeCounts> window(WindowReader reader, long start) {
         return reader.windows(List.of(EXEC.key()), start, start + 1).stream()
                 .filter(w -> w.windowStartMillis() == start).map(WindowCounts::counts).findFirst();
     }
 
-    private static void awaitWindow(GraphReader reader, long start, TreeCounts expected) {
+    private static void awaitWindow(WindowReader reader, long start, TreeCounts expected) {
         await("window " + start).atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
                 .until(() -> window(reader, start).filter(expected::equals).isPresent());
     }

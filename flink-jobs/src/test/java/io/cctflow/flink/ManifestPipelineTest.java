@@ -7,7 +7,7 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.MethodId;
 import io.cctflow.core.diff.ChangeList;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.schema.CodeManifest;
 import io.cctflow.schema.MethodFingerprint;
 import io.cctflow.servers.TestServers;
@@ -99,7 +99,7 @@ class ManifestPipelineTest {
         SamplesJob.start(env, config).getJobExecutionResult().get(4, TimeUnit.MINUTES);
 
         try (Driver driver = servers.newDriver()) {
-            GraphReader reader = new GraphReader(driver, "");
+            CatalogueReader reader = new CatalogueReader(driver, "");
             Map<String, Long> v1 = reader.methodFingerprints("shop", "v1");
             Map<String, Long> v2 = reader.methodFingerprints("shop", "v2");
             assertThat(v1).isEqualTo(Map.of("com.acme.Cart.<init>()V", 1L, "com.acme.Cart.total()J", 2L,

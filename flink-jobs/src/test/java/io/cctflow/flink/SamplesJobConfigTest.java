@@ -14,7 +14,7 @@ class SamplesJobConfigTest {
     /** Docs that match the code: every key, with its default, is a row of the README's table. */
     @Test
     void readmeListsEveryKeyWithItsDefault() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("README.md"));
         SamplesJobConfig.KEYS.forEach((key, spec) -> {
             String defaultText = spec[0].isEmpty() ? "(empty)" : "`" + spec[0] + "`";
             assertThat(readme).as("README row of %s", key).contains("| `" + key + "` | " + defaultText + " |");

@@ -6,9 +6,10 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.flink.cct.BatchTrees;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.servers.TestServers;
 import java.nio.charset.StandardCharsets;
@@ -78,15 +79,15 @@ class SamplesJobTest {
         SamplesJob.start(env, config).getJobExecutionResult().get(4, TimeUnit.MINUTES);
 
         try (Driver driver = servers.newDriver()) {
-            GraphReader reader = new GraphReader(driver, "");
-            TreeLoader loader = new TreeLoader(reader);
+            WindowReader reader = new WindowReader(driver, "");
+            TopologyReader topology = new TopologyReader(driver, "");
             for (String instance : List.of("i-1", "i-2", "i-3")) {
                 String key = TestBatches.execution(instance).key();
                 List<WindowCounts> windows = reader.windows(List.of(key), 0, Long.MAX_VALUE);
                 assertThat(windows).as("windows of %s", instance).hasSize(3);
                 for (WindowCounts window : windows) {
                     long start = window.windowStartMillis();
-                    Cct stored = loader.load(List.of(key), start, start + 60_000L);
+                    Cct stored = topology.rebuild(reader.plan(List.of(key), start, start + 60_000L).sum());
                     Cct expected = inMemory(batches, key, start, start + 60_000L);
                     assertSameTree(stored, expected, instance + " window " + start);
                     // per node, per (node, thread) and per method, number for number
@@ -96,7 +97,7 @@ class SamplesJobTest {
                 assertThat(windows).extracting(WindowCounts::windowStartMillis)
                         .containsExactlyInAnyOrder(60_000L, 120_000L, 180_000L);
             }
-            assertThat(reader.instances("svc")).hasSize(3)
+            assertThat(new CatalogueReader(driver, "").instances("svc")).hasSize(3)
                     .allSatisfy(i -> assertThat(i.firstSampleMillis()).isEqualTo(60_000L));
         }
     }

@@ -10,7 +10,7 @@ import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.task.TaskDefinitionChange;
-import io.cctflow.graph.model.NodeTasks;
+import io.cctflow.model.NodeTasks;
 import io.cctflow.schema.TaskDefinition;
 import io.cctflow.schema.TaskMatchType;
 import java.nio.charset.StandardCharsets;

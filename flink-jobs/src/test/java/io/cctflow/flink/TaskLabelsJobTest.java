@@ -7,8 +7,9 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.model.TaskDefinitionRecord;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.TaskDefinition;
 import io.cctflow.servers.TestServers;
@@ -89,7 +90,8 @@ class TaskLabelsJobTest {
         JobClient job = SamplesJob.start(StreamExecutionEnvironment.createLocalEnvironment(
                 Configuration.fromMap(Map.of("restart-strategy.type", "none"))), config);
         try (KafkaProducer<byte[], byte[]> producer = producer(servers); Driver driver = servers.newDriver()) {
-            GraphReader reader = new GraphReader(driver, "");
+            CatalogueReader catalogue = new CatalogueReader(driver, "");
+            TopologyReader reader = new TopologyReader(driver, "");
             for (SampleBatch b : batches) {
                 var r = TestBatches.record(b, 0);
                 producer.send(new ProducerRecord<>(SAMPLES, r.key, r.value));
@@ -109,7 +111,7 @@ class TaskLabelsJobTest {
             System.out.printf("task definition over %d existing nodes (%d labelled) queryable in Neo4j after %d ms"
                     + " (shared machine)%n", nodeIds.size(), expected.size(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent));
-            assertThat(reader.taskDefinitions("svc")).extracting(TaskDefinitionRecord::id).containsExactly("hot");
+            assertThat(catalogue.taskDefinitions("svc")).extracting(TaskDefinitionRecord::id).containsExactly("hot");
             assertThat(reader.nodeTasks("other-service", nodeIds)).isEmpty();
 
             // an invalid definition is dead-lettered with the reason; the job goes on
@@ -123,7 +125,7 @@ class TaskLabelsJobTest {
             awaitLabels(reader, nodeIds, ExpectedLabels.of(tree, "svc", List.of(changed), ALPHABET));
             System.out.printf("changed definition queryable after %d ms%n",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent));
-            assertThat(reader.taskDefinitions("svc")).singleElement()
+            assertThat(catalogue.taskDefinitions("svc")).singleElement()
                     .satisfies(d -> assertThat(d.service()).isNull());
 
             sent = System.nanoTime();
@@ -131,13 +133,13 @@ class TaskLabelsJobTest {
             awaitLabels(reader, nodeIds, Map.of());
             System.out.printf("deleted definition queryable after %d ms%n",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent));
-            await("definition deleted").atMost(WAIT).until(() -> reader.taskDefinitions(null).isEmpty());
+            await("definition deleted").atMost(WAIT).until(() -> catalogue.taskDefinitions(null).isEmpty());
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
     }
 
-    private static void awaitLabels(GraphReader reader, List<Long> nodeIds, Map<Long, List<String>> expected) {
+    private static void awaitLabels(TopologyReader reader, List<Long> nodeIds, Map<Long, List<String>> expected) {
         AtomicReference<Map<Long, List<String>>> last = new AtomicReference<>();
         await("stored labels equal to cct-core's labelling from scratch").atMost(WAIT)
                 .pollInterval(Duration.ofMillis(200)).ignoreExceptions()

@@ -1,5 +1,7 @@
 package io.cctflow.graph;
 
+import io.cctflow.graph.maintenance.Rollups;
+import io.cctflow.model.Resolution;
 import io.cctflow.core.NodeId;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +34,7 @@ import org.neo4j.driver.Session;
  * (deployment, class), {@code key} = deployment key + U+001F + class name, written with
  * {@code MERGE} on the key and {@code SET} of the arrays, so the manifests of every instance of a
  * deployment, and replays, write the same node. Two deployments' fingerprints give the change
- * list of seed 000 Sect. 3.2 ({@link GraphReader#methodFingerprints}).
+ * list of seed 000 Sect. 3.2 ({@link io.cctflow.graph.read.CatalogueReader#methodFingerprints}).
  *
  * Topology is shared by every instance (node ids are path hashes); counts are per (instance,
  * window) as parallel arrays on one {@code :Window} node, so a time range reads one row per window:

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * {@code long[]} property reaches the driver as one boxed value per element; a {@code byte[]} as
  * one array, which is what makes reading a day of a fleet's windows cheap. Stateless.
  */
-final class PackedLongs {
+public final class PackedLongs {
     /** Eight bytes of an array as one little-endian long (one load where the platform allows it). */
     private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /** The continuation bit of each byte of a word: clear where a value ends. */
@@ -20,7 +20,7 @@ final class PackedLongs {
     private PackedLongs() {
     }
 
-    static byte[] pack(long[] values) {
+    public static byte[] pack(long[] values) {
         // sized exactly first: node ids take ten bytes each, so growing a guess copied the array
         // several times
         int length = 0;
@@ -52,7 +52,7 @@ final class PackedLongs {
      *
      * @throws IllegalArgumentException if {@code bytes} ends inside a value or a value is too long
      */
-    static long[] unpack(byte[] bytes) {
+    public static long[] unpack(byte[] bytes) {
         long[] out = new long[terminators(bytes)];
         int pos = 0;
         int wordEnd = bytes.length - Long.BYTES; // a word read at pos <= wordEnd stays in bounds

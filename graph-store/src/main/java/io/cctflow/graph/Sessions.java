@@ -4,11 +4,12 @@ import org.neo4j.driver.Driver;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.SessionConfig;
 
-final class Sessions {
+/** Opens a session on the configured database (the default one when empty); shared by every stage. */
+public final class Sessions {
     private Sessions() {
     }
 
-    static Session open(Driver driver, String database) {
+    public static Session open(Driver driver, String database) {
         return database.isEmpty()
                 ? driver.session()
                 : driver.session(SessionConfig.forDatabase(database));

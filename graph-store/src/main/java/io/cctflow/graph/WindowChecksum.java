@@ -1,7 +1,7 @@
 package io.cctflow.graph;
 
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.model.TruncationCounts;
+import io.cctflow.model.TruncationCounts;
 
 /**
  * A 64-bit checksum of everything a stored {@code :Window} holds, written with it and checked on
@@ -11,13 +11,13 @@ import io.cctflow.graph.model.TruncationCounts;
  * one write's per-method table with another's per-node ones; the checksum does not. Stateless and
  * thread-safe.
  */
-final class WindowChecksum {
+public final class WindowChecksum {
     private static final long K = 0x9E3779B97F4A7C15L;
 
     private WindowChecksum() {
     }
 
-    static long of(TreeCounts c, TruncationCounts t) {
+    public static long of(TreeCounts c, TruncationCounts t) {
         long h = 1;
         for (long[] column : new long[][] {c.nodeIds(), c.self(), c.total(), c.threadNodeIds(), c.threadIds(),
                 c.threadSelf(), c.threadDictIds(), c.methodIds(), c.methodSamples(), c.methodSelf()}) {

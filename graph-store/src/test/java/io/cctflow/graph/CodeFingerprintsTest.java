@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.MethodId;
 import io.cctflow.core.diff.ChangeList;
-import io.cctflow.graph.model.CodeClassRecord;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.CodeClassRecord;
+import io.cctflow.model.MethodRecord;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,14 +22,14 @@ class CodeFingerprintsTest extends CleanGraph {
         writer.writeCode(List.of(cart("v1", 12L), new CodeClassRecord("shop", "v1", "com.acme.Line",
                 new String[] {"price"}, new String[] {"()J"}, new long[] {-5L})));
 
-        Map<String, Long> fingerprints = reader.methodFingerprints("shop", "v1");
+        Map<String, Long> fingerprints = catalogue.methodFingerprints("shop", "v1");
 
         assertThat(fingerprints).isEqualTo(Map.of(
                 MethodRecord.of("com.acme.Cart", "<init>", "()V").signature(), 11L,
                 MethodRecord.of("com.acme.Cart", "total", "(I)J").signature(), 12L,
                 MethodRecord.of("com.acme.Line", "price", "()J").signature(), -5L));
-        assertThat(reader.methodFingerprints("shop", "v2")).isEmpty();
-        assertThat(reader.methodFingerprints("other", "v1")).isEmpty();
+        assertThat(catalogue.methodFingerprints("shop", "v2")).isEmpty();
+        assertThat(catalogue.methodFingerprints("other", "v1")).isEmpty();
     }
 
     @Test
@@ -44,8 +44,8 @@ class CodeFingerprintsTest extends CleanGraph {
                     + "RETURN count(DISTINCT d) AS d, count(h) AS h").single().asMap())
                     .isEqualTo(Map.of("d", 2L, "h", 2L));
         }
-        ChangeList changes = ChangeList.between(reader.methodFingerprints("shop", "v1"),
-                reader.methodFingerprints("shop", "v2"), MethodId::ofSignature);
+        ChangeList changes = ChangeList.between(catalogue.methodFingerprints("shop", "v1"),
+                catalogue.methodFingerprints("shop", "v2"), MethodId::ofSignature);
         assertThat(changes.modified()).containsExactly(MethodId.of("com.acme.Cart", "total", "(I)J"));
         assertThat(changes.added()).isEmpty();
         assertThat(changes.deleted()).isEmpty();

@@ -8,11 +8,11 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.MethodId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.NodeId;
-import io.cctflow.graph.model.InstanceRecord;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeRecord;
-import io.cctflow.graph.model.TruncationCounts;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeRecord;
+import io.cctflow.model.TruncationCounts;
+import io.cctflow.model.WindowCounts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +57,7 @@ class GraphWriterTest extends CleanGraph {
         Cct tree = sample();
         write(tree, 0);
         write(tree, 0); // a replay after a failure
-        Cct loaded = new TreeLoader(reader).load(List.of(EXEC.key()), 0, 60_000);
+        Cct loaded = load(List.of(EXEC.key()), 0, 60_000);
 
         assertThat(loaded.size()).isEqualTo(tree.size());
         for (int n = 0; n < tree.size(); n++) {
@@ -67,7 +67,7 @@ class GraphWriterTest extends CleanGraph {
                 assertThat(loaded.selfOnThread(m, loaded.thread(tree.threadName(t)))).isEqualTo(tree.selfOnThread(n, t));
             }
         }
-        assertThat(reader.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
+        assertThat(windows.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
                 .isEqualTo(new WindowCounts(EXEC.key(), 0, 60_000, TreeCounts.of(tree), new TruncationCounts(4, 3, 2, 1)));
         try (var session = driver.session()) {
             assertThat(session.run("MATCH (n:CctNode) RETURN count(n) AS c").single().get("c").asLong())
@@ -82,15 +82,15 @@ class GraphWriterTest extends CleanGraph {
     void windowsOutsideTheRangeAreNotRead() {
         write(sample(), 0);
         write(sample(), 60_000);
-        assertThat(new TreeLoader(reader).load(List.of(EXEC.key()), 0, 120_000).total(Cct.ROOT)).isEqualTo(16);
-        assertThat(new TreeLoader(reader).load(List.of(EXEC.key()), 60_000, 120_000).total(Cct.ROOT)).isEqualTo(8);
-        assertThat(new TreeLoader(reader).load(List.of(EXEC.key()), 120_000, 180_000).size()).isEqualTo(1);
-        InstanceRecord instance = reader.instances("svc").get(0);
+        assertThat(load(List.of(EXEC.key()), 0, 120_000).total(Cct.ROOT)).isEqualTo(16);
+        assertThat(load(List.of(EXEC.key()), 60_000, 120_000).total(Cct.ROOT)).isEqualTo(8);
+        assertThat(load(List.of(EXEC.key()), 120_000, 180_000).size()).isEqualTo(1);
+        InstanceRecord instance = catalogue.instances("svc").get(0);
         assertThat(instance.firstSampleMillis()).isZero();
         assertThat(instance.lastSampleMillis()).isEqualTo(120_000);
         assertThat(instance.labels()).containsEntry("zone", "a");
-        assertThat(reader.methods("A", "f", null)).extracting(MethodRecord::signature).containsExactly("A.f()V");
-        assertThat(NodeId.ROOT).isEqualTo(new TreeLoader(reader).load(List.of(EXEC.key()), 0, 1).id(Cct.ROOT));
+        assertThat(catalogue.methods("A", "f", null)).extracting(MethodRecord::signature).containsExactly("A.f()V");
+        assertThat(NodeId.ROOT).isEqualTo(load(List.of(EXEC.key()), 0, 1).id(Cct.ROOT));
     }
 
     /**
@@ -113,7 +113,7 @@ class GraphWriterTest extends CleanGraph {
         writer.writeNodes(nodes);
         writer.writeNodes(List.of(nodes.get(0), nodes.get(0)));
 
-        assertThat(reader.nodes(nodes.stream().map(NodeRecord::id).toList()))
+        assertThat(topology.nodes(nodes.stream().map(NodeRecord::id).toList()))
                 .containsExactlyInAnyOrderElementsOf(nodes);
         try (var session = driver.session()) {
             assertThat(session.run("MATCH (n:CctNode) RETURN count(n) AS c").single().get("c").asLong())
@@ -142,7 +142,7 @@ class GraphWriterTest extends CleanGraph {
         TreeCounts large = TreeCounts.of(wideTree(2_000, 2));
         writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
         writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, large, TruncationCounts.NONE)));
-        assertThat(reader.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
+        assertThat(windows.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
                 .extracting(WindowCounts::counts).isEqualTo(large);
         try (var session = driver.session()) {
             session.run("MATCH (w:Window) SET w.methodSamples = $samples, w.methodSelf = $self",
@@ -150,7 +150,7 @@ class GraphWriterTest extends CleanGraph {
                             "self", PackedLongs.pack(small.methodSelf()))).consume();
         }
 
-        assertThatThrownBy(() -> reader.windows(List.of(EXEC.key()), 0, 60_000))
+        assertThatThrownBy(() -> windows.windows(List.of(EXEC.key()), 0, 60_000))
                 .hasMessageContaining("do not match the checksum written with them");
     }
 
@@ -175,7 +175,7 @@ class GraphWriterTest extends CleanGraph {
         rewriter.start();
         try {
             for (int i = 0; i < 300; i++) {
-                assertThat(reader.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
+                assertThat(windows.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
                         .extracting(WindowCounts::counts).isIn(small, large);
             }
         } finally {

@@ -1,10 +1,12 @@
 package io.cctflow.graph;
 
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.write.GraphWriter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.task.MatchType;
-import io.cctflow.graph.model.NodeTasks;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.model.NodeTasks;
+import io.cctflow.model.TaskDefinitionRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +21,9 @@ class TaskStoreTest extends CleanGraph {
                 new NodeTasks("a", 1, List.of("t1")),
                 new NodeTasks("a", 2, List.of("t1", "t2")),
                 new NodeTasks("b", 1, List.of("other"))));
-        assertThat(reader.nodeTasks("a", List.of(1L, 2L, 3L)))
+        assertThat(topology.nodeTasks("a", List.of(1L, 2L, 3L)))
                 .isEqualTo(Map.of(1L, List.of("t1"), 2L, List.of("t1", "t2")));
-        assertThat(reader.nodeTasks("b", List.of(1L, 2L))).isEqualTo(Map.of(1L, List.of("other")));
+        assertThat(topology.nodeTasks("b", List.of(1L, 2L))).isEqualTo(Map.of(1L, List.of("other")));
 
         // a replay writes the same; a change replaces the list; an empty list removes it; last one wins
         writer.writeNodeTasks(List.of(
@@ -29,8 +31,8 @@ class TaskStoreTest extends CleanGraph {
                 new NodeTasks("a", 2, List.of("t2")),
                 new NodeTasks("b", 1, List.of("x")),
                 new NodeTasks("b", 1, List.of())));
-        assertThat(reader.nodeTasks("a", List.of(1L, 2L))).isEqualTo(Map.of(1L, List.of("t1"), 2L, List.of("t2")));
-        assertThat(reader.nodeTasks("b", List.of(1L))).isEmpty();
+        assertThat(topology.nodeTasks("a", List.of(1L, 2L))).isEqualTo(Map.of(1L, List.of("t1"), 2L, List.of("t2")));
+        assertThat(topology.nodeTasks("b", List.of(1L))).isEmpty();
         try (var session = driver.session()) {
             assertThat(session.run("MATCH (t:NodeTasks) RETURN count(t) AS c").single().get("c").asLong()).isEqualTo(2);
         }
@@ -38,13 +40,13 @@ class TaskStoreTest extends CleanGraph {
 
     @Test
     void manyNodesAreWrittenAndReadInChunks() {
-        int n = GraphReader.READ_CHUNK + GraphWriter.LABEL_CHUNK + 7;
+        int n = TopologyReader.READ_CHUNK + GraphWriter.LABEL_CHUNK + 7;
         List<NodeTasks> labels = new ArrayList<>();
         for (long id = 1; id <= n; id++) {
             labels.add(new NodeTasks("svc", id, id % 2 == 0 ? List.of("even") : List.of("odd", "t")));
         }
         writer.writeNodeTasks(labels);
-        Map<Long, List<String>> read = reader.nodeTasks("svc", LongStream.rangeClosed(0, n + 1).boxed().toList());
+        Map<Long, List<String>> read = topology.nodeTasks("svc", LongStream.rangeClosed(0, n + 1).boxed().toList());
         assertThat(read).hasSize(n).containsEntry(2L, List.of("even")).containsEntry((long) n, List.of("odd", "t"))
                 .doesNotContainKeys(0L, n + 1L);
     }
@@ -56,13 +58,13 @@ class TaskStoreTest extends CleanGraph {
                 "^com\\.(?<svc>\\w+)\\.", "svc-${svc}", 2);
         TaskDefinitionRecord other = new TaskDefinitionRecord("p", "payments", MatchType.PREFIX, "com.p.", "p", 3);
         writer.writeTaskDefinitions(List.of(global, own, other));
-        assertThat(reader.taskDefinitions(null)).containsExactly(global, own, other);
-        assertThat(reader.taskDefinitions("checkout")).containsExactly(global, own);
+        assertThat(catalogue.taskDefinitions(null)).containsExactly(global, own, other);
+        assertThat(catalogue.taskDefinitions("checkout")).containsExactly(global, own);
 
         TaskDefinitionRecord changed = new TaskDefinitionRecord("o", null, MatchType.PREFIX, "com.y.", "y", 4);
         writer.writeTaskDefinitions(List.of(changed));
         writer.deleteTaskDefinitions(List.of("p", "never-existed"));
-        assertThat(reader.taskDefinitions(null)).containsExactly(global, changed);
-        assertThat(reader.taskDefinitions("payments")).containsExactly(global, changed);
+        assertThat(catalogue.taskDefinitions(null)).containsExactly(global, changed);
+        assertThat(catalogue.taskDefinitions("payments")).containsExactly(global, changed);
     }
 }

@@ -2,12 +2,12 @@ package io.cctflow.query;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
-import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.Retention;
-import io.cctflow.graph.Rollups;
+import io.cctflow.graph.maintenance.MaintenanceScheduler;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
 import io.cctflow.query.api.DeploymentsEndpoint;
 import io.cctflow.query.api.InstancesEndpoint;
 import io.cctflow.query.api.Limits;
@@ -35,35 +35,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.neo4j.driver.Driver;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP API over the graph store. One {@link Driver} and one Kafka producer for the service's
  * lifetime; requests run on a small fixed pool of daemon threads; the roll-up and retention pass
- * runs on one more daemon thread every {@code rollup.interval}.
+ * runs every {@code rollup.interval} ({@link MaintenanceScheduler}).
  */
 public final class QueryService implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
     /** Default port of the API. */
     public static final int DEFAULT_PORT = 8080;
 
     private final Driver driver;
     private final HttpServer server;
     private final ExecutorService executor;
-    private final ScheduledExecutorService maintenance;
+    private final MaintenanceScheduler maintenance; // null when rollup.interval is 0
     private final TaskPublisher publisher;
     private final List<String> routes;
     private final AlertingMetrics alerting; // null when disabled
-    private final GraphReader reader;
+    private final WindowReader windows;
 
     private QueryService(Driver driver, HttpServer server, ExecutorService executor,
-            ScheduledExecutorService maintenance, TaskPublisher publisher, List<String> routes,
-            AlertingMetrics alerting, GraphReader reader) {
-        this.reader = reader;
+            MaintenanceScheduler maintenance, TaskPublisher publisher, List<String> routes,
+            AlertingMetrics alerting, WindowReader windows) {
+        this.windows = windows;
         this.driver = driver;
         this.server = server;
         this.executor = executor;
@@ -114,10 +109,11 @@ public final class QueryService implements AutoCloseable {
             driver.close();
             throw new IllegalStateException("cannot prepare Neo4j at " + config.graph().uri() + ": " + e.getMessage(), e);
         }
-        GraphReader reader = new GraphReader(driver, database, GraphReader.DEFAULT_TOPOLOGY_CACHE_NODES,
-                config.windowCacheRows());
+        CatalogueReader catalogue = new CatalogueReader(driver, database);
+        WindowReader windows = new WindowReader(driver, database, config.windowCacheRows());
+        TopologyReader topology = new TopologyReader(driver, database);
         Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults());
-        TreeSource trees = new TreeSource(reader, limits);
+        TreeSource trees = new TreeSource(windows, topology, limits);
         TaskPublisher publisher = new TaskPublisher(config.bootstrapServers(), config.tasksTopic());
 
         List<String> routes = new ArrayList<>();
@@ -125,15 +121,15 @@ public final class QueryService implements AutoCloseable {
             routes.add(path);
             server.createContext(path, new BearerAuth(config.bearerToken(), handler));
         };
-        route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(reader)));
-        route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(reader)));
-        route.add("/api/v1/instances", new JsonHandler(new InstancesEndpoint(reader, limits)));
-        route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(reader, trees)));
-        route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(reader, trees)));
-        route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(reader, trees)));
-        route.add("/api/v1/timeline", new JsonHandler(new TimelineEndpoint(reader, trees)));
-        route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(reader, trees)));
-        route.add(TasksHandler.PATH, new TasksHandler(reader, publisher, Clock.systemUTC()));
+        route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(catalogue)));
+        route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(catalogue)));
+        route.add("/api/v1/instances", new JsonHandler(new InstancesEndpoint(catalogue, limits)));
+        route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(catalogue, topology, trees)));
+        route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(catalogue, trees)));
+        route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(catalogue, trees)));
+        route.add("/api/v1/timeline", new JsonHandler(new TimelineEndpoint(catalogue, trees)));
+        route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(catalogue, topology, trees)));
+        route.add(TasksHandler.PATH, new TasksHandler(catalogue, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
         server.createContext("/", new StaticFiles("ui", new BearerAuth(config.bearerToken(), new JsonHandler(params -> {
             throw new ApiException(404, "no such endpoint; see " + OpenApiEndpoint.PATH + " for the API, or / for"
@@ -143,30 +139,13 @@ public final class QueryService implements AutoCloseable {
         ExecutorService executor = Executors.newFixedThreadPool(4, daemon("cctflow-http"));
         server.setExecutor(executor);
         AlertingMetrics metrics = alerting.enabled()
-                ? AlertingMetrics.start(server, reader, alerting, Clock.systemUTC()) : null;
+                ? AlertingMetrics.start(server, catalogue, windows, topology, alerting, Clock.systemUTC()) : null;
         server.start();
-        ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(daemon("cctflow-rollups"));
-        if (!config.rollupInterval().isZero()) {
-            Rollups rollups = new Rollups(reader, new GraphWriter(driver, database), config.rollupSettle());
-            Retention retention = new Retention(driver, database, config.retention());
-            long every = config.rollupInterval().toMillis();
-            maintenance.scheduleWithFixedDelay(() -> maintain(rollups, retention, config.retentionBatch()),
-                    every, every, TimeUnit.MILLISECONDS);
-        }
-        return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics, reader);
-    }
-
-    /** One roll-up and retention pass; failures are logged and the next pass tries again. */
-    private static void maintain(Rollups rollups, Retention retention, int batch) {
-        try {
-            long now = System.currentTimeMillis();
-            Rollups.Result r = rollups.rollUp(now);
-            var deleted = retention.deleteExpired(now, batch);
-            LOG.info("roll-up pass: {} hours, {} days, {} windows written; expired windows deleted: {}",
-                    r.hours(), r.days(), r.windowsWritten(), deleted);
-        } catch (RuntimeException e) {
-            LOG.warn("roll-up pass failed; the next pass retries", e);
-        }
+        MaintenanceScheduler maintenance = config.rollupInterval().isZero() ? null
+                : MaintenanceScheduler.start(driver, database, config.rollupInterval(), config.rollupSettle(),
+                        config.retention(), config.retentionBatch());
+        return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics,
+                windows);
     }
 
     private interface Route {
@@ -191,7 +170,7 @@ public final class QueryService implements AutoCloseable {
      * every window from Neo4j again: for measuring cold reads. Thread-safe.
      */
     public void clearWindowCache() {
-        reader.clearWindowCache();
+        windows.clearWindowCache();
     }
 
     /** The paths of every registered endpoint (what the OpenAPI document must describe). */
@@ -206,7 +185,9 @@ public final class QueryService implements AutoCloseable {
             alerting.close();
         }
         executor.shutdownNow();
-        maintenance.shutdownNow();
+        if (maintenance != null) {
+            maintenance.close();
+        }
         publisher.close();
         driver.close();
     }

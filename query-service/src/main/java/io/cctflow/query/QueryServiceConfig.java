@@ -2,7 +2,7 @@ package io.cctflow.query;
 
 import io.cctflow.core.Durations;
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.graph.RetentionPolicy;
+import io.cctflow.graph.maintenance.RetentionPolicy;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -16,11 +16,10 @@ import io.cctflow.core.metrics.Shares;
 import io.cctflow.core.task.TaskDefinition;
 import io.cctflow.core.task.TaskLabeller;
 import io.cctflow.core.task.TaskLabels;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.Rollups;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeTasks;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.graph.maintenance.Rollups;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeTasks;
 import io.cctflow.servers.TestServers;
 import java.time.Duration;
 import java.time.Instant;
@@ -257,8 +256,7 @@ class QueryApiTest {
     void rolledUpWindowsAnswerTheSameAsFineOnes() {
         JsonNode before = api.get("/api/v1/metrics/method?service=shop&method=com.shop.Db.query"
                 + "&from=2026-01-04T00:00:00Z&to=2026-01-06T00:00:00Z", 200);
-        GraphReader reader = new GraphReader(driver, "");
-        Rollups.Result r = new Rollups(reader, new GraphWriter(driver, ""), Duration.ofMinutes(10))
+        Rollups.Result r = new Rollups(driver, "", Duration.ofMinutes(10))
                 .rollUp(T0 + Duration.ofDays(2).toMillis());
         assertThat(r.hours()).isEqualTo(1);
         assertThat(r.days()).isEqualTo(1);

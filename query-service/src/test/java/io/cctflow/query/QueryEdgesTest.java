@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cctflow.core.task.MatchType;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.TaskDefinitionRecord;
 import io.cctflow.query.api.DeploymentsEndpoint;
 import io.cctflow.query.api.InstancesEndpoint;
 import io.cctflow.query.api.MethodMetricsEndpoint;

@@ -40,7 +40,7 @@ class QueryServiceConfigTest {
 
     @Test
     void theReadmeListsEveryKeyWithItsDefault() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("README.md"));
         QueryServiceConfig.KEYS.forEach((key, v) -> assertThat(readme)
                 .contains("| `" + key + "` | " + (v[0].isEmpty() ? "(empty)" : "`" + v[0] + "`") + " |"));
     }

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.cctflow.core.Cct;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.servers.TestServers;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.cctflow.bench.parcs;
 
 import io.cctflow.core.MethodId;
 import io.cctflow.core.diff.ChangeList;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.CatalogueReader;
 import java.util.Map;
 
 /**
@@ -11,7 +11,7 @@ import java.util.Map;
  */
 record CodeManifests(ReleaseReport.Code oldCode, ReleaseReport.Code newCode, ChangeList changes) {
 
-    static CodeManifests read(GraphReader reader, String service, String oldVersion, String newVersion) {
+    static CodeManifests read(CatalogueReader reader, String service, String oldVersion, String newVersion) {
         Map<String, Long> old = reader.methodFingerprints(service, oldVersion);
         Map<String, Long> neu = reader.methodFingerprints(service, newVersion);
         return new CodeManifests(code(old), code(neu), ChangeList.between(old, neu, MethodId::ofSignature));

@@ -9,7 +9,9 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.diff.ChangeList;
 import io.cctflow.core.migration.ImpactAnalysis;
 import io.cctflow.core.migration.ShareTolerance;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.schema.SampleBatch;
 import java.io.IOException;
@@ -195,8 +197,9 @@ public final class ReleaseComparison {
             }
             GraphStoreConfig graph = GraphStoreConfig.unauthenticated(pipeline.boltUri());
             try (Driver driver = graph.openDriver()) {
-                GraphReader reader = new GraphReader(driver, graph.database());
-                StoredProfiles stored = new StoredProfiles(reader);
+                CatalogueReader reader = new CatalogueReader(driver, graph.database());
+                StoredProfiles stored = new StoredProfiles(new WindowReader(driver, graph.database()),
+                        new TopologyReader(driver, graph.database()));
                 Cct[] trees = new Cct[runs.size()];
                 for (int i = 0; i < runs.size(); i++) {
                     step(app, "waiting until " + runs.get(i).instance() + " is stored");

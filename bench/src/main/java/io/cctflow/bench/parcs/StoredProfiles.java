@@ -2,8 +2,8 @@ package io.cctflow.bench.parcs;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.TreeLoader;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.graph.read.TopologyReader;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
@@ -18,15 +18,17 @@ final class StoredProfiles {
     /** The count must stay the same this long (longer than the job's early firing and sink flush). */
     private static final Duration QUIET = Duration.ofSeconds(16);
 
-    private final TreeLoader trees;
+    private final WindowReader windows;
+    private final TopologyReader topology;
 
-    StoredProfiles(GraphReader reader) {
-        this.trees = new TreeLoader(reader);
+    StoredProfiles(WindowReader windows, TopologyReader topology) {
+        this.windows = windows;
+        this.topology = topology;
     }
 
     /** The whole stored tree of one execution. */
     Cct tree(ExecutionId execution) {
-        return trees.load(List.of(execution.key()), 0, Long.MAX_VALUE);
+        return topology.rebuild(windows.plan(List.of(execution.key()), 0, Long.MAX_VALUE).sum());
     }
 
     /**

@@ -3,7 +3,7 @@ package io.cctflow.bench.pipeline;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.flink.SamplesJob;
 import io.cctflow.flink.SamplesJobConfig;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.WindowReader;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.servers.KafkaServer;
 import io.cctflow.servers.Neo4jServer;
@@ -40,7 +40,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final ConsumerLag lag;
     private final Driver driver;
-    private final GraphReader reader;
+    private final WindowReader reader;
 
     private EmbeddedPipeline(Path dataDir, Map<String, String> jobSettings, int partitions) throws Exception {
         KafkaServer kafka = KafkaServer.start(dataDir.resolve("kafka"));
@@ -62,7 +62,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
         running.push(lag);
         driver = config.graph().openDriver();
         running.push(driver);
-        reader = new GraphReader(driver, config.graph().database());
+        reader = new WindowReader(driver, config.graph().database());
     }
 
     /**
@@ -136,7 +136,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
         return driver;
     }
 
-    public GraphReader reader() {
+    public WindowReader reader() {
         return reader;
     }
 

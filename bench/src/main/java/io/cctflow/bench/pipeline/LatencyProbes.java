@@ -1,7 +1,7 @@
 package io.cctflow.bench.pipeline;
 
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.WindowCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * Batch-to-queryable latency: for a probed batch, the time from the broker's acknowledgement to
  * the moment Neo4j's {@code :Window} of its (execution, job window) holds at least every sample the
  * execution sent into that window up to and including this batch (the sum of the window's self
- * counts: each sample is charged to exactly one leaf). Windows are read with {@link GraphReader}, as
+ * counts: each sample is charged to exactly one leaf). Windows are read with {@link WindowReader}, as
  * the query service reads them, every {@code pollMillis}; that is the resolution of the figure.
  *
  * <p>{@link #count} and {@link #expect} are called by the one generating thread; {@link #poll} by
@@ -77,7 +77,7 @@ public final class LatencyProbes {
     }
 
     /** Checks every acknowledged outstanding probe once; call from one thread. */
-    public void poll(GraphReader reader) {
+    public void poll(WindowReader reader) {
         for (Probe p = submitted.poll(); p != null; p = submitted.poll()) {
             outstanding.add(p);
         }
@@ -97,7 +97,7 @@ public final class LatencyProbes {
         }
     }
 
-    private static long readableSamples(GraphReader reader, Probe p) {
+    private static long readableSamples(WindowReader reader, Probe p) {
         long sum = 0;
         for (WindowCounts w : reader.windows(List.of(p.executionKey), p.jobWindowStart, p.jobWindowStart + 1)) {
             if (w.windowStartMillis() == p.jobWindowStart) {

@@ -2,9 +2,9 @@ package io.cctflow.bench.pipeline;
 
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeRecord;
 import io.cctflow.servers.Neo4jServer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,8 +3,8 @@ package io.cctflow.bench.query;
 import io.cctflow.agent.batch.MethodId;
 import io.cctflow.bench.pipeline.StackCorpus;
 import io.cctflow.core.Cct;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeRecord;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -3,13 +3,13 @@ package io.cctflow.bench.query;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.Resolution;
-import io.cctflow.graph.Rollups;
-import io.cctflow.graph.model.InstanceRecord;
-import io.cctflow.graph.model.NodeRecord;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.Resolution;
+import io.cctflow.graph.maintenance.Rollups;
+import org.neo4j.driver.Driver;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.NodeRecord;
+import io.cctflow.model.WindowCounts;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,14 +47,14 @@ final class FleetDataset {
 
     private final CorpusStacks stacks;
     private final GraphWriter writer;
-    private final GraphReader reader;
+    private final Driver driver;
     private final QueryBenchOptions options;
     private final Random random;
 
-    FleetDataset(CorpusStacks stacks, GraphWriter writer, GraphReader reader, QueryBenchOptions options) {
+    FleetDataset(CorpusStacks stacks, GraphWriter writer, Driver driver, QueryBenchOptions options) {
         this.stacks = stacks;
         this.writer = writer;
-        this.reader = reader;
+        this.driver = driver;
         this.options = options;
         this.random = new Random(options.seed());
     }
@@ -119,7 +119,7 @@ final class FleetDataset {
         double writeSeconds = (System.nanoTime() - start) / 1e9;
 
         long rollupStart = System.nanoTime();
-        Rollups rollups = new Rollups(reader, writer, SETTLE);
+        Rollups rollups = new Rollups(driver, "", SETTLE);
         long rolled = 0;
         for (int d = 1; d <= options.days(); d++) {
             long dayEnd = from + d * Resolution.DAY.millis();

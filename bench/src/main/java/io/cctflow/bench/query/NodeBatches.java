@@ -1,7 +1,7 @@
 package io.cctflow.bench.query;
 
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.NodeRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

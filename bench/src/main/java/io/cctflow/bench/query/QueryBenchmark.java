@@ -2,11 +2,10 @@ package io.cctflow.bench.query;
 
 import io.cctflow.bench.pipeline.MachineLoad;
 import io.cctflow.bench.pipeline.StackCorpus;
-import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.Resolution;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.Resolution;
 import io.cctflow.query.QueryService;
 import io.cctflow.query.QueryServiceConfig;
 import io.cctflow.query.alerting.AlertingConfig;
@@ -117,7 +116,7 @@ public final class QueryBenchmark {
         try (Neo4jServer neo4j = start(home, options);
                 Driver driver = GraphStoreConfig.unauthenticated(neo4j.boltUri()).openDriver()) {
             GraphSchema.ensure(driver, "");
-            fleet = new FleetDataset(stacks, new GraphWriter(driver, ""), new GraphReader(driver, "", 0), options)
+            fleet = new FleetDataset(stacks, new GraphWriter(driver, ""), driver, options)
                     .build(to);
         }
         long store = size(home.resolve("data/databases/neo4j"));

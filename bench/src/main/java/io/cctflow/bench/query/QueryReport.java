@@ -38,7 +38,7 @@ final class QueryReport {
                         + " roll-ups, Neo4j shut down: %.1f MiB / (%d x %d); transaction logs apart: %.1f MiB) | %.1f MiB"
                         + " | — | — |%n", d.storeBytes() / 1048576.0, d.instances(), d.days(),
                 d.transactionLogBytes() / 1048576.0, d.storeBytesPerInstanceDay() / 1048576.0));
-        out.append("\nWhere loading a tree goes, in-process with the graph store's classes (`RangeReader`, `TreeLoader`),"
+        out.append("\nWhere loading a tree goes, in-process with the graph store's classes (`WindowReader`, `TopologyReader`),"
                 + " no topology or window cache, after the timed calls:\n\n").append(phases);
         return out.toString();
     }

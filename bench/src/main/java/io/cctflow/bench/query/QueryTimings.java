@@ -1,6 +1,6 @@
 package io.cctflow.bench.query;
 
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,10 +3,10 @@ package io.cctflow.bench.query;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.RangeReader;
-import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.WindowCounts;
 import java.util.Arrays;
 import java.util.List;
 import org.neo4j.driver.Driver;
@@ -23,9 +23,10 @@ final class ReadPhases {
     /** Three rounds of loading v1 of the synthetic deployments and one fleet day; one line per round. */
     static String measure(Driver driver, Dataset dataset) {
         StringBuilder out = new StringBuilder();
-        GraphReader uncached = new GraphReader(driver, "", 0);
+        CatalogueReader catalogue = new CatalogueReader(driver, "");
+        Uncached uncached = new Uncached(new WindowReader(driver, "", 0L), new TopologyReader(driver, "", 0));
         List<String> v1 = List.of(new ExecutionId(SyntheticDeployments.SERVICE, "v1", SyntheticDeployments.INSTANCE).key());
-        List<String> fleet = uncached.instances(FleetDataset.SERVICE).stream().map(i -> i.executionId().key()).toList();
+        List<String> fleet = catalogue.instances(FleetDataset.SERVICE).stream().map(i -> i.executionId().key()).toList();
         long dayTo = dataset.toMillis() - 13 * 60_000L;
         for (int round = 0; round < 3; round++) {
             out.append(String.format("- round %d: v1 of %s: %s; fleet, 24 h: %s%n", round + 1,
@@ -35,16 +36,20 @@ final class ReadPhases {
         return out.toString();
     }
 
-    private static String phases(GraphReader reader, List<String> keys, long from, long to) {
+    /** Readers without caches: every read goes to Neo4j. */
+    private record Uncached(WindowReader windows, TopologyReader topology) {
+    }
+
+    private static String phases(Uncached reader, List<String> keys, long from, long to) {
         long t0 = System.nanoTime();
-        List<WindowCounts> windows = new RangeReader(reader).read(keys, from, to);
+        List<WindowCounts> windows = reader.windows().range(keys, from, to);
         long t1 = System.nanoTime();
-        TreeCounts sum = TreeLoader.sum(windows);
+        TreeCounts sum = WindowReader.sum(windows);
         long t2 = System.nanoTime();
         List<Long> ids = Arrays.stream(sum.nodeIds()).boxed().toList();
-        int nodes = reader.nodes(ids).size();
+        int nodes = reader.topology().nodes(ids).size();
         long t3 = System.nanoTime();
-        Cct tree = new TreeLoader(reader).rebuild(sum); // reads the topology again: the cache is off
+        Cct tree = reader.topology().rebuild(sum); // reads the topology again: the cache is off
         long t4 = System.nanoTime();
         long entries = windows.stream().mapToLong(w -> w.counts().nodeIds().length).sum();
         return String.format("%,d windows (%,d node entries) read in %.0f ms, summed in %.0f ms; %,d node records"

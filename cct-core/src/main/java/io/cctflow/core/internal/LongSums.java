@@ -1,5 +1,6 @@
 package io.cctflow.core.internal;
 
+import io.cctflow.core.collect.LongIntMap;
 import java.util.Arrays;
 
 /**

@@ -1,6 +1,6 @@
 package io.cctflow.core.task;
 
-import io.cctflow.core.internal.LongIntMap;
+import io.cctflow.core.collect.LongIntMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

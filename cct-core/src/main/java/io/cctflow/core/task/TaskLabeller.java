@@ -1,7 +1,7 @@
 package io.cctflow.core.task;
 
 import io.cctflow.core.Cct;
-import io.cctflow.core.internal.LongIntMap;
+import io.cctflow.core.collect.LongIntMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -77,6 +77,14 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
      * should not wake ten times a second.
      */
     private static final long SPILL_CHECK_MILLIS = 1_000;
+    /**
+     * A broker that accepts connections but has taken no batch for this long is reported as slow.
+     * Shorter waits are not: a fresh producer in a JVM that has just started on a busy machine
+     * took 7 and 16 s for its first acknowledgement from a broker that was there (TransportIT at
+     * load average 18 on 2 cores), many times the {@code max.block.ms} of one try.
+     */
+    static final long SLOW_BROKER_MILLIS = 30_000;
+    private static final long NOT_FAILING = Long.MIN_VALUE;
     /** At close, stop waiting for the queue to drain when nothing was acknowledged this long. */
     private static final long DRAIN_STALL_MILLIS = 300;
 
@@ -92,6 +100,8 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread thread;
     private final boolean ownsProducer;
+    /** When the current run of retriable failures began, or {@link #NOT_FAILING}; sender thread only. */
+    private long failingSinceNanos = NOT_FAILING;
 
     /**
      * Takes ownership of the producer and the queue. Does not contact the broker and does not
@@ -259,6 +269,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
             try {
                 result.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
                 queue.acknowledge(batch);
+                failingSinceNanos = NOT_FAILING;
                 backoff.reset();
                 return;
             } catch (TimeoutException e) {
@@ -282,14 +293,32 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         if (error instanceof RetriableException) {
             queue.retryLater(batch, !neverAccepted);
             long delay = backoff.nextDelayMillis();
-            failures.warn("Kafka unreachable, " + queue.size() + " batch(es) queued; retrying "
-                    + batch + " in " + delay + " ms" + (neverAccepted ? "" : " (it may arrive twice)"),
-                    error);
+            reportRetry(batch, error, delay, neverAccepted);
             pause(delay);
             return;
         }
         failures.warn(batch + " dropped: " + topic + " refused it", error);
         queue.dropHead(batch, "refused by Kafka: " + AgentLog.describe(error));
+    }
+
+    /**
+     * Warns of a batch to be sent again: at once when no bootstrap server accepts connections
+     * (Kafka is away), else only once the broker has taken nothing for {@link #SLOW_BROKER_MILLIS}
+     * (it is there, but slow: a fresh producer's first metadata on a busy machine).
+     */
+    private void reportRetry(QueuedBatch batch, Throwable error, long delay, boolean neverAccepted) {
+        long now = nanoClock.getAsLong();
+        if (failingSinceNanos == NOT_FAILING) {
+            failingSinceNanos = now;
+        }
+        String retrying = queue.size() + " batch(es) queued; retrying " + batch + " in " + delay + " ms"
+                + (neverAccepted ? "" : " (it may arrive twice)");
+        if (!producer.brokerAccepts()) {
+            failures.warn("Kafka unreachable, " + retrying, error);
+        } else if (now - failingSinceNanos >= TimeUnit.MILLISECONDS.toNanos(SLOW_BROKER_MILLIS)) {
+            failures.warn("Kafka accepts connections but has taken no batch for "
+                    + TimeUnit.NANOSECONDS.toSeconds(now - failingSinceNanos) + " s, " + retrying, error);
+        }
     }
 
     /**

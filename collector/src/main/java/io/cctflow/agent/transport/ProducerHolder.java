@@ -1,6 +1,7 @@
 package io.cctflow.agent.transport;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import org.apache.kafka.clients.producer.Producer;
@@ -20,8 +21,12 @@ import org.apache.kafka.common.errors.RetriableException;
  * <p>Thread-safe.
  */
 public final class ProducerHolder {
+    /** How long {@link #brokerAccepts} waits for each bootstrap server's TCP handshake. */
+    static final int PROBE_TIMEOUT_MILLIS = 1_000;
+
     private final Supplier<Producer<String, byte[]>> factory;
     private final String servers;
+    private final BooleanSupplier brokerAccepts;
 
     // guarded by this
     private Producer<String, byte[]> producer;
@@ -33,15 +38,41 @@ public final class ProducerHolder {
      * @param servers the bootstrap servers, for messages
      */
     public ProducerHolder(Supplier<Producer<String, byte[]>> factory, String servers) {
-        this.factory = factory;
-        this.servers = servers;
+        this(factory, servers, () -> BrokerProbe.anyAccepts(servers, PROBE_TIMEOUT_MILLIS));
     }
 
-    /** A holder of a producer that already exists (tests, tools). */
+    /**
+     * @param brokerAccepts whether a bootstrap server accepts connections now (see
+     *     {@link #brokerAccepts}); called on the sender thread, may block briefly
+     */
+    public ProducerHolder(Supplier<Producer<String, byte[]>> factory, String servers, BooleanSupplier brokerAccepts) {
+        this.factory = factory;
+        this.servers = servers;
+        this.brokerAccepts = brokerAccepts;
+    }
+
+    /**
+     * A holder of a producer that already exists (tests, tools). Its broker counts as away
+     * whenever a send fails ({@link #brokerAccepts} is false): nothing is known of its servers.
+     */
     public static ProducerHolder of(Producer<String, byte[]> producer) {
-        ProducerHolder holder = new ProducerHolder(() -> producer, "(given)");
+        return of(producer, () -> false);
+    }
+
+    /** As {@link #of(Producer)}, with {@code brokerAccepts} saying whether the broker is there. */
+    public static ProducerHolder of(Producer<String, byte[]> producer, BooleanSupplier brokerAccepts) {
+        ProducerHolder holder = new ProducerHolder(() -> producer, "(given)", brokerAccepts);
         holder.producer = producer;
         return holder;
+    }
+
+    /**
+     * Whether a bootstrap server accepts a TCP connection now: when a send failed, this tells a
+     * Kafka that is away from one that is slow to answer. May block for a DNS lookup and a
+     * connection attempt per server ({@value #PROBE_TIMEOUT_MILLIS} ms at most each).
+     */
+    public boolean brokerAccepts() {
+        return brokerAccepts.getAsBoolean();
     }
 
     /**

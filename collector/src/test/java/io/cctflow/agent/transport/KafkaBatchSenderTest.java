@@ -3,7 +3,10 @@ package io.cctflow.agent.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +19,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -182,6 +187,87 @@ class KafkaBatchSenderTest {
         assertThat(producer.history()).extracting(r -> sequenceOf(r)).containsExactly(0L, 1L);
         sender.close(Duration.ofSeconds(1));
         assertThat(producer.closed()).as("the sender closes the producer it created").isTrue();
+    }
+
+    /**
+     * A broker that is there but slow (a fresh producer's first metadata in a JVM that has just
+     * started on a busy machine): the sender retries without calling Kafka unreachable.
+     */
+    @Test
+    void aBatchRefusedWhileTheBrokerAcceptsConnectionsIsRetriedWithoutAWarning() throws Exception {
+        RefusingProducer producer = new RefusingProducer(2);
+
+        String err = stderrWhile(() -> {
+            sender = new KafkaBatchSender(ProducerHolder.of(producer, () -> true), "cctflow.samples", KEY,
+                    memoryQueue(), counters, new Random(1), System::nanoTime, log);
+            sender.send(batch(0));
+            sender.start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 1);
+        });
+
+        assertThat(producer.refusedSequences).as("refused twice, then sent").containsExactly(0L, 0L);
+        assertThat(err).doesNotContain("WARN");
+    }
+
+    /** No bootstrap server accepts connections: reported at the first failure. */
+    @Test
+    void aBatchRefusedWhileNoBrokerAcceptsConnectionsIsReportedAsKafkaUnreachable() throws Exception {
+        RefusingProducer producer = new RefusingProducer(1);
+
+        String err = stderrWhile(() -> {
+            sender = new KafkaBatchSender(ProducerHolder.of(producer, () -> false), "cctflow.samples", KEY,
+                    memoryQueue(), counters, new Random(1), System::nanoTime, log);
+            sender.send(batch(0));
+            sender.start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 1);
+        });
+
+        assertThat(err).contains("[cctflow-agent] WARN Kafka unreachable, 1 batch(es) queued; retrying",
+                "not present in metadata after 1000 ms");
+    }
+
+    /** A broker that accepts connections but takes nothing for long is reported as such. */
+    @Test
+    void aBrokerThatAcceptsConnectionsButTakesNothingForLongIsReported() throws Exception {
+        AtomicLong skew = new AtomicLong();
+        LongSupplier clock = () -> System.nanoTime() + skew.get();
+        RefusingProducer producer = new RefusingProducer(2);
+        AtomicInteger probes = new AtomicInteger();
+
+        String err = stderrWhile(() -> {
+            sender = new KafkaBatchSender(ProducerHolder.of(producer, () -> {
+                        // the first failure starts the run of failures; the next comes past the bound
+                        if (probes.incrementAndGet() == 1) {
+                            skew.set(TimeUnit.MILLISECONDS.toNanos(KafkaBatchSender.SLOW_BROKER_MILLIS));
+                        }
+                        return true;
+                    }), "cctflow.samples", KEY, SendQueue.inMemory(1 << 20, counters, log, clock), counters,
+                    new Random(1), clock, log);
+            sender.send(batch(0));
+            sender.start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 1);
+        });
+
+        assertThat(probes).hasValue(2);
+        assertThat(err).doesNotContain("Kafka unreachable")
+                .containsOnlyOnce("[cctflow-agent] WARN Kafka accepts connections but has taken no batch for 30 s,");
+    }
+
+    private interface Action {
+        void run() throws Exception;
+    }
+
+    /** What the agent writes to stderr (from any thread) while {@code action} runs. */
+    private static String stderrWhile(Action action) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            action.run();
+        } finally {
+            System.setErr(original);
+        }
+        return err.toString(StandardCharsets.UTF_8);
     }
 
     /**

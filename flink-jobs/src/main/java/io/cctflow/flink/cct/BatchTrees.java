@@ -4,7 +4,7 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.StackCounts;
 import io.cctflow.flink.ingest.DecodedBatch;
 import io.cctflow.flink.ingest.MethodDictionary;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.schema.SampleBatch;
 import java.util.function.Consumer;
 

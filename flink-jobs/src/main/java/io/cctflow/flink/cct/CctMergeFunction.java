@@ -1,5 +1,7 @@
 package io.cctflow.flink.cct;
 
+import io.cctflow.flink.state.StoredNodes;
+import io.cctflow.flink.task.TaskLabelling;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.StackCounts;
@@ -15,9 +17,9 @@ import io.cctflow.flink.ingest.SampleBatchReader;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.RunSequences;
-import io.cctflow.graph.model.InstanceRecord;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeRecord;
 import io.cctflow.schema.InstanceInfo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,8 +102,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private transient InstanceTrees trees;
     private transient TruncatedStackMerger merger;
     private transient SampleBatchReader reader;
-    /** The counts of the batch in hand, reused from batch to batch (read out before the next). */
-    private transient StackCounts countsScratch;
+    private transient BatchMerge batchMerge;
     private transient Counter deadLettered;
     private transient Counter batchesMerged;
     private transient Counter emptyBatches;
@@ -139,6 +140,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         pendingTimer = getRuntimeContext().getState(Outputs.PENDING_TIMER);
         trees = new InstanceTrees(treeCacheSize);
         merger = new TruncatedStackMerger(matchThreshold);
+        batchMerge = new BatchMerge(merger);
         reader = new SampleBatchReader(new MethodDictionary(METHOD_DICTIONARY_ENTRIES));
         var metrics = getRuntimeContext().getMetricGroup();
         deadLettered = metrics.counter("deadLettered");
@@ -181,35 +183,16 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             return;
         }
 
-        long[] methodIds = BatchTrees.methodIds(batch);
         InstanceTrees.Entry instance = trees.get(execution.key(), nodes.get());
-        int sizeBefore = instance.tree().size();
-        long collisionsBefore = instance.tree().collisions();
-        // the batch's counts over the execution's tree: its new nodes go into that tree directly
-        StackCounts batchCounts = countsScratch == null ? (countsScratch = new StackCounts(instance.tree()))
-                : countsScratch.reset(instance.tree());
-        List<TruncatedStack> truncated = new ArrayList<>();
-        BatchTrees.merge(batch, methodIds, batchCounts, truncated::add);
-        hashCollisions.inc(instance.tree().collisions() - collisionsBefore);
+        BatchMerge.Result merged = batchMerge.merge(batch, instance, ctx.timerService().currentProcessingTime());
+        int sizeBefore = merged.sizeBefore();
+        StackCounts batchCounts = merged.counts();
+        hashCollisions.inc(merged.collisions());
         BatchCounts counts = new BatchCounts();
-        long now = ctx.timerService().currentProcessingTime();
-        List<TruncatedStack> stillPending = new ArrayList<>();
-        for (TruncatedStack stack : truncated) {
-            MergeResult result = merger.tryMerge(instance.index(), stack.methods, stack.lines, stack.depth(),
-                    stack.count);
-            switch (result) {
-                case MERGED -> {
-                    addCompleted(batchCounts, stack);
-                    counts.truncatedMerged += stack.count;
-                }
-                case NO_CANDIDATE -> {
-                    stack.pendingSinceMillis = now;
-                    stillPending.add(stack);
-                    counts.truncatedPending += stack.count;
-                }
-                case AMBIGUOUS -> counts.truncatedAmbiguous += stack.count;
-            }
-        }
+        counts.truncatedMerged = merged.truncatedMerged();
+        counts.truncatedPending = merged.truncatedPending();
+        counts.truncatedAmbiguous = merged.truncatedAmbiguous();
+        List<TruncatedStack> stillPending = merged.pending();
         truncatedMerged.inc(counts.truncatedMerged);
         truncatedPending.inc(counts.truncatedPending);
         truncatedAmbiguous.inc(counts.truncatedAmbiguous);
@@ -253,7 +236,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         for (TruncatedStack stack : pending.get()) {
             if (grew && merger.tryMerge(instance.index(), stack.methods, stack.lines, stack.depth(), stack.count)
                     == MergeResult.MERGED) {
-                addCompleted(retried.computeIfAbsent(stack.eventTimeMillis, t -> new StackCounts(instance.tree())), stack);
+                batchMerge.addCompleted(
+                        retried.computeIfAbsent(stack.eventTimeMillis, t -> new StackCounts(instance.tree())), stack);
                 BatchCounts delta = moved.computeIfAbsent(stack.eventTimeMillis, t -> new BatchCounts());
                 delta.truncatedPending -= stack.count;
                 delta.truncatedMerged += stack.count;
@@ -343,9 +327,6 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     }
 
     /** Adds a merged truncated stack to {@code into} as the full path the merger completed it to. */
-    private void addCompleted(StackCounts into, TruncatedStack stack) {
-        into.addPath(merger.lastLeaf(), into.thread(stack.thread), stack.count);
-    }
 
     private void deadLetter(ReadOnlyContext ctx, RawRecord record, String reason) {
         deadLettered.inc();

@@ -1,5 +1,7 @@
 package io.cctflow.flink.cct;
 
+import io.cctflow.flink.state.CountColumnsSerializer;
+import io.cctflow.flink.state.CountColumnsTypeInfo;
 import io.cctflow.core.TreeCounts;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 

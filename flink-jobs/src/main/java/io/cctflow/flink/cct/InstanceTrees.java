@@ -1,5 +1,6 @@
 package io.cctflow.flink.cct;
 
+import io.cctflow.flink.state.StoredNodes;
 import io.cctflow.core.Cct;
 import io.cctflow.core.task.TaskLabels;
 import io.cctflow.core.truncated.MethodNodeIndex;
@@ -17,15 +18,15 @@ import java.util.Map;
  * At most {@code capacity} trees are kept, least recently used evicted. The trees keep no counts
  * ({@link Cct#topologyOnly}). Not thread-safe: one per operator instance.
  */
-final class InstanceTrees {
+public final class InstanceTrees {
     /**
      * A tree, its method index, and its task labels if computed ({@code null} until then; made by
      * some labeller, which the caller compares with the one it needs).
      */
-    static final class Entry {
+    public static final class Entry {
         private final Cct tree;
         private final MethodNodeIndex index;
-        TaskLabels labels;
+        private TaskLabels labels;
         /** Chunks of this tree's nodes in state: counted at the rebuild, kept by whoever adds or compacts them. */
         int storedChunks;
 
@@ -35,18 +36,27 @@ final class InstanceTrees {
             this.storedChunks = storedChunks;
         }
 
-        Cct tree() {
+        public Cct tree() {
             return tree;
         }
 
-        MethodNodeIndex index() {
+        public MethodNodeIndex index() {
             return index;
+        }
+
+        /** The labeller of this tree, kept by the task labelling; null until it sets one. */
+        public TaskLabels labels() {
+            return labels;
+        }
+
+        public void setLabels(TaskLabels labels) {
+            this.labels = labels;
         }
     }
 
     private final Map<String, Entry> trees;
 
-    InstanceTrees(int capacity) {
+    public InstanceTrees(int capacity) {
         this.trees = new LinkedHashMap<>(16, 0.75f, true) {
             private static final long serialVersionUID = 1L;
 
@@ -58,7 +68,7 @@ final class InstanceTrees {
     }
 
     /** The tree of {@code key}, rebuilt from {@code stored} (the key's chunks of nodes) if not cached. */
-    Entry get(String key, Iterable<byte[]> stored) throws Exception {
+    public Entry get(String key, Iterable<byte[]> stored) throws Exception {
         Entry entry = trees.get(key);
         if (entry == null) {
             entry = rebuild(stored);
@@ -68,7 +78,7 @@ final class InstanceTrees {
     }
 
     /** Forgets every tree, e.g. when state may have changed behind the cache's back. */
-    void clear() {
+    public void clear() {
         trees.clear();
     }
 

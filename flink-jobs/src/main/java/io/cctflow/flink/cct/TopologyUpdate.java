@@ -1,8 +1,8 @@
 package io.cctflow.flink.cct;
 
-import io.cctflow.graph.model.InstanceRecord;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeRecord;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeRecord;
 
 /**
  * What one batch added to the stored graph: its instance (with the span it covers), and the

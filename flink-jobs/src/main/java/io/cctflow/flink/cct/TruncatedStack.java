@@ -1,6 +1,6 @@
 package io.cctflow.flink.cct;
 
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 
 /**
  * A truncated stack of a batch (JFR cut its root-most frames) with what is needed to merge it

@@ -1,6 +1,6 @@
 package io.cctflow.flink.ingest;
 
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;

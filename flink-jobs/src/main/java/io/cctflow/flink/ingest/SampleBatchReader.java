@@ -1,7 +1,7 @@
 package io.cctflow.flink.ingest;
 
 import io.cctflow.core.ExecutionId;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.SampleBatch;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.cctflow.flink.ingest;
 
 import io.cctflow.core.task.MatchType;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.model.TaskDefinitionRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

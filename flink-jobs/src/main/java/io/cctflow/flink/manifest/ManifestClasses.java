@@ -5,7 +5,7 @@ import io.cctflow.flink.ingest.BatchDecoder.InvalidRecordException;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.ManifestDecoder;
 import io.cctflow.flink.ingest.RawRecord;
-import io.cctflow.graph.model.CodeClassRecord;
+import io.cctflow.model.CodeClassRecord;
 import io.cctflow.schema.CodeManifest;
 import io.cctflow.schema.MethodFingerprint;
 import java.util.ArrayList;

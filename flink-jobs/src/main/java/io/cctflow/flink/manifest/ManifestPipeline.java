@@ -3,7 +3,7 @@ package io.cctflow.flink.manifest;
 import io.cctflow.flink.Outputs;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
-import io.cctflow.graph.model.CodeClassRecord;
+import io.cctflow.model.CodeClassRecord;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;

@@ -1,6 +1,6 @@
 package io.cctflow.flink.sink;
 
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import java.io.Serializable;
 import java.util.List;
 

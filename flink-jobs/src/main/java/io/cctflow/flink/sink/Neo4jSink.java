@@ -7,7 +7,7 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
 /**
- * Writes stream elements to Neo4j in batches through {@link io.cctflow.graph.GraphWriter}.
+ * Writes stream elements to Neo4j in batches through {@link io.cctflow.graph.write.GraphWriter}.
  *
  * <p>Delivery is at-least-once: buffered elements are written before every checkpoint completes
  * ({@link SinkWriter#flush}), and again after a restore if they were not. Because every

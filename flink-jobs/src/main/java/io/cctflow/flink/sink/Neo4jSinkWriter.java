@@ -1,7 +1,7 @@
 package io.cctflow.flink.sink;
 
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

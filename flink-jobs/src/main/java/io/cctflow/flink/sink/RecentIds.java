@@ -1,6 +1,6 @@
 package io.cctflow.flink.sink;
 
-import io.cctflow.core.internal.LongIntMap;
+import io.cctflow.core.collect.LongIntMap;
 
 /**
  * A bounded memory of ids, for skipping writes the graph already has: two generations of at most

@@ -1,7 +1,7 @@
 package io.cctflow.flink.task;
 
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.TaskDefinitionRecord;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

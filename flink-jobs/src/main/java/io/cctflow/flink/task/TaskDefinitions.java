@@ -1,7 +1,7 @@
 package io.cctflow.flink.task;
 
 import io.cctflow.core.task.TaskDefinition;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.model.TaskDefinitionRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

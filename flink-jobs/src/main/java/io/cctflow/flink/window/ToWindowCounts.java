@@ -1,6 +1,6 @@
 package io.cctflow.flink.window;
 
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.model.WindowCounts;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;

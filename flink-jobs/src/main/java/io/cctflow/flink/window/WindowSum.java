@@ -2,7 +2,7 @@ package io.cctflow.flink.window;
 
 import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.CountColumns;
-import io.cctflow.graph.model.TruncationCounts;
+import io.cctflow.model.TruncationCounts;
 
 /**
  * The running sum of a window: its counts and its truncated-sample outcomes. A Flink POJO; adding

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cctflow.core.ClassNames;
 import io.cctflow.core.MethodNames;
 import io.cctflow.flink.TestBatches;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.schema.AgentStats;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.MethodRef;

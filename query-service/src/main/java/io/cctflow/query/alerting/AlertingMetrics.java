@@ -1,7 +1,9 @@
 package io.cctflow.query.alerting;
 
 import com.sun.net.httpserver.HttpServer;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
@@ -39,8 +41,8 @@ public final class AlertingMetrics implements AutoCloseable {
     private final Gauge duration;
     private final ScheduledExecutorService loop;
 
-    private AlertingMetrics(GraphReader reader, AlertingConfig config, Clock clock) {
-        this.refresher = new AlertingRefresher(reader, config, clock);
+    private AlertingMetrics(AlertingRefresher refresher, Clock clock) {
+        this.refresher = refresher;
         this.clock = clock;
         registry.register(new MetricFamilies(latest::get));
         failures = Counter.builder().name(REFRESH_FAILURES)
@@ -61,8 +63,10 @@ public final class AlertingMetrics implements AutoCloseable {
      *
      * @return the running metrics, to close with the server
      */
-    public static AlertingMetrics start(HttpServer server, GraphReader reader, AlertingConfig config, Clock clock) {
-        AlertingMetrics m = new AlertingMetrics(reader, config, clock);
+    public static AlertingMetrics start(HttpServer server, CatalogueReader catalogue, WindowReader windows,
+            TopologyReader topology, AlertingConfig config, Clock clock) {
+        AlertingMetrics m = new AlertingMetrics(new AlertingRefresher(catalogue, windows, topology, config, clock),
+                clock);
         server.createContext("/metrics", new MetricsHandler(m.registry));
         long every = config.refresh().toMillis();
         m.loop.scheduleWithFixedDelay(m::refresh, 0, every, TimeUnit.MILLISECONDS);

@@ -4,9 +4,11 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.api.MethodSelector;
 import io.cctflow.query.api.TaskNodes;
 import java.time.Clock;
@@ -33,19 +35,22 @@ import java.util.stream.Collectors;
  *       ({@link ShiftRanking}), when both windows hold at least {@code minSamples}.
  * </ul>
  * Shifts use the recursion-aware per-method samples the stored windows carry ({@link TreeCounts}),
- * summed, so they need no topology read; the tree is rebuilt ({@link TreeLoader#rebuild}) only
+ * summed, so they need no topology read; the tree is rebuilt ({@link TopologyReader#rebuild}) only
  * for a service with watched methods.
  * Not thread-safe: one refresh at a time (the background loop guarantees it).
  */
 public final class AlertingRefresher {
-    private final GraphReader reader;
-    private final TreeLoader trees;
+    private final CatalogueReader catalogue;
+    private final WindowReader windows;
+    private final TopologyReader topology;
     private final AlertingConfig config;
     private final Clock clock;
 
-    public AlertingRefresher(GraphReader reader, AlertingConfig config, Clock clock) {
-        this.reader = reader;
-        this.trees = new TreeLoader(reader);
+    public AlertingRefresher(CatalogueReader catalogue, WindowReader windows, TopologyReader topology,
+            AlertingConfig config, Clock clock) {
+        this.catalogue = catalogue;
+        this.windows = windows;
+        this.topology = topology;
         this.config = config;
         this.clock = clock;
     }
@@ -59,7 +64,7 @@ public final class AlertingRefresher {
         List<AlertingSnapshot.Shift> shifts = new ArrayList<>();
         List<AlertingSnapshot.TaskSamples> tasks = new ArrayList<>();
         List<AlertingSnapshot.TaskTime> taskTimes = new ArrayList<>();
-        for (Deployment.Pair pair : Deployment.newestPairs(reader.instances(null))) {
+        for (Deployment.Pair pair : Deployment.newestPairs(catalogue.instances(null))) {
             Deployment current = pair.newest();
             TreeCounts counts = sum(current, now - window, now);
             long total = counts.samples();
@@ -71,7 +76,7 @@ public final class AlertingRefresher {
             Map<WatchedMethod, Set<Long>> overloads = new LinkedHashMap<>();
             for (WatchedMethod w : config.watch()) {
                 if (w.service().equals(current.service())) {
-                    tree = tree != null ? tree : trees.rebuild(counts);
+                    tree = tree != null ? tree : topology.rebuild(counts);
                     overloads.put(w, methodIds(w.method()));
                     MethodTime time = MethodTime.of(Scope.whole(tree), overloads.get(w)::contains);
                     watched.add(new AlertingSnapshot.WatchedTime(current.service(), current.version(),
@@ -81,8 +86,8 @@ public final class AlertingRefresher {
             Map<Long, List<String>> labels = null;
             for (WatchedTask t : config.tasks()) {
                 if (t.service().equals(current.service())) {
-                    tree = tree != null ? tree : trees.rebuild(counts);
-                    labels = labels != null ? labels : TaskNodes.labels(reader, current.service(), tree);
+                    tree = tree != null ? tree : topology.rebuild(counts);
+                    labels = labels != null ? labels : TaskNodes.labels(topology, current.service(), tree);
                     Scope scope = Scope.below(tree, TaskNodes.carrying(tree, labels, Set.of(t.task()), new HashSet<>()));
                     tasks.add(new AlertingSnapshot.TaskSamples(current.service(), current.version(), t.task(),
                             scope.rootSamples()));
@@ -108,7 +113,7 @@ public final class AlertingRefresher {
                 continue;
             }
             List<MethodShift> top = ShiftRanking.top(counts, before, config.topK());
-            Map<Long, String> names = reader.methodsById(top.stream().map(MethodShift::methodId).toList()).stream()
+            Map<Long, String> names = catalogue.methodsById(top.stream().map(MethodShift::methodId).toList()).stream()
                     .collect(Collectors.toMap(MethodRecord::id, MethodRecord::signature, (a, b) -> a));
             for (MethodShift s : top) {
                 String name = names.getOrDefault(s.methodId(), "unknown-method-" + Long.toUnsignedString(s.methodId(), 16));
@@ -120,11 +125,11 @@ public final class AlertingRefresher {
 
     /** The summed counts of a deployment's windows that overlap [from, to). */
     private TreeCounts sum(Deployment d, long from, long to) {
-        return TreeLoader.sum(reader.windows(d.executionKeys(), from, to));
+        return WindowReader.sum(windows.windows(d.executionKeys(), from, to));
     }
 
     private Set<Long> methodIds(MethodSelector m) {
-        return reader.methods(m.className(), m.methodName(), m.descriptor()).stream().map(MethodRecord::id)
+        return catalogue.methods(m.className(), m.methodName(), m.descriptor()).stream().map(MethodRecord::id)
                 .collect(Collectors.toSet());
     }
 }

@@ -1,6 +1,6 @@
 package io.cctflow.query.alerting;
 
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.model.InstanceRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

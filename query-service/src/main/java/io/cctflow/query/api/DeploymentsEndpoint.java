@@ -1,8 +1,8 @@
 package io.cctflow.query.api;
 
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.DeploymentRecord;
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.DeploymentRecord;
+import io.cctflow.model.InstanceRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
@@ -19,10 +19,10 @@ import java.util.Set;
 public final class DeploymentsEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = Set.of("service", "label");
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
 
-    public DeploymentsEndpoint(GraphReader reader) {
-        this.reader = reader;
+    public DeploymentsEndpoint(CatalogueReader catalogue) {
+        this.catalogue = catalogue;
     }
 
     public record Deployment(String service, String version, String at, String firstSample, String lastSample,
@@ -37,11 +37,11 @@ public final class DeploymentsEndpoint implements JsonHandler.Endpoint {
         params.allowOnly(PARAMS);
         String service = params.required("service");
         Map<String, String> labels = params.pairs("label");
-        List<DeploymentRecord> deployments = reader.deployments(service);
+        List<DeploymentRecord> deployments = catalogue.deployments(service);
         if (deployments.isEmpty()) {
             throw ApiException.notFound("unknown service '" + service + "': no samples of it are stored");
         }
-        List<InstanceRecord> instances = reader.instances(service).stream()
+        List<InstanceRecord> instances = catalogue.instances(service).stream()
                 .filter(i -> Selection.hasLabels(i, labels)).toList();
         return new Response(service, deployments.stream()
                 .map(d -> new Deployment(d.service(), d.version(), d.service() + "@" + d.version(),

@@ -1,7 +1,7 @@
 package io.cctflow.query.api;
 
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.InstanceRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
@@ -16,11 +16,11 @@ import java.util.Set;
 public final class InstancesEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = Set.of("service", "version", "label", "at");
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
     private final Limits limits;
 
-    public InstancesEndpoint(GraphReader reader, Limits limits) {
-        this.reader = reader;
+    public InstancesEndpoint(CatalogueReader catalogue, Limits limits) {
+        this.catalogue = catalogue;
         this.limits = limits;
     }
 
@@ -34,7 +34,7 @@ public final class InstancesEndpoint implements JsonHandler.Endpoint {
     @Override
     public Response handle(QueryParams params) {
         params.allowOnly(PARAMS);
-        Selection selection = Selection.of(params, reader, limits);
+        Selection selection = Selection.of(params, catalogue, limits);
         List<InstanceRecord> selected = selection.instances();
         if (selected.size() > limits.maxResults()) {
             throw ApiException.badRequest(selected.size() + " instances match, more than the limit limits.max-results = "

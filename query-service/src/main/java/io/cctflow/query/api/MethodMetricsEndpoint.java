@@ -4,8 +4,9 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.metrics.MethodMetrics;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Shares;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
 import java.util.ArrayList;
@@ -24,11 +25,13 @@ import java.util.stream.Collectors;
 public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = union(Selection.PARAMS, ScopeParams.PARAMS, Set.of("method", "top"));
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
+    private final TopologyReader topology;
     private final TreeSource trees;
 
-    public MethodMetricsEndpoint(GraphReader reader, TreeSource trees) {
-        this.reader = reader;
+    public MethodMetricsEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees) {
+        this.catalogue = catalogue;
+        this.topology = topology;
         this.trees = trees;
     }
 
@@ -65,10 +68,10 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
     public Response handle(QueryParams params) {
         params.allowOnly(PARAMS);
         int top = params.integer("top", 1, trees.limits().maxResults()).orElse(Math.min(50, trees.limits().maxResults()));
-        List<MethodRecord> methods = MethodResolver.all(reader, "method", params.required("method"));
-        Selection selection = Selection.of(params, reader, trees.limits());
+        List<MethodRecord> methods = MethodResolver.all(catalogue, "method", params.required("method"));
+        Selection selection = Selection.of(params, catalogue, trees.limits());
         Cct tree = trees.load(selection);
-        ScopeParams scope = ScopeParams.of(params, reader, selection.service(), tree);
+        ScopeParams scope = ScopeParams.of(params, catalogue, topology, selection.service(), tree);
         Set<Long> ids = methods.stream().map(MethodRecord::id).collect(Collectors.toSet());
         MethodTime all = MethodTime.of(scope.scope(), ids::contains);
 
@@ -83,7 +86,7 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
                 }
             }
         }
-        Map<Long, String> names = MethodResolver.signatures(reader, named);
+        Map<Long, String> names = MethodResolver.signatures(catalogue, named);
         List<Overload> overloads = new ArrayList<>();
         for (int k = 0; k < methods.size(); k++) {
             MethodMetrics mm = each.get(k);

@@ -1,7 +1,7 @@
 package io.cctflow.query.api;
 
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -14,9 +14,9 @@ final class MethodResolver {
     }
 
     /** Every overload the parameter names; 404 when none was ever sampled. */
-    static List<MethodRecord> all(GraphReader reader, String param, String text) {
+    static List<MethodRecord> all(CatalogueReader catalogue, String param, String text) {
         MethodSelector selector = MethodSelector.parse(param, text);
-        List<MethodRecord> methods = reader.methods(selector.className(), selector.methodName(), selector.descriptor());
+        List<MethodRecord> methods = catalogue.methods(selector.className(), selector.methodName(), selector.descriptor());
         if (methods.isEmpty()) {
             throw ApiException.notFound("unknown method '" + selector + "' (parameter '" + param
                     + "'): it has never been sampled");
@@ -25,8 +25,8 @@ final class MethodResolver {
     }
 
     /** The one method the parameter names; 400 when it names several overloads. */
-    static MethodRecord single(GraphReader reader, String param, String text) {
-        List<MethodRecord> methods = all(reader, param, text);
+    static MethodRecord single(CatalogueReader catalogue, String param, String text) {
+        List<MethodRecord> methods = all(catalogue, param, text);
         if (methods.size() > 1) {
             throw ApiException.badRequest("parameter '" + param + "' names " + methods.size() + " overloads "
                     + methods.stream().map(MethodRecord::signature).toList() + "; add the descriptor to pick one");
@@ -35,9 +35,9 @@ final class MethodResolver {
     }
 
     /** Signatures of method ids; an id without a stored method is shown as its hex id. */
-    static Map<Long, String> signatures(GraphReader reader, Collection<Long> ids) {
+    static Map<Long, String> signatures(CatalogueReader catalogue, Collection<Long> ids) {
         Map<Long, String> names = new HashMap<>();
-        for (MethodRecord m : reader.methodsById(ids)) {
+        for (MethodRecord m : catalogue.methodsById(ids)) {
             names.put(m.id(), m.signature());
         }
         for (long id : ids) {

@@ -2,8 +2,9 @@ package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.metrics.Scope;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.QueryParams;
 import java.util.HashSet;
@@ -21,7 +22,8 @@ import java.util.Set;
 public record ScopeParams(String kind, List<String> tasks, String root, Scope scope) {
     public static final Set<String> PARAMS = Set.of("task", "root");
 
-    public static ScopeParams of(QueryParams params, GraphReader reader, String service, Cct tree) {
+    public static ScopeParams of(QueryParams params, CatalogueReader catalogue, TopologyReader topology, String service,
+            Cct tree) {
         List<String> tasks = params.all("task");
         String root = params.optional("root").orElse(null);
         if (!tasks.isEmpty() && root != null) {
@@ -29,12 +31,12 @@ public record ScopeParams(String kind, List<String> tasks, String root, Scope sc
                     + " selected tasks or to a dynamic root method, not both");
         }
         if (root != null) {
-            MethodRecord m = MethodResolver.single(reader, "root", root);
+            MethodRecord m = MethodResolver.single(catalogue, "root", root);
             return new ScopeParams("root", List.of(), m.signature(), Scope.dynamicTaskRoot(tree, m.id()));
         }
         if (!tasks.isEmpty()) {
             Set<String> seen = new HashSet<>();
-            boolean[] selected = TaskNodes.carrying(tree, TaskNodes.labels(reader, service, tree), new HashSet<>(tasks),
+            boolean[] selected = TaskNodes.carrying(tree, TaskNodes.labels(topology, service, tree), new HashSet<>(tasks),
                     seen);
             if (seen.isEmpty()) {
                 throw ApiException.notFound("no node of service '" + service + "' sampled in the selected range carries"

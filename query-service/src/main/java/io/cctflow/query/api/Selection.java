@@ -1,8 +1,8 @@
 package io.cctflow.query.api;
 
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.DeploymentRecord;
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.DeploymentRecord;
+import io.cctflow.model.InstanceRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.QueryParams;
 import java.time.Duration;
@@ -23,7 +23,7 @@ public record Selection(String service, String version, List<InstanceRecord> ins
     /** The parameters every selecting endpoint takes. */
     public static final Set<String> PARAMS = Set.of("service", "version", "instance", "label", "from", "to", "at");
 
-    public static Selection of(QueryParams params, GraphReader reader, Limits limits) {
+    public static Selection of(QueryParams params, CatalogueReader catalogue, Limits limits) {
         String service = params.optional("service").orElse(null);
         String version = params.optional("version").orElse(null);
         DeploymentRecord at = null;
@@ -51,14 +51,14 @@ public record Selection(String service, String version, List<InstanceRecord> ins
             service = atService;
             version = atVersion;
             String v = atVersion;
-            at = reader.deployments(atService).stream().filter(d -> d.version().equals(v)).findFirst()
+            at = catalogue.deployments(atService).stream().filter(d -> d.version().equals(v)).findFirst()
                     .orElseThrow(() -> ApiException.notFound("unknown deployment '" + value + "' (parameter 'at'); see"
                             + " /api/v1/deployments?service=" + atService));
         }
         if (service == null) {
             throw ApiException.badRequest("missing required parameter 'service' (or 'at=service@version')");
         }
-        List<InstanceRecord> selected = instances(params, reader, service, version);
+        List<InstanceRecord> selected = instances(params, catalogue, service, version);
         Instant from;
         Instant to;
         if (at != null) {
@@ -83,10 +83,10 @@ public record Selection(String service, String version, List<InstanceRecord> ins
     }
 
     /** The instances of a service selected by {@code version}, {@code instance} and {@code label}. */
-    static List<InstanceRecord> instances(QueryParams params, GraphReader reader, String service, String version) {
+    static List<InstanceRecord> instances(QueryParams params, CatalogueReader catalogue, String service, String version) {
         List<String> instanceIds = params.all("instance");
         Map<String, String> labels = params.pairs("label");
-        List<InstanceRecord> all = reader.instances(service);
+        List<InstanceRecord> all = catalogue.instances(service);
         if (all.isEmpty()) {
             throw ApiException.notFound("unknown service '" + service + "': no samples of it are stored");
         }

@@ -1,7 +1,7 @@
 package io.cctflow.query.api;
 
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.InstanceRecord;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
 import java.time.Instant;
@@ -19,10 +19,10 @@ import java.util.Set;
 public final class ServicesEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = Set.of("label");
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
 
-    public ServicesEndpoint(GraphReader reader) {
-        this.reader = reader;
+    public ServicesEndpoint(CatalogueReader catalogue) {
+        this.catalogue = catalogue;
     }
 
     public record Instance(String instanceId, String host, long pid, String startTime, String firstSample,
@@ -43,7 +43,7 @@ public final class ServicesEndpoint implements JsonHandler.Endpoint {
         params.allowOnly(PARAMS);
         Map<String, String> labels = params.pairs("label");
         Map<String, Map<String, List<InstanceRecord>>> tree = new LinkedHashMap<>();
-        for (InstanceRecord i : reader.instances(null)) { // ordered by service, version, instance
+        for (InstanceRecord i : catalogue.instances(null)) { // ordered by service, version, instance
             if (!Selection.hasLabels(i, labels)) {
                 continue;
             }

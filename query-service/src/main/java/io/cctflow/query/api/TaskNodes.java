@@ -1,7 +1,7 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.TopologyReader;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -19,12 +19,12 @@ public final class TaskNodes {
     }
 
     /** The stored task names of every task root of {@code tree} (other nodes absent). */
-    public static Map<Long, List<String>> labels(GraphReader reader, String service, Cct tree) {
+    public static Map<Long, List<String>> labels(TopologyReader topology, String service, Cct tree) {
         List<Long> ids = new ArrayList<>(tree.size());
         for (int i = 1; i < tree.size(); i++) {
             ids.add(tree.id(i));
         }
-        return reader.nodeTasks(service, ids);
+        return topology.nodeTasks(service, ids);
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.cctflow.query.api;
 
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
 import java.util.ArrayList;
@@ -22,11 +22,11 @@ public final class TimelineEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Selection.PARAMS, Set.of("method", "buckets"));
     static final int DEFAULT_BUCKETS = 120;
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
     private final TreeSource trees;
 
-    public TimelineEndpoint(GraphReader reader, TreeSource trees) {
-        this.reader = reader;
+    public TimelineEndpoint(CatalogueReader catalogue, TreeSource trees) {
+        this.catalogue = catalogue;
         this.trees = trees;
     }
 
@@ -43,9 +43,9 @@ public final class TimelineEndpoint implements JsonHandler.Endpoint {
         params.allowOnly(PARAMS);
         int wanted = params.integer("buckets", 1, trees.limits().maxResults())
                 .orElse(Math.min(DEFAULT_BUCKETS, trees.limits().maxResults()));
-        MethodRecord method = params.optional("method").map(m -> MethodResolver.single(reader, "method", m))
+        MethodRecord method = params.optional("method").map(m -> MethodResolver.single(catalogue, "method", m))
                 .orElse(null);
-        Selection selection = Selection.of(params, reader, trees.limits());
+        Selection selection = Selection.of(params, catalogue, trees.limits());
         List<WindowCounts> windows = trees.windows(selection);
         long from = selection.from().toEpochMilli();
         long to = selection.to().toEpochMilli();

@@ -2,7 +2,8 @@ package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.metrics.MethodTotals;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
 import java.util.ArrayList;
@@ -21,11 +22,13 @@ public final class TopMethodsEndpoint implements JsonHandler.Endpoint {
             Set.of("by", "top"));
     static final int DEFAULT_TOP = 100;
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
+    private final TopologyReader topology;
     private final TreeSource trees;
 
-    public TopMethodsEndpoint(GraphReader reader, TreeSource trees) {
-        this.reader = reader;
+    public TopMethodsEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees) {
+        this.catalogue = catalogue;
+        this.topology = topology;
         this.trees = trees;
     }
 
@@ -47,16 +50,16 @@ public final class TopMethodsEndpoint implements JsonHandler.Endpoint {
         boolean bySelf = params.oneOf("by", "self", "method").orElse("self").equals("self");
         int top = params.integer("top", 1, trees.limits().maxResults())
                 .orElse(Math.min(DEFAULT_TOP, trees.limits().maxResults()));
-        Selection selection = Selection.of(params, reader, trees.limits());
+        Selection selection = Selection.of(params, catalogue, trees.limits());
         Cct tree = trees.load(selection);
-        ScopeParams scope = ScopeParams.of(params, reader, selection.service(), tree);
+        ScopeParams scope = ScopeParams.of(params, catalogue, topology, selection.service(), tree);
         MethodTotals totals = MethodTotals.of(scope.scope());
         int[] order = totals.top(top, bySelf);
         List<Long> ids = new ArrayList<>(order.length);
         for (int k : order) {
             ids.add(totals.methodId(k));
         }
-        Map<Long, String> names = MethodResolver.signatures(reader, ids);
+        Map<Long, String> names = MethodResolver.signatures(catalogue, ids);
         long all = totals.scopeSamples();
         List<Method> methods = new ArrayList<>(order.length);
         for (int k : order) {

@@ -1,8 +1,8 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
@@ -27,11 +27,11 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
             Set.of("node", "method", "minShare", "maxDepth", "format"));
     static final int DEFAULT_MAX_DEPTH = 512;
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
     private final TreeSource trees;
 
-    public TreeEndpoint(GraphReader reader, TreeSource trees) {
-        this.reader = reader;
+    public TreeEndpoint(CatalogueReader catalogue, TreeSource trees) {
+        this.catalogue = catalogue;
         this.trees = trees;
     }
 
@@ -55,8 +55,8 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         boolean collapsed = params.oneOf("format", "json", "collapsed").orElse("json").equals("collapsed");
         Long nodeId = params.optional("node").map(TreeEndpoint::nodeId).orElse(null);
         List<MethodRecord> methods = params.optional("method")
-                .map(m -> MethodResolver.all(reader, "method", m)).orElse(null);
-        Selection selection = Selection.of(params, reader, trees.limits());
+                .map(m -> MethodResolver.all(catalogue, "method", m)).orElse(null);
+        Selection selection = Selection.of(params, catalogue, trees.limits());
         Cct tree = trees.load(selection);
 
         Cct view = tree;
@@ -81,7 +81,7 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
             methodIds.add(view.method(n));
         }
         Map<Long, MethodRecord> names = new java.util.HashMap<>();
-        reader.methodsById(methodIds).forEach(m -> names.put(m.id(), m));
+        catalogue.methodsById(methodIds).forEach(m -> names.put(m.id(), m));
         if (collapsed) {
             return new JsonHandler.PlainText(pruned.collapsed(id -> {
                 MethodRecord m = names.get(id);

@@ -1,26 +1,26 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.RangeReader;
-import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.RangePlanner;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.query.http.ApiException;
 import java.util.List;
 
 /**
- * Loads the merged tree of a {@link Selection}, reading roll-ups where they cover the range and
- * refusing, before the counts are fetched, a read of more than {@code limits.max-windows} rows.
- * Thread-safe.
+ * Loads the merged tree of a {@link Selection}, or its windows one by one, reading roll-ups where
+ * they cover the range and refusing, before the counts are fetched, a read of more than {@code
+ * limits.max-windows} rows. Thread-safe.
  */
 public final class TreeSource {
-    private final RangeReader ranges;
-    private final TreeLoader loader;
+    private final WindowReader windows;
+    private final TopologyReader topology;
     private final Limits limits;
 
-    public TreeSource(GraphReader reader, Limits limits) {
-        this.ranges = new RangeReader(reader);
-        this.loader = new TreeLoader(reader);
+    public TreeSource(WindowReader windows, TopologyReader topology, Limits limits) {
+        this.windows = windows;
+        this.topology = topology;
         this.limits = limits;
     }
 
@@ -28,7 +28,7 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Cct();
         }
-        return loader.rebuild(plan(selection).sum());
+        return topology.rebuild(plan(selection).sum());
     }
 
     /** The selection's windows (roll-ups where they cover the range), each with its own counts. */
@@ -36,8 +36,8 @@ public final class TreeSource {
         return selection.instances().isEmpty() ? List.of() : plan(selection).read();
     }
 
-    private RangeReader.Plan plan(Selection selection) {
-        RangeReader.Plan plan = ranges.plan(selection.executionKeys(), selection.from().toEpochMilli(),
+    private RangePlanner.Plan plan(Selection selection) {
+        RangePlanner.Plan plan = windows.plan(selection.executionKeys(), selection.from().toEpochMilli(),
                 selection.to().toEpochMilli());
         long rows = plan.windowCount();
         if (rows > limits.maxWindows()) {

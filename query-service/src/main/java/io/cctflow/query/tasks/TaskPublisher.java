@@ -1,6 +1,6 @@
 package io.cctflow.query.tasks;
 
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.model.TaskDefinitionRecord;
 import io.cctflow.schema.TaskDefinition;
 import io.cctflow.schema.TaskMatchType;
 import java.io.IOException;

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.cctflow.core.task.MatchType;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.model.TaskDefinitionRecord;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.model.TaskDefinitionRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
@@ -31,12 +31,12 @@ public final class TasksHandler implements HttpHandler {
     static final int MAX_BODY = 64 * 1024;
     private static final Set<String> FIELDS = Set.of("id", "service", "matchType", "pattern", "nameTemplate");
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
     private final TaskPublisher publisher;
     private final Clock clock;
 
-    public TasksHandler(GraphReader reader, TaskPublisher publisher, Clock clock) {
-        this.reader = reader;
+    public TasksHandler(CatalogueReader catalogue, TaskPublisher publisher, Clock clock) {
+        this.catalogue = catalogue;
         this.publisher = publisher;
         this.clock = clock;
     }
@@ -90,7 +90,7 @@ public final class TasksHandler implements HttpHandler {
     private Listing list(QueryParams params) {
         params.allowOnly(Set.of("service"));
         String service = params.optional("service").orElse(null);
-        return new Listing(service, reader.taskDefinitions(service).stream().map(Definition::of).toList());
+        return new Listing(service, catalogue.taskDefinitions(service).stream().map(Definition::of).toList());
     }
 
     private Object create(JsonNode body) {
@@ -127,7 +127,7 @@ public final class TasksHandler implements HttpHandler {
     }
 
     private TaskDefinitionRecord find(String id) {
-        return reader.taskDefinitions(null).stream().filter(d -> d.id().equals(id)).findFirst().orElse(null);
+        return catalogue.taskDefinitions(null).stream().filter(d -> d.id().equals(id)).findFirst().orElse(null);
     }
 
     private TaskDefinitionRecord existing(String id) {

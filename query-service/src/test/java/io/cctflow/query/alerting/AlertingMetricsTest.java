@@ -1,13 +1,15 @@
 package io.cctflow.query.alerting;
 
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import io.cctflow.core.ExecutionId;
-import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphSchema;
-import io.cctflow.graph.GraphWriter;
+import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.servers.TestServers;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -44,7 +46,8 @@ class AlertingMetricsTest {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
         AlertingConfig config = AlertingConfig.from(Map.of(AlertingConfig.REFRESH, "100ms"));
         String series = "cctflow_deployment_samples{service=\"cart\",version=\"v1\"} " + (double) p.samples();
-        try (AlertingMetrics metrics = AlertingMetrics.start(server, new GraphReader(driver, ""), config,
+        try (AlertingMetrics metrics = AlertingMetrics.start(server, new CatalogueReader(driver, ""),
+                new WindowReader(driver, ""), new TopologyReader(driver, ""), config,
                 Clock.systemUTC())) {
             server.start();
             int port = server.getAddress().getPort();

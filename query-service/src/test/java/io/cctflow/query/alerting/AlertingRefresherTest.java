@@ -9,11 +9,13 @@ import io.cctflow.core.metrics.Scope;
 import io.cctflow.core.task.TaskDefinition;
 import io.cctflow.core.task.TaskLabeller;
 import io.cctflow.core.task.TaskLabels;
-import io.cctflow.graph.GraphReader;
 import io.cctflow.graph.GraphSchema;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.model.MethodRecord;
-import io.cctflow.graph.model.NodeTasks;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeTasks;
 import io.cctflow.servers.TestServers;
 import java.time.Clock;
 import java.time.Instant;
@@ -41,13 +43,17 @@ class AlertingRefresherTest {
     private static final long NOW_MINUTE = NOW - NOW % MINUTE;
 
     private static Driver driver;
-    private static GraphReader reader;
+    private static CatalogueReader catalogue;
+    private static WindowReader windows;
+    private static TopologyReader topology;
     private static StoredProfiles store;
 
     @BeforeAll
     static void connect() {
         driver = TestServers.get().newDriver();
-        reader = new GraphReader(driver, "");
+        catalogue = new CatalogueReader(driver, "");
+        windows = new WindowReader(driver, "");
+        topology = new TopologyReader(driver, "");
         store = new StoredProfiles(new GraphWriter(driver, ""));
     }
 
@@ -99,7 +105,7 @@ class AlertingRefresherTest {
                     "checkout:com.example.M1.run, checkout:com.example.Nope.run, cart:com.example.M2.run()V,"
                             + " old:com.example.M1.run",
                     AlertingConfig.TOP_K, "3", AlertingConfig.WINDOW, "5m", AlertingConfig.MIN_SAMPLES, "10"));
-            AlertingSnapshot s = new AlertingRefresher(reader, config, Clock.fixed(Instant.ofEpochMilli(NOW),
+            AlertingSnapshot s = new AlertingRefresher(catalogue, windows, topology, config, Clock.fixed(Instant.ofEpochMilli(NOW),
                     ZoneOffset.UTC)).compute();
 
             assertThat(s.deployments()).as("seed %d", seed).containsExactlyInAnyOrder(
@@ -149,7 +155,7 @@ class AlertingRefresherTest {
                     "checkout:com.example.M1.run, checkout:com.example.M3.run, cart:com.example.M2.run",
                     AlertingConfig.TASKS, "checkout:payment, checkout:search, checkout:nothing, cart:payment",
                     AlertingConfig.WINDOW, "5m"));
-            AlertingSnapshot s = new AlertingRefresher(reader, config, Clock.fixed(Instant.ofEpochMilli(NOW),
+            AlertingSnapshot s = new AlertingRefresher(catalogue, windows, topology, config, Clock.fixed(Instant.ofEpochMilli(NOW),
                     ZoneOffset.UTC)).compute();
 
             List<AlertingSnapshot.TaskSamples> tasks = new ArrayList<>();
@@ -188,7 +194,7 @@ class AlertingRefresherTest {
         int k = 2;
         AlertingConfig config = AlertingConfig.from(Map.of(AlertingConfig.TOP_K, String.valueOf(k),
                 AlertingConfig.MIN_SAMPLES, "1", AlertingConfig.WATCH, "s0:com.example.M0.run"));
-        AlertingSnapshot s = new AlertingRefresher(reader, config, Clock.fixed(Instant.ofEpochMilli(NOW),
+        AlertingSnapshot s = new AlertingRefresher(catalogue, windows, topology, config, Clock.fixed(Instant.ofEpochMilli(NOW),
                 ZoneOffset.UTC)).compute();
 
         assertThat(s.shifts()).hasSize(services * k)

@@ -2,7 +2,7 @@ package io.cctflow.query.alerting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cctflow.graph.model.InstanceRecord;
+import io.cctflow.model.InstanceRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

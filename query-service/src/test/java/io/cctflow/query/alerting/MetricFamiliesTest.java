@@ -102,7 +102,7 @@ class MetricFamiliesTest {
 
     @Test
     void readmeDocumentsEveryMetricAndKey() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("README.md"));
         for (String name : MetricFamilies.NAMES) {
             assertThat(readme).as("README mentions metric " + name).contains("`" + name + "`");
         }

@@ -11,27 +11,36 @@ import java.lang.management.ThreadMXBean;
  * <p>Both spend their time in the same recursive {@link Fib#fib}. That is on purpose: JFR loses
  * more samples in deep recursion than in a flat loop (plain JFR measured 0.64 instead of 0.75 when
  * only {@code A.work} recursed), so two different bodies would test JFR's bias, not our pipeline.
+ *
+ * <p>Runs for at least the seconds given as its argument, and then until its standard input ends
+ * (the test closes it once enough samples arrived: JFR delivers a varying share of its nominal
+ * samples, fewer on a busy machine), or at once when it ended earlier.
  */
 public final class SplitWorkload {
     static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
     static volatile long sink;
+    private static volatile boolean stopRequested;
 
     private SplitWorkload() {
     }
 
-    public static void main(String[] args) throws InterruptedException {
-        long seconds = Long.parseLong(args[0]);
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
+    public static void main(String[] args) throws Exception {
+        long minimumEnd = System.nanoTime() + Long.parseLong(args[0]) * 1_000_000_000L;
         Thread[] workers = new Thread[2];
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new Thread(() -> {
-                while (System.nanoTime() < end) {
+                while (!stopRequested || System.nanoTime() < minimumEnd) {
                     A.work(30_000_000L);
                     B.work(10_000_000L);
                 }
             }, "worker-" + i);
             workers[i].start();
         }
+        // blocks until the test closes our standard input (or dies, which closes it too)
+        while (System.in.read() != -1) {
+            // the input carries nothing; only its end matters
+        }
+        stopRequested = true;
         for (Thread t : workers) {
             t.join();
         }

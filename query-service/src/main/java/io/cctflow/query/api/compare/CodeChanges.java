@@ -2,7 +2,7 @@ package io.cctflow.query.api.compare;
 
 import io.cctflow.core.MethodId;
 import io.cctflow.core.diff.ChangeList;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.query.api.Selection;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +23,7 @@ record CodeChanges(ChangeList changes, boolean manifests, int added, int deleted
     }
 
     /** The changes from side a's deployment to side b's. */
-    static CodeChanges between(GraphReader reader, Selection a, Selection b) {
+    static CodeChanges between(CatalogueReader catalogue, Selection a, Selection b) {
         Optional<String> va = ComparisonSide.deployment(a);
         Optional<String> vb = ComparisonSide.deployment(b);
         if (va.isEmpty() || vb.isEmpty() || !a.service().equals(b.service())) {
@@ -33,16 +33,16 @@ record CodeChanges(ChangeList changes, boolean manifests, int added, int deleted
         if (va.get().equals(vb.get())) {
             return none("one deployment on both sides: no code changes");
         }
-        return fromManifests(reader, a.service(), va.get(), vb.get());
+        return fromManifests(catalogue, a.service(), va.get(), vb.get());
     }
 
     /**
      * The change list of two deployments' CodeManifests ({@link ChangeList#between}); none when
      * either deployment has no manifest stored.
      */
-    private static CodeChanges fromManifests(GraphReader reader, String service, String versionA, String versionB) {
-        Map<String, Long> a = reader.methodFingerprints(service, versionA);
-        Map<String, Long> b = reader.methodFingerprints(service, versionB);
+    private static CodeChanges fromManifests(CatalogueReader catalogue, String service, String versionA, String versionB) {
+        Map<String, Long> a = catalogue.methodFingerprints(service, versionA);
+        Map<String, Long> b = catalogue.methodFingerprints(service, versionB);
         if (a.isEmpty() || b.isEmpty()) {
             return none("no CodeManifest stored for " + service + "@" + (a.isEmpty() ? versionA : versionB)
                     + ": every difference is stage 3 (side effect or noise)");

@@ -6,7 +6,7 @@ import io.cctflow.core.diff.DiffResult;
 import io.cctflow.core.diff.Overlap;
 import io.cctflow.core.diff.TreeDiff;
 import io.cctflow.core.diff.Weight;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.query.api.Selection;
 import io.cctflow.query.api.TreeSource;
 import io.cctflow.query.http.ApiException;
@@ -48,12 +48,12 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
         return t;
     });
 
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
     private final TreeSource trees;
 
     /** @param trees loads each side within the service's limits, from roll-ups where they cover the range */
-    public CompareEndpoint(GraphReader reader, TreeSource trees) {
-        this.reader = reader;
+    public CompareEndpoint(CatalogueReader catalogue, TreeSource trees) {
+        this.catalogue = catalogue;
         this.trees = trees;
     }
 
@@ -86,8 +86,8 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
             throw ApiException.badRequest("parameter 'threshold' and the noise.* parameters both set the noise "
                     + "threshold; give one of them");
         }
-        Loaded[] sides = loadBoth("a", ComparisonSide.select(params, reader, trees.limits(), "a.", ""),
-                "b", ComparisonSide.select(params, reader, trees.limits(), "b.", ""));
+        Loaded[] sides = loadBoth("a", ComparisonSide.select(params, catalogue, trees.limits(), "a.", ""),
+                "b", ComparisonSide.select(params, catalogue, trees.limits(), "b.", ""));
         Loaded a = sides[0];
         Loaded b = sides[1];
         CompareResponse.Noise noiseOut;
@@ -97,9 +97,9 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
             noiseOut = new CompareResponse.Noise(threshold.isPresent() ? "threshold" : "none",
                     threshold.orElse(1.0), null, null);
         }
-        CodeChanges changes = CodeChanges.between(reader, a.selection(), b.selection());
+        CodeChanges changes = CodeChanges.between(catalogue, a.selection(), b.selection());
         DiffResult result = TreeDiff.compare(a.tree(), b.tree(), changes.changes(), weight, noiseOut.threshold(), top);
-        return new DiffReport(reader, a, b, weight, top).build(result, noiseOut, changes);
+        return new DiffReport(catalogue, a, b, weight, top).build(result, noiseOut, changes);
     }
 
     /** Loads two sides at once (the reads of each side are sequential round trips to Neo4j). */
@@ -137,8 +137,8 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
                         + "instances of one deployment, noise.a.instance and noise.b.instance");
             }
         }
-        Loaded[] sides = loadBoth("noise.a", ComparisonSide.select(params, reader, trees.limits(), "noise.a.", "noise.", ""),
-                "noise.b", ComparisonSide.select(params, reader, trees.limits(), "noise.b.", "noise.", ""));
+        Loaded[] sides = loadBoth("noise.a", ComparisonSide.select(params, catalogue, trees.limits(), "noise.a.", "noise.", ""),
+                "noise.b", ComparisonSide.select(params, catalogue, trees.limits(), "noise.b.", "noise.", ""));
         Loaded na = sides[0];
         Loaded nb = sides[1];
         Optional<String> va = ComparisonSide.deployment(na.selection());

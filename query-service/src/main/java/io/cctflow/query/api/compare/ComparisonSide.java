@@ -1,6 +1,6 @@
 package io.cctflow.query.api.compare;
 
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.query.api.Limits;
 import io.cctflow.query.api.Selection;
 import io.cctflow.query.http.ApiException;
@@ -33,7 +33,7 @@ final class ComparisonSide {
      * @throws ApiException 400 naming a malformed parameter, 404 for an unknown service, version or
      *     instance
      */
-    static Selection select(QueryParams params, GraphReader reader, Limits limits, String... prefixes) {
+    static Selection select(QueryParams params, CatalogueReader catalogue, Limits limits, String... prefixes) {
         Map<String, List<String>> side = new LinkedHashMap<>();
         Map<String, String> source = new LinkedHashMap<>();
         for (String name : SELECTION_PARAMS) {
@@ -59,7 +59,7 @@ final class ComparisonSide {
         if (!side.containsKey("service") && !side.containsKey("at")) {
             throw ApiException.badRequest("missing required parameter 'service' (or 'at=service@version')");
         }
-        return Selection.of(QueryParams.of(side), reader, limits);
+        return Selection.of(QueryParams.of(side), catalogue, limits);
     }
 
     /** Whether any parameter of the side under {@code prefix} is given. */

@@ -10,7 +10,7 @@ import io.cctflow.core.diff.Weight;
 import io.cctflow.core.diff.WeightDifference;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
-import io.cctflow.graph.GraphReader;
+import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.query.api.compare.CompareEndpoint.Loaded;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +30,7 @@ import java.util.Set;
  * one request; not thread-safe.
  */
 final class DiffReport {
-    private final GraphReader reader;
+    private final CatalogueReader catalogue;
     private final Loaded a;
     private final Loaded b;
     private final Weight weight;
@@ -38,8 +38,8 @@ final class DiffReport {
     private final Map<Long, CompareResponse.MethodTimeChange> methodTimes = new HashMap<>();
     private Map<Long, String> signatures;
 
-    DiffReport(GraphReader reader, Loaded a, Loaded b, Weight weight, int top) {
-        this.reader = reader;
+    DiffReport(CatalogueReader catalogue, Loaded a, Loaded b, Weight weight, int top) {
+        this.catalogue = catalogue;
         this.a = a;
         this.b = b;
         this.weight = weight;
@@ -48,7 +48,7 @@ final class DiffReport {
 
     CompareResponse build(DiffResult result, CompareResponse.Noise noise, CodeChanges changes) {
         List<Difference> attributed = attributed(result.differences());
-        signatures = reader.signatures(methodsNamed(result.weightDifferences(), attributed));
+        signatures = catalogue.signatures(methodsNamed(result.weightDifferences(), attributed));
         int nodesA = a.tree().size() - 1;
         int nodesB = b.tree().size() - 1;
         return new CompareResponse(

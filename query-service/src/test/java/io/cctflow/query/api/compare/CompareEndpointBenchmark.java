@@ -7,14 +7,15 @@ import io.cctflow.core.TreeCounts;
 import io.cctflow.core.diff.ChangeList;
 import io.cctflow.core.diff.TreeDiff;
 import io.cctflow.core.diff.Weight;
-import io.cctflow.graph.GraphReader;
-import io.cctflow.graph.TreeLoader;
-import io.cctflow.graph.model.NodeRecord;
-import io.cctflow.graph.model.WindowCounts;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.model.NodeRecord;
+import io.cctflow.model.WindowCounts;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
-import io.cctflow.graph.GraphWriter;
-import io.cctflow.graph.model.MethodRecord;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.MethodRecord;
 import io.cctflow.query.QueryService;
 import io.cctflow.servers.Neo4jServer;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ import org.neo4j.driver.Driver;
  * and 0.5 % also through a method only v2 has. Prints each call's wall time and the median.
  *
  * <p>Run (from the repository root, after {@code mvn -pl query-service -am test-compile}):
- * see the query-service section of the README. Arguments: [nodes] [timed calls].
+ * see query-service/README.md, "Compare". Arguments: [nodes] [timed calls].
  */
 public final class CompareEndpointBenchmark {
     private CompareEndpointBenchmark() {
@@ -62,12 +63,14 @@ public final class CompareEndpointBenchmark {
     /** Where the time of one comparison goes, measured in-process against the same database. */
     private static void phases(GraphStoreConfig graph) {
         try (Driver driver = graph.openDriver()) {
-            GraphReader reader = new GraphReader(driver, "", 0); // no topology cache: every read goes to Neo4j
+            CatalogueReader catalogue = new CatalogueReader(driver, "");
+            WindowReader windowReader = new WindowReader(driver, "", 0L);
+            TopologyReader topologyReader = new TopologyReader(driver, "", 0); // no topology cache: every read goes to Neo4j
             for (int round = 0; round < 3; round++) {
                 long t0 = System.nanoTime();
-                List<String> keys = reader.instances(StoredStacks.SERVICE).stream()
+                List<String> keys = catalogue.instances(StoredStacks.SERVICE).stream()
                         .map(i -> i.executionId().key()).toList();
-                List<WindowCounts> windows = reader.windows(keys.subList(0, 1), 0, Long.MAX_VALUE);
+                List<WindowCounts> windows = windowReader.windows(keys.subList(0, 1), 0, Long.MAX_VALUE);
                 long t1 = System.nanoTime();
                 TreeCounts sum = TreeCounts.empty();
                 for (WindowCounts w : windows) {
@@ -75,9 +78,9 @@ public final class CompareEndpointBenchmark {
                 }
                 long t2 = System.nanoTime();
                 List<Long> ids = Arrays.stream(sum.nodeIds()).boxed().toList();
-                List<NodeRecord> topology = reader.nodes(ids);
+                List<NodeRecord> topology = topologyReader.nodes(ids);
                 long t3 = System.nanoTime();
-                Cct tree = new TreeLoader(reader).rebuild(sum);
+                Cct tree = topologyReader.rebuild(sum);
                 long t4 = System.nanoTime();
                 TreeDiff.compare(tree, tree, ChangeList.NONE, Weight.SELF, 1.0, 20);
                 long t5 = System.nanoTime();

@@ -1,0 +1,33 @@
+package io.cctflow.graph.maintenance;
+
+import io.cctflow.model.Resolution;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How long windows of each resolution are kept, counted from a window's end. A fine (or hourly)
+ * window is never deleted before the roll-up that covers it has been written, whatever its age:
+ * see {@link Retention}. Ten-minute roll-ups (per deployment) are kept as long as fine windows.
+ */
+public record RetentionPolicy(Duration fine, Duration hour, Duration day) {
+    /** Fine windows 7 days, hourly 90 days, daily 2 years (730 days). */
+    public static final RetentionPolicy DEFAULT =
+            new RetentionPolicy(Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(730));
+
+    public RetentionPolicy {
+        for (Duration d : new Duration[] {Objects.requireNonNull(fine, "fine"), Objects.requireNonNull(hour, "hour"),
+                Objects.requireNonNull(day, "day")}) {
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("retention must be > 0, got " + d);
+            }
+        }
+    }
+
+    public Duration of(Resolution r) {
+        return switch (r) {
+            case FINE, TEN_MINUTES -> fine; // ten-minute roll-ups serve the edges of ranges, as fine windows do
+            case HOUR -> hour;
+            case DAY -> day;
+        };
+    }
+}

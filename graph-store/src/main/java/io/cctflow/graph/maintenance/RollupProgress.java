@@ -1,0 +1,46 @@
+package io.cctflow.graph.maintenance;
+
+import io.cctflow.graph.Sessions;
+import java.util.Map;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Session;
+
+/** Reads and records how far roll-ups have got: the one {@code :RollupState} node ({@link RollupState}). */
+final class RollupProgress {
+    private final Driver driver;
+    private final String database;
+
+    RollupProgress(Driver driver, String database) {
+        this.driver = driver;
+        this.database = database;
+    }
+
+    /** How far roll-ups have got; {@link RollupState#NONE} before the first pass. */
+    RollupState read() {
+        try (Session session = Sessions.open(driver, database)) {
+            return session.executeRead(tx -> {
+                var rows = tx.run("""
+                        MATCH (s:RollupState {name: 'rollups'})
+                        RETURN s.hourDoneUntil AS hour, s.dayDoneUntil AS day, s.lastPass AS pass
+                        """).list();
+                if (rows.isEmpty()) {
+                    return RollupState.NONE;
+                }
+                Record r = rows.get(0);
+                return new RollupState(r.get("hour").asLong(), r.get("day").asLong(), r.get("pass").asLong());
+            });
+        }
+    }
+
+    /** Records how far roll-ups have got ({@link Rollups}); each value only ever grows. */
+    void write(RollupState state) {
+        try (Session session = Sessions.open(driver, database)) {
+            session.executeWriteWithoutResult(tx -> tx.run("""
+                    MERGE (s:RollupState {name: 'rollups'})
+                    SET s.hourDoneUntil = $hour, s.dayDoneUntil = $day, s.lastPass = $pass
+                    """, Map.of("hour", state.hourDoneUntil(), "day", state.dayDoneUntil(),
+                            "pass", state.lastPassMillis())).consume());
+        }
+    }
+}

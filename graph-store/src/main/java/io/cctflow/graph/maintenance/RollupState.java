@@ -1,0 +1,14 @@
+package io.cctflow.graph.maintenance;
+
+/**
+ * How far roll-ups have got, stored on one {@code (:RollupState {name: 'rollups'})} node.
+ *
+ * @param hourDoneUntil every settled hour before this (epoch millis, hour-aligned) is rolled up
+ * @param dayDoneUntil every day before this (day-aligned) is rolled up from its hours
+ * @param lastPassMillis database time at which the last pass began (minus a margin); fine windows
+ *     written since then are checked for late arrivals in rolled-up hours
+ */
+public record RollupState(long hourDoneUntil, long dayDoneUntil, long lastPassMillis) {
+    /** Before the first pass: nothing rolled up, every fine window is new. */
+    public static final RollupState NONE = new RollupState(Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE);
+}

@@ -1,0 +1,262 @@
+package io.cctflow.graph.read;
+
+import io.cctflow.graph.Keys;
+import io.cctflow.model.Resolution;
+import io.cctflow.core.TreeCounts;
+import io.cctflow.model.DeploymentWindowVersion;
+import io.cctflow.model.WindowCounts;
+import io.cctflow.model.WindowSpan;
+import io.cctflow.model.WindowVersion;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Reads the counts of a time range with as few rows as the stored roll-ups allow: the daily
+ * windows that lie inside [from, to), then the hourly ones that nothing covers yet, then the
+ * ten-minute ones, then the fine windows for the rest (the edges, and hours not rolled up yet). At
+ * each resolution the roll-up of a whole deployment comes first, used when the selection holds
+ * every execution it sums (its members); then each execution's own roll-up (daily and hourly;
+ * ten-minute roll-ups exist for deployments only). The sum
+ * of what it returns equals the sum of the fine windows overlapping [from, to), as long as the
+ * roll-ups are up to date ({@link Rollups} only rolls up settled hours). The plan lists the windows
+ * with their write times, so the reader's window cache ({@link WindowCache})
+ * serves the versions it holds and only the others are fetched.
+ *
+ * <p>Made by a {@link WindowReader} ({@link WindowReader#plan}); thread-safe as far as its driver is.
+ */
+public final class RangePlanner {
+    /** Plans of one read, when deployments' roll-ups keep changing under it, before giving up. */
+    static final int PLAN_ATTEMPTS = 5;
+
+    private final VersionedWindows reader;
+
+    /** What a plan was made for, to plan it again. */
+    private record Request(List<String> executionKeys, long fromMillis, long toMillis, int attempt) {
+    }
+
+    RangePlanner(VersionedWindows reader) {
+        this.reader = reader;
+    }
+
+    /** Which windows a range read will fetch; {@link #windowCount()} before paying for the counts. */
+    public final class Plan {
+        private final List<WindowVersion> rollups;
+        private final List<WindowSpan> gaps;
+        private final List<WindowVersion> fine;
+        private final long nowMillis;
+        private final Request request;
+
+        private Plan(List<WindowVersion> rollups, List<WindowSpan> gaps, List<WindowVersion> fine, long nowMillis,
+                Request request) {
+            this.rollups = rollups;
+            this.gaps = gaps;
+            this.fine = fine;
+            this.nowMillis = nowMillis;
+            this.request = request;
+        }
+
+        /** Roll-up windows to read. */
+        public List<WindowSpan> rollups() {
+            return rollups.stream().map(WindowVersion::span).toList();
+        }
+
+        /** Per execution, the intervals read from fine windows. */
+        public List<WindowSpan> fineIntervals() {
+            return List.copyOf(gaps);
+        }
+
+        /** Rows the read will fetch (from Neo4j or the reader's window cache): roll-ups plus fine windows. */
+        public long windowCount() {
+            return rollups.size() + fine.size();
+        }
+
+        /** The windows: roll-ups and fine windows, none counted twice. */
+        public List<WindowCounts> read() {
+            try {
+                return reader.windows(all(), nowMillis);
+            } catch (StaleReadPlanException e) {
+                return replan(e).read();
+            }
+        }
+
+        /** A new plan of the same request, after a deployment's roll-up changed under this one. */
+        private Plan replan(StaleReadPlanException cause) {
+            if (request.attempt() >= PLAN_ATTEMPTS) {
+                throw new IllegalStateException(cause.getMessage() + ", " + request.attempt() + " plans in a row", cause);
+            }
+            return plan(request.executionKeys(), request.fromMillis(), request.toMillis(), request.attempt() + 1);
+        }
+
+        /**
+         * The summed counts of {@link #read()}, equal to {@code WindowReader.sum(read())}. The windows
+         * of one time slot (one per execution) are summed as a group, and the reader's window cache
+         * keeps settled groups' sums (not their windows), so a later read over the same executions
+         * and slots (another method over an overlapping range) sums one row set per slot instead of
+         * one per execution; only the windows of the groups it does not hold are fetched.
+         */
+        public TreeCounts sum() {
+            try {
+                return sumOnce();
+            } catch (StaleReadPlanException e) {
+                return replan(e).sum();
+            }
+        }
+
+        private TreeCounts sumOnce() {
+            Map<List<Long>, List<WindowVersion>> slots = new LinkedHashMap<>();
+            for (WindowVersion v : all()) {
+                slots.computeIfAbsent(List.of(v.span().startMillis(), v.span().endMillis()), k -> new ArrayList<>())
+                        .add(v);
+            }
+            List<TreeCounts> parts = new ArrayList<>(slots.size());
+            List<WindowVersion> toRead = new ArrayList<>();
+            Map<List<Long>, List<WindowVersion>> missing = new LinkedHashMap<>();
+            for (Map.Entry<List<Long>, List<WindowVersion>> slot : slots.entrySet()) {
+                TreeCounts cached = reader.cachedSum(slot.getValue());
+                if (cached != null) {
+                    parts.add(cached);
+                } else {
+                    missing.put(slot.getKey(), slot.getValue());
+                    toRead.addAll(slot.getValue());
+                }
+            }
+            Map<List<Long>, List<TreeCounts>> read = new HashMap<>();
+            // the groups' sums are kept, not their windows: a day of ten instances is ~1 M rows so, ~7 M as windows
+            for (WindowCounts w : reader.windows(toRead, nowMillis, false)) {
+                read.computeIfAbsent(List.of(w.windowStartMillis(), w.windowEndMillis()), k -> new ArrayList<>())
+                        .add(w.counts());
+            }
+            missing.forEach((slot, group) -> {
+                TreeCounts sum = TreeCounts.sum(read.getOrDefault(slot, List.of()));
+                parts.add(sum);
+                if (read.getOrDefault(slot, List.of()).size() == group.size()) {
+                    reader.keepSum(group, nowMillis, sum); // only complete groups: none was deleted meanwhile
+                }
+            });
+            return TreeCounts.sum(parts);
+        }
+
+        private List<WindowVersion> all() {
+            List<WindowVersion> all = new ArrayList<>(rollups.size() + fine.size());
+            all.addAll(rollups);
+            all.addAll(fine);
+            return all;
+        }
+    }
+
+    /**
+     * Plans the read of [fromMillis, toMillis) for the executions: two cheap queries that list the
+     * windows (span and write time) without their counts, one for the roll-ups of every resolution
+     * with the database clock ({@link VersionedWindows#rollupVersions}), one for the fine windows of
+     * what they leave uncovered. A roll-up of a whole deployment is used
+     * when the selection holds every execution it sums (its members) and none of them is covered
+     * there yet; an execution's own roll-up where nothing covers the execution yet.
+     */
+    Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        return plan(executionKeys, fromMillis, toMillis, 1);
+    }
+
+    private Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis, int attempt) {
+        Set<String> selected = new HashSet<>(executionKeys);
+        Set<String> deployments = new TreeSet<>();
+        for (String key : executionKeys) {
+            deployments.add(Keys.deploymentRollup(key));
+        }
+        // coarsest first; at each resolution whole deployments before single executions
+        List<Resolution> resolutions = new ArrayList<>();
+        for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR, Resolution.TEN_MINUTES}) {
+            if (fits(r, fromMillis, toMillis)) {
+                resolutions.add(r);
+            }
+        }
+        List<Resolution> ofExecutions = resolutions.stream().filter(r -> r != Resolution.TEN_MINUTES).toList();
+        VersionedWindows.RollupVersions listed = resolutions.isEmpty()
+                ? new VersionedWindows.RollupVersions(reader.databaseTimeMillis(), List.of(), List.of())
+                : reader.rollupVersions(executionKeys, ofExecutions, deployments, resolutions, fromMillis, toMillis);
+        long now = listed.nowMillis();
+        Map<String, List<WindowSpan>> covered = new HashMap<>();
+        List<WindowVersion> rollups = new ArrayList<>();
+        for (Resolution r : resolutions) {
+            for (DeploymentWindowVersion d : listed.deploymentRollups()) {
+                WindowSpan s = d.version().span();
+                if (s.resolution() == r && !d.members().isEmpty() && selected.containsAll(d.members())
+                        && d.members().stream().noneMatch(m -> overlaps(covered, m, s))) {
+                    for (String m : d.members()) {
+                        covered.computeIfAbsent(m, k -> new ArrayList<>())
+                                .add(new WindowSpan(m, r, s.startMillis(), s.endMillis()));
+                    }
+                    rollups.add(d.version());
+                }
+            }
+            for (WindowVersion v : listed.executionRollups()) { // none of ten minutes: stored for deployments only
+                WindowSpan s = v.span();
+                if (s.resolution() == r && !overlaps(covered, s.executionKey(), s)) {
+                    covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>()).add(s);
+                    rollups.add(v);
+                }
+            }
+        }
+        List<WindowSpan> gaps = new ArrayList<>();
+        for (String key : executionKeys) {
+            List<WindowSpan> mine = new ArrayList<>(covered.getOrDefault(key, List.of()));
+            mine.sort(Comparator.comparingLong(WindowSpan::startMillis));
+            long at = fromMillis;
+            if (!mine.isEmpty() && mine.get(0).startMillis() == fromMillis) {
+                // a fine window that starts before the range but reaches into it (the job's window
+                // need not divide an hour) still counts, as in a fine-only read
+                gaps.add(new WindowSpan(key, Resolution.FINE, fromMillis, fromMillis + 1));
+            }
+            for (WindowSpan s : mine) {
+                if (s.startMillis() > at) {
+                    gaps.add(new WindowSpan(key, Resolution.FINE, at, s.startMillis()));
+                }
+                at = Math.max(at, s.endMillis());
+            }
+            if (at < toMillis) {
+                gaps.add(new WindowSpan(key, Resolution.FINE, at, toMillis));
+            }
+        }
+        List<WindowVersion> fine = new ArrayList<>();
+        if (!gaps.isEmpty()) {
+            for (WindowVersion v : reader.fineWindowVersionsIn(gaps)) {
+                if (!isCovered(covered, v.span().executionKey(), v.span().startMillis())) {
+                    fine.add(v);
+                }
+            }
+        }
+        return new Plan(rollups, gaps, fine, now, new Request(List.copyOf(executionKeys), fromMillis, toMillis, attempt));
+    }
+
+    /** Whether the range can hold a whole window of {@code r} (no overflow for "all time"). */
+    private static boolean fits(Resolution r, long fromMillis, long toMillis) {
+        return fromMillis <= toMillis - r.millis();
+    }
+
+    /** Whether an execution's covered spans overlap {@code s}. */
+    private static boolean overlaps(Map<String, List<WindowSpan>> covered, String executionKey, WindowSpan s) {
+        for (WindowSpan c : covered.getOrDefault(executionKey, List.of())) {
+            if (c.startMillis() < s.endMillis() && s.startMillis() < c.endMillis()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A fine window longer than the job's usual one may start in a rolled-up hour and reach into a gap. */
+    private static boolean isCovered(Map<String, List<WindowSpan>> covered, String executionKey, long start) {
+        for (WindowSpan s : covered.getOrDefault(executionKey, List.of())) {
+            if (s.startMillis() <= start && start < s.endMillis()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,78 @@
+package io.cctflow.graph.read;
+
+import io.cctflow.graph.PackedLongs;
+import io.cctflow.graph.Sessions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.Value;
+import org.neo4j.driver.types.TypeSystem;
+
+/**
+ * Runs this package's read queries: one read transaction per query, always with parameters, none
+ * built from user input; and decodes the stored arrays.
+ *
+ * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
+ */
+final class Reads {
+    private final Driver driver;
+    private final String database;
+
+    Reads(Driver driver, String database) {
+        this.driver = driver;
+        this.database = database;
+    }
+
+    <T> List<T> read(String query, Map<String, Object> params, Function<Record, T> map) {
+        try (Session session = Sessions.open(driver, database)) {
+            return session.executeRead(tx -> {
+                List<T> out = new ArrayList<>();
+                tx.run(query, params).forEachRemaining(r -> out.add(map.apply(r)));
+                return out;
+            });
+        }
+    }
+
+    static Map<String, Object> params(Object... keyValues) {
+        Map<String, Object> m = new HashMap<>(); // Map.of rejects the null values we use for "any"
+        for (int i = 0; i < keyValues.length; i += 2) {
+            m.put((String) keyValues[i], keyValues[i + 1]);
+        }
+        return m;
+    }
+
+    /**
+     * A stored long array: packed ({@link PackedLongs}, how windows are written) or a list (node
+     * columns, and windows written before packing); absent (a window written before the property
+     * existed) reads as empty.
+     */
+    static long[] longs(Value list) {
+        if (list.isNull()) {
+            return new long[0];
+        }
+        if (list.hasType(TypeSystem.getDefault().BYTES())) {
+            return PackedLongs.unpack(list.asByteArray());
+        }
+        long[] out = new long[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i).asLong();
+        }
+        return out;
+    }
+
+    static String[] strings(Value list) {
+        if (list.isNull()) {
+            return new String[0];
+        }
+        String[] out = new String[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i).asString();
+        }
+        return out;
+    }
+}

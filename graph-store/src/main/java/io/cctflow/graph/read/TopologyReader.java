@@ -1,0 +1,182 @@
+package io.cctflow.graph.read;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.NodeId;
+import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.Keys;
+import io.cctflow.model.NodeRecord;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Value;
+
+/**
+ * Reads the topology of the calling context trees (each node's parent, method and line) and the
+ * task labels of nodes, and rebuilds a tree from summed window counts ({@link #rebuild}): replays
+ * the topology of the nodes that have counts parents first. Each rebuilt node's id is recomputed
+ * from its path and checked against the stored one, so a corrupt or colliding topology cannot go
+ * unnoticed. Node records are kept in the topology cache: a node's record is a pure function of
+ * its id's path and never changes once written, so a cached record cannot go stale.
+ *
+ * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
+ */
+public final class TopologyReader {
+    /** Ids per query of {@link #nodeTasks}. */
+    public static final int READ_CHUNK = 10_000;
+    /** Ids per query of {@link #nodes}: each query returns its records as one row of columns. */
+    static final int NODE_CHUNK = 50_000;
+    /** Node records the default reader keeps in memory (about 100 bytes each). */
+    public static final int DEFAULT_TOPOLOGY_CACHE_NODES = 1_000_000;
+
+    private final Reads reads;
+    private final TopologyCache topology;
+
+    /** A reader with a topology cache of {@link #DEFAULT_TOPOLOGY_CACHE_NODES}. */
+    public TopologyReader(Driver driver, String database) {
+        this(driver, database, DEFAULT_TOPOLOGY_CACHE_NODES);
+    }
+
+    /** @param topologyCacheNodes most node records kept in memory; 0 turns the topology cache off */
+    public TopologyReader(Driver driver, String database, int topologyCacheNodes) {
+        this.reads = new Reads(driver, database);
+        this.topology = new TopologyCache(topologyCacheNodes);
+    }
+
+    /**
+     * Topology of the given nodes; ids that are not stored (or only as a placeholder parent) are
+     * left out. Served from the topology cache where it can be: a node's record is a pure function
+     * of its id's path and never changes once written, so a cached record cannot go stale.
+     */
+    public List<NodeRecord> nodes(Collection<Long> ids) {
+        List<NodeRecord> out = new ArrayList<>(ids.size());
+        List<Long> missing = new ArrayList<>();
+        for (Long id : ids) {
+            NodeRecord cached = topology.get(id);
+            if (cached != null) {
+                out.add(cached);
+            } else {
+                missing.add(id);
+            }
+        }
+        if (missing.isEmpty()) {
+            return out;
+        }
+        List<NodeRecord> read = new ArrayList<>(missing.size());
+        for (int from = 0; from < missing.size(); from += NODE_CHUNK) {
+            List<Long> chunk = missing.subList(from, Math.min(missing.size(), from + NODE_CHUNK));
+            // one row of columns per chunk: a row per node costs the driver a record (and the
+            // server a result row) each, several times the cost of the index seek itself
+            read.addAll(reads.read("""
+                    UNWIND $ids AS id
+                    MATCH (n:CctNode {id: id})
+                    WHERE n.depth IS NOT NULL // a placeholder parent not written yet: not stored
+                    RETURN collect(n.id) AS id, collect(n.parentId) AS parentId, collect(n.methodId) AS methodId,
+                           collect(n.line) AS line, collect(n.depth) AS depth,
+                           collect(n.recursiveParentId) AS recursiveParentId
+                    """, Reads.params("ids", List.copyOf(chunk)), TopologyReader::toNodes).get(0));
+        }
+        topology.putAll(read);
+        out.addAll(read);
+        return out;
+    }
+
+    /** The node records of one {@link #nodes} query: parallel columns of one row. */
+    private static List<NodeRecord> toNodes(Record r) {
+        long[] id = Reads.longs(r.get("id"));
+        long[] parent = Reads.longs(r.get("parentId"));
+        long[] method = Reads.longs(r.get("methodId"));
+        long[] line = Reads.longs(r.get("line"));
+        long[] depth = Reads.longs(r.get("depth"));
+        long[] recursive = Reads.longs(r.get("recursiveParentId"));
+        if (parent.length != id.length || method.length != id.length || line.length != id.length
+                || depth.length != id.length || recursive.length != id.length) {
+            // collect() skips nulls, so a node missing a property would shift the columns
+            throw new IllegalStateException("stored CCT nodes lack topology properties (" + id.length + " ids, "
+                    + parent.length + " parents, " + method.length + " methods, " + line.length + " lines, "
+                    + depth.length + " depths, " + recursive.length + " recursive parents)");
+        }
+        List<NodeRecord> out = new ArrayList<>(id.length);
+        for (int i = 0; i < id.length; i++) {
+            out.add(new NodeRecord(id[i], parent[i], method[i], (int) line[i], (int) depth[i], recursive[i]));
+        }
+        return out;
+    }
+
+    /**
+     * The tasks each of {@code nodeIds} is a root of for {@code service} ({@link
+     * io.cctflow.model.NodeTasks}), sorted; other nodes are absent. A node carries the tasks
+     * of the roots on its path. Reads in chunks, so a million ids are fine.
+     *
+     * @param service not null: labels are per (service, node)
+     */
+    public Map<Long, List<String>> nodeTasks(String service, Collection<Long> nodeIds) {
+        Objects.requireNonNull(service, "service");
+        List<String> keys = new ArrayList<>(nodeIds.size());
+        for (long id : nodeIds) {
+            keys.add(Keys.nodeTasks(service, id));
+        }
+        Map<Long, List<String>> tasks = new HashMap<>();
+        for (int from = 0; from < keys.size(); from += READ_CHUNK) {
+            List<String> chunk = List.copyOf(keys.subList(from, Math.min(keys.size(), from + READ_CHUNK)));
+            for (Map.Entry<Long, List<String>> e : reads.read("""
+                    UNWIND $keys AS k
+                    MATCH (t:NodeTasks {key: k})
+                    RETURN t.nodeId AS nodeId, t.tasks AS tasks
+                    """, Reads.params("keys", chunk),
+                    r -> Map.entry(r.get("nodeId").asLong(), r.get("tasks").asList(Value::asString)))) {
+                if (!e.getValue().isEmpty()) {
+                    tasks.put(e.getKey(), e.getValue());
+                }
+            }
+        }
+        return tasks;
+    }
+
+    /** The tree of summed counts: topology read for the nodes that have counts, per-thread counts included. */
+    public Cct rebuild(TreeCounts sum) {
+        Map<Long, long[]> counts = new HashMap<>(); // id -> {self, total}
+        for (int i = 0; i < sum.nodeIds().length; i++) {
+            counts.put(sum.nodeIds()[i], new long[] {sum.self()[i], sum.total()[i]});
+        }
+        List<NodeRecord> nodes = new ArrayList<>(nodes(counts.keySet()));
+        nodes.sort(Comparator.comparingInt(NodeRecord::depth));
+        Cct tree = new Cct(nodes.size() + 1);
+        long[] root = counts.get(NodeId.ROOT);
+        if (root != null) {
+            tree.addCounts(Cct.ROOT, root[0], root[1]);
+        }
+        for (NodeRecord n : nodes) {
+            if (n.id() == NodeId.ROOT) {
+                continue;
+            }
+            int parent = tree.indexOf(n.parentId());
+            if (parent < 0) {
+                throw new IllegalStateException("stored node " + n.id() + " has counts but its parent "
+                        + n.parentId() + " has none: the stored windows are inconsistent");
+            }
+            int node = tree.child(parent, n.methodId(), n.line());
+            if (tree.id(node) != n.id()) {
+                throw new IllegalStateException("stored node " + n.id() + " does not match its path (recomputed "
+                        + tree.id(node) + ")");
+            }
+            long[] c = counts.get(n.id());
+            tree.addCounts(node, c[0], c[1]);
+        }
+        for (int e = 0; e < sum.threadNodeIds().length; e++) {
+            int node = tree.indexOf(sum.threadNodeIds()[e]);
+            String name = sum.threadName(sum.threadIds()[e]);
+            if (node < 0 || name == null) {
+                throw new IllegalStateException("stored thread counts of node " + sum.threadNodeIds()[e]
+                        + " name " + (node < 0 ? "a node without counts" : "no thread in the dictionary"));
+            }
+            tree.addThreadSelf(node, tree.thread(name), sum.threadSelf()[e]);
+        }
+        return tree;
+    }
+}

@@ -1,0 +1,230 @@
+package io.cctflow.graph.read;
+
+import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.Keys;
+import io.cctflow.model.DeploymentWindowVersion;
+import io.cctflow.model.Resolution;
+import io.cctflow.model.WindowCounts;
+import io.cctflow.model.WindowSpan;
+import io.cctflow.model.WindowVersion;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Value;
+
+/**
+ * The versioned reads behind a range plan ({@link RangePlanner}): which windows exist with their
+ * write times, and their counts from the window cache ({@link WindowCache}) where it holds that
+ * version.
+ *
+ * <p>Thread-safe as far as the {@link Driver} is.
+ */
+final class VersionedWindows {
+    private final Reads reads;
+    private final WindowCache windowCache;
+
+    VersionedWindows(Reads reads, WindowCache windowCache) {
+        this.reads = reads;
+        this.windowCache = windowCache;
+    }
+
+    void clearCache() {
+        windowCache.clear();
+    }
+
+    /**
+     * What a range read's plan lists in one query ({@link #rollupVersions}): the database clock when
+     * the query ran, and span, write time and (for deployments' roll-ups) members of the roll-ups.
+     *
+     * @param deploymentRollups roll-ups of whole deployments, members empty if a window has none
+     * @param executionRollups roll-ups of single executions
+     */
+    record RollupVersions(long nowMillis, List<DeploymentWindowVersion> deploymentRollups,
+            List<WindowVersion> executionRollups) {
+    }
+
+    /**
+     * Span and write time (no counts) of the roll-ups that lie inside [fromMillis, toMillis): of
+     * the executions ({@code executionKeys}) at {@code executionResolutions}, and of whole
+     * deployments ({@code deploymentKeys}, {@link Keys#deploymentRollup}) with their members at
+     * {@code deploymentResolutions}; with the database clock ({@link #databaseTimeMillis}) taken
+     * by the same query. One query returning one row of columns: a plan used to list them in one
+     * query per resolution and kind plus one for the clock, and on this machine each round trip
+     * cost more than the rows it returned.
+     */
+    RollupVersions rollupVersions(Collection<String> executionKeys, Collection<Resolution> executionResolutions,
+            Collection<String> deploymentKeys, Collection<Resolution> deploymentResolutions, long fromMillis,
+            long toMillis) {
+        List<Map<String, Object>> seeks = new ArrayList<>();
+        for (Resolution r : deploymentResolutions) {
+            for (String key : deploymentKeys) {
+                seeks.add(Map.of("key", key, "resolution", r.property()));
+            }
+        }
+        for (Resolution r : executionResolutions) {
+            for (String key : executionKeys) {
+                seeks.add(Map.of("key", key, "resolution", r.property()));
+            }
+        }
+        Set<String> deployments = new HashSet<>(deploymentKeys);
+        // collect() skips nulls, so every collected value is non-null (coalesce) to keep the columns aligned
+        return reads.read("""
+                CALL {
+                  UNWIND $seeks AS s
+                  MATCH (w:Window)
+                  WHERE w.instance = s.key AND w.resolution = s.resolution AND w.start >= $from AND w.start < $to
+                    AND w.end <= $to
+                  RETURN collect(w.instance) AS instance, collect(w.resolution) AS resolution,
+                         collect(w.start) AS start, collect(w.end) AS end,
+                         collect(coalesce(w.written, $noWritten)) AS written, collect(coalesce(w.members, [])) AS members
+                }
+                RETURN timestamp() AS now, instance, resolution, start, end, written, members
+                """, Reads.params("seeks", seeks, "from", fromMillis, "to", toMillis, "noWritten", Long.MAX_VALUE), r -> {
+                    Value instance = r.get("instance");
+                    Value resolution = r.get("resolution");
+                    Value start = r.get("start");
+                    Value end = r.get("end");
+                    Value written = r.get("written");
+                    Value members = r.get("members");
+                    List<DeploymentWindowVersion> ofDeployments = new ArrayList<>();
+                    List<WindowVersion> ofExecutions = new ArrayList<>();
+                    for (int i = 0; i < instance.size(); i++) {
+                        String key = instance.get(i).asString();
+                        WindowVersion v = new WindowVersion(new WindowSpan(key,
+                                Resolution.ofProperty(resolution.get(i).asString()),
+                                start.get(i).asLong(), end.get(i).asLong()), written.get(i).asLong());
+                        if (deployments.contains(key)) {
+                            ofDeployments.add(new DeploymentWindowVersion(v, members.get(i).asList(Value::asString)));
+                        } else {
+                            ofExecutions.add(v);
+                        }
+                    }
+                    return new RollupVersions(r.get("now").asLong(), ofDeployments, ofExecutions);
+                }).get(0);
+    }
+
+    /**
+     * Span and write time of the fine windows overlapping any of the intervals (each window once).
+     * Fine windows are at most {@link WindowReader#MAX_FINE_WINDOW_MILLIS} long, so only those starting that
+     * long before an interval are looked at: without the bound the index seek on {@code start}
+     * would walk every earlier window of the execution (a week of them for the end of a range).
+     */
+    List<WindowVersion> fineWindowVersionsIn(Collection<WindowSpan> intervals) {
+        List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
+                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis(),
+                "earliest", i.startMillis() - WindowReader.MAX_FINE_WINDOW_MILLIS)).toList();
+        return reads.read("""
+                UNWIND $rows AS g
+                MATCH (w:Window)
+                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start > g.earliest AND w.start < g.to
+                  AND w.end > g.from
+                WITH DISTINCT w
+                RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written
+                """, Reads.params("rows", rows, "fine", Resolution.FINE.property()), r -> toVersion(r, Resolution.FINE));
+    }
+
+    private static WindowVersion toVersion(Record r, Resolution resolution) {
+        return new WindowVersion(new WindowSpan(r.get("instance").asString(), resolution, r.get("start").asLong(),
+                r.get("end").asLong()), r.get("written").asLong(Long.MAX_VALUE));
+    }
+
+    /**
+     * The counts of these versions of windows ({@link #windowVersions}), from the window cache
+     * where it holds them; the others are read and, once settled at {@code planNowMillis} (the
+     * database clock when the versions were listed), kept in it ({@link WindowCache}). A window
+     * no longer stored is left out; one rewritten since it was listed is read as it is now, except
+     * a roll-up of a whole deployment, whose members may have changed with it.
+     *
+     * @throws StaleReadPlanException if a deployment's roll-up was rewritten since it was listed
+     */
+    List<WindowCounts> windows(List<WindowVersion> versions, long planNowMillis) {
+        return windows(versions, planNowMillis, true);
+    }
+
+    /**
+     * {@link #windows(List, long)}; with {@code keep} false the windows read are not kept in the
+     * cache (their group's sum will be, {@link #keepSum}).
+     */
+    List<WindowCounts> windows(List<WindowVersion> versions, long planNowMillis, boolean keep) {
+        List<WindowCounts> out = new ArrayList<>(versions.size());
+        Map<String, WindowVersion> missing = new HashMap<>();
+        for (WindowVersion v : versions) {
+            String key = key(v.span());
+            WindowCounts cached = windowCache.get(key, v.writtenMillis());
+            if (cached != null) {
+                out.add(cached);
+            } else {
+                missing.put(key, v);
+            }
+        }
+        if (!missing.isEmpty()) {
+            for (Fetched f : WindowRows.read(reads, """
+                    UNWIND $keys AS key
+                    MATCH (w:Window {key: key})
+                    """ + WindowRows.COLUMNS, Reads.params("keys", List.copyOf(missing.keySet())), VersionedWindows::toFetched)) {
+                long planned = missing.get(f.key()).writtenMillis();
+                if (f.deployment() && f.writtenMillis() != planned) {
+                    // its members may differ from those the plan covered with it
+                    throw new StaleReadPlanException(f.key(), planned, f.writtenMillis());
+                }
+                out.add(f.counts());
+                if (keep) {
+                    windowCache.put(f.key(), f.writtenMillis(), planNowMillis, f.counts());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A window read by key: its version, and whether it is a roll-up of a whole deployment. */
+    private record Fetched(String key, long writtenMillis, boolean deployment, WindowCounts counts) {
+    }
+
+    private static Fetched toFetched(Record r) {
+        return new Fetched(r.get("key").asString(), r.get("written").asLong(Long.MAX_VALUE),
+                !r.get("members").isNull(), WindowRows.toWindow(r));
+    }
+
+    /**
+     * The sum of a group of window versions (the windows of one time slot of several executions)
+     * if the window cache keeps it ({@link #keepSum}); else null.
+     */
+    TreeCounts cachedSum(List<WindowVersion> group) {
+        return windowCache.getSum(sumKey(group));
+    }
+
+    /** Keeps {@code sum}, the counts of {@code group} summed, once all of its versions were settled at {@code planNowMillis}. */
+    void keepSum(List<WindowVersion> group, long planNowMillis, TreeCounts sum) {
+        long latest = Long.MIN_VALUE;
+        for (WindowVersion v : group) {
+            latest = Math.max(latest, v.writtenMillis());
+        }
+        windowCache.putSum(sumKey(group), latest, planNowMillis, sum);
+    }
+
+    /** A name of the group that lists every member's key and written, in key order. */
+    private static String sumKey(List<WindowVersion> group) {
+        List<String> members = new ArrayList<>(group.size());
+        for (WindowVersion v : group) {
+            members.add(key(v.span()) + '@' + v.writtenMillis());
+        }
+        Collections.sort(members);
+        return "sum\n" + String.join("\n", members);
+    }
+
+    private static String key(WindowSpan s) {
+        return Keys.window(s.executionKey(), s.resolution(), s.startMillis());
+    }
+
+    /** The database's clock (epoch millis), the clock of {@code written} on windows. */
+    long databaseTimeMillis() {
+        return reads.read("RETURN timestamp() AS t", Map.of(), r -> r.get("t").asLong()).get(0);
+    }
+}

@@ -1,0 +1,157 @@
+package io.cctflow.graph.read;
+
+import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.Keys;
+import io.cctflow.model.DeploymentWindow;
+import io.cctflow.model.Resolution;
+import io.cctflow.model.WindowCounts;
+import io.cctflow.model.WindowSpan;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Value;
+
+/**
+ * Reads stored windows: the fine windows of executions, roll-ups by resolution, and (with {@link
+ * #plan}) a time range from as few rows as the roll-ups allow, served from the window cache where
+ * it can be. Every query takes parameters; none is built from user input.
+ *
+ * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
+ */
+public final class WindowReader {
+    /**
+     * The longest fine window range reads expect (the samples job's {@code window}, 1 min by
+     * default): a longer one starting before a range's start would not be counted there.
+     */
+    public static final long MAX_FINE_WINDOW_MILLIS = 3_600_000;
+    /** Rows of decoded windows the default reader keeps in memory ({@link WindowCache}). */
+    public static final long DEFAULT_WINDOW_CACHE_ROWS = WindowCache.DEFAULT_ROWS;
+    /**
+     * How far before a pass began a write committed meanwhile may date its {@code written}
+     * (the database clock): roll-up passes look back this far, and the window cache keeps only
+     * versions settled this long.
+     */
+    public static final long WRITE_MARGIN_MILLIS = 60_000;
+
+    private final Reads reads;
+    private final VersionedWindows versions;
+    private final RangePlanner planner;
+
+    /** A reader with a window cache of {@link #DEFAULT_WINDOW_CACHE_ROWS}. */
+    public WindowReader(Driver driver, String database) {
+        this(driver, database, DEFAULT_WINDOW_CACHE_ROWS);
+    }
+
+    /** @param windowCacheRows most rows of decoded windows kept in memory; 0 turns the window cache off */
+    public WindowReader(Driver driver, String database, long windowCacheRows) {
+        this(driver, database, new WindowCache(windowCacheRows, WRITE_MARGIN_MILLIS));
+    }
+
+    /** A reader over {@code windowCache} (for tests that size or settle it themselves). */
+    public WindowReader(Driver driver, String database, WindowCache windowCache) {
+        this.reads = new Reads(driver, database);
+        this.versions = new VersionedWindows(reads, windowCache);
+        this.planner = new RangePlanner(versions);
+    }
+
+    /** Empties the window cache (the next range reads decode every window again); for measurements. */
+    public void clearWindowCache() {
+        versions.clearCache();
+    }
+
+    /**
+     * Which windows a read of [fromMillis, toMillis) over the executions fetches: roll-ups where
+     * they cover the range, fine windows for the rest ({@link RangePlanner}).
+     */
+    public RangePlanner.Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        return planner.plan(executionKeys, fromMillis, toMillis);
+    }
+
+    /** The windows of {@link #plan}: their sum equals that of the fine windows overlapping the range. */
+    public List<WindowCounts> range(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        return plan(executionKeys, fromMillis, toMillis).read();
+    }
+
+    /** The summed counts of windows ({@link TreeCounts#sum}: one pass). */
+    public static TreeCounts sum(Collection<WindowCounts> windows) {
+        List<TreeCounts> counts = new ArrayList<>(windows.size());
+        for (WindowCounts w : windows) {
+            counts.add(w.counts());
+        }
+        return TreeCounts.sum(counts);
+    }
+
+    /** The database's clock (epoch millis), the clock of {@code written} on windows. */
+    public long databaseTimeMillis() {
+        return versions.databaseTimeMillis();
+    }
+
+    /**
+     * Fine windows (as the samples job wrote them) of the given executions that overlap
+     * [fromMillis, toMillis). For long ranges use {@link #plan}, which reads roll-ups.
+     */
+    public List<WindowCounts> windows(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        return WindowRows.read(reads, """
+                MATCH (w:Window)
+                WHERE w.instance IN $keys AND w.resolution = $fine AND w.start < $to AND w.end > $from
+                """ + WindowRows.COLUMNS,
+                Reads.params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis,
+                        "fine", Resolution.FINE.property()));
+    }
+
+    /**
+     * Windows of one resolution, of every execution, whose start lies in [fromStart, toStart);
+     * roll-ups of whole deployments are not among them ({@link #deploymentWindowsStartingIn}).
+     */
+    public List<WindowCounts> windowsStartingIn(Resolution resolution, long fromStart, long toStart) {
+        return WindowRows.read(reads, """
+                MATCH (w:Window)
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NULL
+                """ + WindowRows.COLUMNS,
+                Reads.params("resolution", resolution.property(), "from", fromStart, "to", toStart));
+    }
+
+    /** Roll-ups of whole deployments of one resolution whose start lies in [fromStart, toStart). */
+    public List<DeploymentWindow> deploymentWindowsStartingIn(Resolution resolution, long fromStart, long toStart) {
+        return WindowRows.read(reads, """
+                MATCH (w:Window)
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NOT NULL
+                """ + WindowRows.COLUMNS,
+                Reads.params("resolution", resolution.property(), "from", fromStart, "to", toStart),
+                r -> new DeploymentWindow(WindowRows.toWindow(r), r.get("members").asList(Value::asString)));
+    }
+
+    /** The counts of the given windows, by their spans; spans not stored are left out. */
+    public List<WindowCounts> windows(Collection<WindowSpan> spans) {
+        List<String> keys = spans.stream().map(s -> Keys.window(s.executionKey(), s.resolution(), s.startMillis()))
+                .toList();
+        return WindowRows.read(reads, """
+                UNWIND $keys AS key
+                MATCH (w:Window {key: key})
+                """ + WindowRows.COLUMNS, Reads.params("keys", keys));
+    }
+
+    /** Distinct starts of the windows of one resolution (every execution) with start in [from, to). */
+    public List<Long> windowStarts(Resolution resolution, long fromStart, long toStart) {
+        return reads.read("""
+                MATCH (w:Window)
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to
+                RETURN DISTINCT w.start AS start
+                """, Reads.params("resolution", resolution.property(), "from", fromStart, "to", toStart),
+                r -> r.get("start").asLong());
+    }
+
+    /**
+     * Distinct starts of fine windows written (database clock) at or after {@code writtenSince}
+     * whose start is before {@code toStart}: late windows whose roll-ups must be computed again.
+     */
+    public List<Long> fineStartsWrittenSince(long writtenSince, long toStart) {
+        return reads.read("""
+                MATCH (w:Window)
+                WHERE w.resolution = $fine AND w.written >= $since AND w.start < $to
+                RETURN DISTINCT w.start AS start
+                """, Reads.params("fine", Resolution.FINE.property(), "since", writtenSince, "to", toStart),
+                r -> r.get("start").asLong());
+    }
+}

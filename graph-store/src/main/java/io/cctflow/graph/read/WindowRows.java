@@ -1,0 +1,126 @@
+package io.cctflow.graph.read;
+
+import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.WindowChecksum;
+import io.cctflow.model.TruncationCounts;
+import io.cctflow.model.WindowCounts;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Value;
+
+/**
+ * How windows are read: the columns a window query returns ({@link #COLUMNS}), their decoding
+ * into {@link WindowCounts}, and the checks that catch a window read while it was being rewritten.
+ */
+final class WindowRows {
+    /** Reads of windows that met a window being rewritten, before giving up ({@link #read}). */
+    static final int TORN_READ_ATTEMPTS = 5;
+
+    private WindowRows() {
+    }
+
+    /** What a window query returns: the arrays of {@link WindowCounts}. */
+    static final String COLUMNS = """
+            RETURN w.key AS key, w.instance AS instance, w.start AS start, w.end AS end, w.written AS written,
+                   w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
+                   w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
+                   w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
+                   w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf,
+                   w.truncatedMerged AS truncatedMerged, w.truncatedPending AS truncatedPending,
+                   w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired,
+                   w.members AS members, w.checksum AS checksum
+            """;
+
+    static WindowCounts toWindow(Record r) {
+        try {
+            WindowCounts w = toWindowCounts(r);
+            checkSumsAgree(w.counts());
+            checkChecksum(w, r.get("checksum"));
+            return w;
+        } catch (IllegalArgumentException e) {
+            throw new TornWindowException(r.get("instance").asString() + "@" + r.get("start").asLong(), e);
+        }
+    }
+
+    /**
+     * Each table of a window taken alone can look whole while coming from another write than the
+     * next table (read-committed reads of a window being rewritten): the self counts summed over
+     * nodes and over (node, thread) entries are the same samples (Eq. 3.16), so they must agree.
+     * An empty per-thread table is not compared.
+     *
+     * @throws IllegalArgumentException if they do not
+     */
+    private static void checkSumsAgree(TreeCounts c) {
+        long nodes = sum(c.self());
+        long threads = sum(c.threadSelf());
+        if (c.threadSelf().length > 0 && threads != nodes) {
+            throw new IllegalArgumentException("self samples " + nodes + " by node, " + threads + " by thread");
+        }
+    }
+
+    /**
+     * The window's tables must be the ones its {@link WindowChecksum} was computed over: a read that
+     * took them from different writes gets another checksum (windows written before checksums
+     * existed have none and are not checked).
+     *
+     * @throws IllegalArgumentException if the checksum differs
+     */
+    private static void checkChecksum(WindowCounts w, Value stored) {
+        if (!stored.isNull() && stored.asLong() != WindowChecksum.of(w.counts(), w.truncation())) {
+            throw new IllegalArgumentException("tables do not match the checksum written with them");
+        }
+    }
+
+    private static long sum(long[] values) {
+        long s = 0;
+        for (long v : values) {
+            s += v;
+        }
+        return s;
+    }
+
+    private static WindowCounts toWindowCounts(Record r) {
+        return new WindowCounts(r.get("instance").asString(), r.get("start").asLong(), r.get("end").asLong(),
+                TreeCounts.of(Reads.longs(r.get("nodeIds")), Reads.longs(r.get("self")), Reads.longs(r.get("total")),
+                        Reads.longs(r.get("threadNodeIds")), Reads.longs(r.get("threadIds")), Reads.longs(r.get("threadSelf")),
+                        Reads.longs(r.get("threadDictIds")), Reads.strings(r.get("threadDictNames")),
+                        Reads.longs(r.get("methodIds")), Reads.longs(r.get("methodSamples")), Reads.longs(r.get("methodSelf"))),
+                new TruncationCounts(r.get("truncatedMerged").asLong(0), r.get("truncatedPending").asLong(0),
+                        r.get("truncatedAmbiguous").asLong(0), r.get("truncatedExpired").asLong(0)));
+    }
+
+    /**
+     * Reads windows with {@code query} ({@link #COLUMNS}). Neo4j reads are read-committed:
+     * a read can see a window's properties half from before and half from after a concurrent
+     * rewrite (the samples job rewrites open windows every early-firing interval), which shows as
+     * columns that do not fit together; such a read is repeated, up to {@value #TORN_READ_ATTEMPTS}
+     * times.
+     */
+    static List<WindowCounts> read(Reads reads, String query, Map<String, Object> params) {
+        return read(reads, query, params, WindowRows::toWindow);
+    }
+
+    static <T> List<T> read(Reads reads, String query, Map<String, Object> params,
+            Function<Record, T> map) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return reads.read(query, params, map);
+            } catch (TornWindowException e) {
+                if (attempt >= TORN_READ_ATTEMPTS) {
+                    throw new IllegalStateException(e.getMessage() + " in " + attempt + " reads in a row", e);
+                }
+            }
+        }
+    }
+
+    /** A window whose columns do not fit together: read while it was being rewritten, or damaged. */
+    private static final class TornWindowException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TornWindowException(String key, IllegalArgumentException cause) {
+            super("window " + key + " has inconsistent count columns (" + cause.getMessage() + ")", cause);
+        }
+    }
+}
