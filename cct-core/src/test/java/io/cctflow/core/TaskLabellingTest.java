@@ -14,11 +14,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongFunction;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Tests of {@link TaskDefinition}, {@link TaskLabeller} and {@link TaskLabels} (seed 002 Sect. 3.3.3). */
 class TaskLabellingTest {
@@ -243,9 +245,31 @@ class TaskLabellingTest {
     }
 
     @Test
-    void lookBehindAndBackReferencesStillWork() {
-        TaskDefinition d = TaskDefinition.regex("lb", "(?<=\\.)(?<w-1>[a-z])\\k<w-1>", "dbl-${w-1}");
-        assertThat(d.taskNameFor("A.ssb")).isEqualTo("dbl-s");
-        assertThat(d.taskNameFor("A.sb")).isNull();
+    void backReferencesAndLookAroundAreRejectedBecauseTheyCannotMatchInLinearTime() {
+        assertThatThrownBy(() -> TaskDefinition.regex("br", "(?<w-1>[a-z])\\k<w-1>", "dbl-${w-1}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'br'")
+                .hasMessageContaining("back reference").hasMessageContaining("RE2");
+        assertThatThrownBy(() -> TaskDefinition.regex("n", "([a-z])\\1", "t"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid escape sequence")
+                .hasMessageContaining("RE2");
+        for (String lookAround : List.of("(?<=\\.)a", "(?<!x)a", "a(?=b)", "a(?!b)")) {
+            assertThatThrownBy(() -> TaskDefinition.regex("la", lookAround, "t"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("look-around at index");
+        }
+        // inside a character class these characters are literals
+        assertThat(TaskDefinition.regex("cls", "[(?<=]x", "t").taskNameFor("A.=x")).isEqualTo("t");
+    }
+
+    /** A backtracking engine takes about 2^n steps here (n = 5,000); a linear-time one does not. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS) // turns the hang of a backtracking engine into a failure
+    void catastrophicPatternsFinish() {
+        TaskDefinition nested = TaskDefinition.regex("evil", "(a+)+$", "evil");
+        TaskDefinition grouped = TaskDefinition.regex("evil2", "^(?<x>(a|aa)+)$", "e-${x}");
+        String hostile = "a".repeat(5_000) + "b";
+        assertThat(nested.taskNameFor(hostile)).isNull();
+        assertThat(grouped.taskNameFor(hostile)).isNull();
+        assertThat(nested.taskNameFor("a".repeat(5_000))).isEqualTo("evil");
+        assertThat(grouped.taskNameFor("aaa")).isEqualTo("e-aaa");
     }
 }

@@ -163,7 +163,7 @@ public final class KafkaServer implements AutoCloseable {
         private final Path dataDir;
         private int port;
         private int controllerPort;
-        private Duration startTimeout = Duration.ofSeconds(60);
+        private Duration startTimeout = Duration.ofMinutes(3);
         private String maxHeap = "512m";
         private final Map<String, String> properties = new LinkedHashMap<>();
         private final List<String> jvmOptions = new ArrayList<>();
@@ -187,7 +187,7 @@ public final class KafkaServer implements AutoCloseable {
             return this;
         }
 
-        /** How long to wait for the broker to answer; default 60 s. */
+        /** How long to wait for the broker to answer; default 3 min (a JVM starting on a loaded 2-core machine took over 1 min). */
         public Builder startTimeout(Duration startTimeout) {
             this.startTimeout = Objects.requireNonNull(startTimeout, "startTimeout");
             return this;

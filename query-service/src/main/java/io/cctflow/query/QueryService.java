@@ -21,6 +21,7 @@ import io.cctflow.query.api.TreeEndpoint;
 import io.cctflow.query.api.TreeSource;
 import io.cctflow.query.api.TimelineEndpoint;
 import io.cctflow.query.api.TopMethodsEndpoint;
+import io.cctflow.query.http.AccessTokens;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.BearerAuth;
 import io.cctflow.query.http.JsonHandler;
@@ -28,14 +29,19 @@ import io.cctflow.query.http.StaticFiles;
 import io.cctflow.query.tasks.TaskPublisher;
 import io.cctflow.query.tasks.TasksHandler;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.neo4j.driver.Driver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP API over the graph store. One {@link Driver} and one Kafka producer for the service's
@@ -43,6 +49,7 @@ import org.neo4j.driver.Driver;
  * runs every {@code rollup.interval} ({@link MaintenanceScheduler}).
  */
 public final class QueryService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
     /** Default port of the API. */
     public static final int DEFAULT_PORT = 8080;
 
@@ -112,17 +119,20 @@ public final class QueryService implements AutoCloseable {
         CatalogueReader catalogue = new CatalogueReader(driver, database);
         WindowReader windows = new WindowReader(driver, database, config.windowCacheRows());
         TopologyReader topology = new TopologyReader(driver, database);
-        Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults());
+        Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults(),
+                config.maxLoadedNodes(), config.pageSize());
         TreeSource trees = new TreeSource(windows, topology, limits);
         TaskPublisher publisher = new TaskPublisher(config.bootstrapServers(), config.tasksTopic());
 
+        AccessTokens tokens = new AccessTokens(config.bearerToken(), config.writeToken());
+        exposureWarning(config).ifPresent(LOG::warn);
         List<String> routes = new ArrayList<>();
         Route route = (path, handler) -> {
             routes.add(path);
-            server.createContext(path, new BearerAuth(config.bearerToken(), handler));
+            server.createContext(path, new BearerAuth(tokens, handler));
         };
-        route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(catalogue)));
-        route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(catalogue)));
+        route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(catalogue, limits)));
+        route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(catalogue, limits)));
         route.add("/api/v1/instances", new JsonHandler(new InstancesEndpoint(catalogue, limits)));
         route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(catalogue, topology, trees)));
         route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(catalogue, trees)));
@@ -131,7 +141,7 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(catalogue, topology, trees)));
         route.add(TasksHandler.PATH, new TasksHandler(catalogue, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
-        server.createContext("/", new StaticFiles("ui", new BearerAuth(config.bearerToken(), new JsonHandler(params -> {
+        server.createContext("/", new StaticFiles("ui", new BearerAuth(tokens, new JsonHandler(params -> {
             throw new ApiException(404, "no such endpoint; see " + OpenApiEndpoint.PATH + " for the API, or / for"
                     + " the web UI");
         }))));
@@ -139,13 +149,39 @@ public final class QueryService implements AutoCloseable {
         ExecutorService executor = Executors.newFixedThreadPool(4, daemon("cctflow-http"));
         server.setExecutor(executor);
         AlertingMetrics metrics = alerting.enabled()
-                ? AlertingMetrics.start(server, catalogue, windows, topology, alerting, Clock.systemUTC()) : null;
+                ? AlertingMetrics.start(catalogue, windows, topology, alerting, Clock.systemUTC()) : null;
+        if (metrics != null) {
+            server.createContext("/metrics", new BearerAuth(tokens, metrics.handler())); // scraped with the read token
+        }
         server.start();
         MaintenanceScheduler maintenance = config.rollupInterval().isZero() ? null
                 : MaintenanceScheduler.start(driver, database, config.rollupInterval(), config.rollupSettle(),
                         config.retention(), config.retentionBatch());
         return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics,
                 windows);
+    }
+
+    /**
+     * The warning to log at start when the API listens beyond this machine with reads open to
+     * anyone ({@code auth.token} empty), or nothing.
+     */
+    static Optional<String> exposureWarning(QueryServiceConfig config) {
+        if (!config.bearerToken().isEmpty() || isLoopback(config.bindAddress())) {
+            return Optional.empty();
+        }
+        return Optional.of("!!! SECURITY: the API listens on " + config.bindAddress() + ", beyond this machine, and "
+                + QueryServiceConfig.AUTH_TOKEN + " is empty: anyone who reaches the port can read every profile"
+                + (config.writeToken().isEmpty() ? " and change task definitions" : "")
+                + ". Set " + QueryServiceConfig.AUTH_TOKEN + " and " + QueryServiceConfig.AUTH_WRITE_TOKEN
+                + ", or bind to 127.0.0.1 !!!");
+    }
+
+    private static boolean isLoopback(String address) {
+        try {
+            return InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private interface Route {

@@ -17,8 +17,10 @@ import java.util.function.Function;
  * standalone); every key has a default, and an unknown key or bad value fails at start-up with a
  * message naming it.
  *
- * @param bearerToken empty: no authentication (the default, right for localhost); otherwise every
- *     request must send {@code Authorization: Bearer <token>}
+ * @param bearerToken empty: reads need no token (the default, right for localhost); otherwise every
+ *     request must send {@code Authorization: Bearer <token>} (this token or the write token)
+ * @param writeToken the token writes (task definitions) need; distinct from {@code bearerToken}.
+ *     Empty: writes need no token when {@code bearerToken} is empty too, and are refused otherwise
  * @param rollupInterval zero disables the roll-up and retention pass
  * @param windowCacheRows rows of decoded windows kept across requests; zero turns the cache off
  */
@@ -29,10 +31,13 @@ public record QueryServiceConfig(
         String bootstrapServers,
         String tasksTopic,
         String bearerToken,
+        String writeToken,
         Duration maxRange,
         int maxWindows,
         int maxTreeNodes,
         int maxResults,
+        int maxLoadedNodes,
+        int pageSize,
         Duration rollupInterval,
         Duration rollupSettle,
         RetentionPolicy retention,
@@ -48,10 +53,13 @@ public record QueryServiceConfig(
     public static final String BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
     public static final String TASKS_TOPIC = "topic.tasks";
     public static final String AUTH_TOKEN = "auth.token";
+    public static final String AUTH_WRITE_TOKEN = "auth.write-token";
     public static final String MAX_RANGE = "limits.max-range";
     public static final String MAX_WINDOWS = "limits.max-windows";
     public static final String MAX_TREE_NODES = "limits.max-tree-nodes";
     public static final String MAX_RESULTS = "limits.max-results";
+    public static final String MAX_LOADED_NODES = "limits.max-loaded-nodes";
+    public static final String PAGE_SIZE = "limits.page-size";
     public static final String ROLLUP_INTERVAL = "rollup.interval";
     public static final String ROLLUP_SETTLE = "rollup.settle";
     public static final String RETENTION_FINE = "retention.fine";
@@ -73,11 +81,14 @@ public record QueryServiceConfig(
         k.put(NEO4J_DATABASE, new String[] {"", "Neo4j database; empty for the default"});
         k.put(BOOTSTRAP_SERVERS, new String[] {"localhost:9092", "Kafka bootstrap servers, for publishing task definitions"});
         k.put(TASKS_TOPIC, new String[] {"cctflow.tasks", "compacted topic of task definitions (the samples job's topic.tasks)"});
-        k.put(AUTH_TOKEN, new String[] {"", "bearer token every request must carry; empty: no authentication"});
+        k.put(AUTH_TOKEN, new String[] {"", "bearer token every request must carry (reads; /metrics included); empty: reads need no token"});
+        k.put(AUTH_WRITE_TOKEN, new String[] {"", "bearer token of writes (task definitions), distinct from auth.token; it may read too. Empty: writes are refused when auth.token is set, open otherwise"});
         k.put(MAX_RANGE, new String[] {"366d", "longest time range one request may ask for"});
         k.put(MAX_WINDOWS, new String[] {"200000", "most stored windows (rows) one request may read; roll-ups keep long ranges small"});
         k.put(MAX_TREE_NODES, new String[] {"200000", "most nodes a tree response may hold after pruning"});
-        k.put(MAX_RESULTS, new String[] {"10000", "most entries of a list in a response (callees, callers, threads, instances)"});
+        k.put(MAX_RESULTS, new String[] {"10000", "most entries of a list in a response (callees, callers, threads, instances); the largest 'limit' of a listing page"});
+        k.put(MAX_LOADED_NODES, new String[] {"2000000", "most distinct nodes the merged tree of one selection may have, checked before the tree is built"});
+        k.put(PAGE_SIZE, new String[] {"100", "entries of a listing page (services, deployments, instances) when the request gives no 'limit'; capped at limits.max-results"});
         k.put(ROLLUP_INTERVAL, new String[] {"5m", "how often the roll-up and retention pass runs; 0 disables it"});
         k.put(ROLLUP_SETTLE, new String[] {"10m", "an hour is rolled up once it ended this long ago (more than the job's allowed-lateness)"});
         k.put(RETENTION_FINE, new String[] {"7d", "fine windows (the job's window) are kept this long"});
@@ -110,10 +121,13 @@ public record QueryServiceConfig(
                 nonBlank(BOOTSTRAP_SERVERS, get.apply(BOOTSTRAP_SERVERS)),
                 nonBlank(TASKS_TOPIC, get.apply(TASKS_TOPIC)),
                 get.apply(AUTH_TOKEN).trim(),
+                writeToken(get.apply(AUTH_WRITE_TOKEN).trim(), get.apply(AUTH_TOKEN).trim()),
                 duration(MAX_RANGE, get.apply(MAX_RANGE), false),
                 intIn(MAX_WINDOWS, get.apply(MAX_WINDOWS), 1, Integer.MAX_VALUE),
                 intIn(MAX_TREE_NODES, get.apply(MAX_TREE_NODES), 1, Integer.MAX_VALUE),
                 intIn(MAX_RESULTS, get.apply(MAX_RESULTS), 1, Integer.MAX_VALUE),
+                intIn(MAX_LOADED_NODES, get.apply(MAX_LOADED_NODES), 1, Integer.MAX_VALUE),
+                intIn(PAGE_SIZE, get.apply(PAGE_SIZE), 1, Integer.MAX_VALUE),
                 duration(ROLLUP_INTERVAL, get.apply(ROLLUP_INTERVAL), true),
                 duration(ROLLUP_SETTLE, get.apply(ROLLUP_SETTLE), true),
                 new RetentionPolicy(duration(RETENTION_FINE, get.apply(RETENTION_FINE), false),
@@ -142,10 +156,13 @@ public record QueryServiceConfig(
         m.put(BOOTSTRAP_SERVERS, bootstrapServers);
         m.put(TASKS_TOPIC, tasksTopic);
         m.put(AUTH_TOKEN, bearerToken);
+        m.put(AUTH_WRITE_TOKEN, writeToken);
         m.put(MAX_RANGE, maxRange.toString());
         m.put(MAX_WINDOWS, Integer.toString(maxWindows));
         m.put(MAX_TREE_NODES, Integer.toString(maxTreeNodes));
         m.put(MAX_RESULTS, Integer.toString(maxResults));
+        m.put(MAX_LOADED_NODES, Integer.toString(maxLoadedNodes));
+        m.put(PAGE_SIZE, Integer.toString(pageSize));
         m.put(ROLLUP_INTERVAL, rollupInterval.toString());
         m.put(ROLLUP_SETTLE, rollupSettle.toString());
         m.put(RETENTION_FINE, retention.fine().toString());
@@ -154,6 +171,14 @@ public record QueryServiceConfig(
         m.put(RETENTION_BATCH, Integer.toString(retentionBatch));
         m.put(CACHE_WINDOW_ROWS, Long.toString(windowCacheRows));
         return m;
+    }
+
+    private static String writeToken(String write, String read) {
+        if (!write.isEmpty() && write.equals(read)) {
+            throw new IllegalArgumentException(AUTH_WRITE_TOKEN + " must differ from " + AUTH_TOKEN
+                    + ": whoever may read could otherwise write");
+        }
+        return write;
     }
 
     private static String nonBlank(String key, String value) {

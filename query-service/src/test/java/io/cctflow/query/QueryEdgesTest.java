@@ -97,6 +97,46 @@ class QueryEdgesTest {
         assertThat(ids(api.get("/api/v1/instances?service=shop&version=v2", 200))).containsExactly("c");
     }
 
+    @Test
+    void listingsArePagedWithTheirTotal() {
+        List<String> seen = new ArrayList<>();
+        Integer offset = 0;
+        int pages = 0;
+        while (offset != null) {
+            JsonNode page = api.get("/api/v1/services?limit=1&offset=" + offset, 200);
+            assertThat(page.get("total").asInt()).isEqualTo(3);
+            assertThat(page.get("limit").asInt()).isEqualTo(1);
+            JsonNode version = page.get("services").get(0).get("versions").get(0);
+            assertThat(version.get("instances")).hasSize(1);
+            assertThat(version.get("instanceCount").asInt()).isEqualTo(version.get("version").asText().equals("v1") ? 2 : 1);
+            seen.add(version.get("instances").get(0).get("instanceId").asText());
+            offset = page.get("next").isNull() ? null : page.get("next").asInt();
+            pages++;
+        }
+        assertThat(seen).containsExactly("a", "b", "c");
+        assertThat(pages).isEqualTo(3);
+        assertThat(api.get("/api/v1/services?offset=3", 200).get("services")).isEmpty();
+
+        JsonNode first = api.get("/api/v1/instances?service=shop&limit=2", 200);
+        assertThat(ids(first)).containsExactly("a", "b");
+        assertThat(first.get("total").asInt()).isEqualTo(3);
+        assertThat(first.get("next").asInt()).isEqualTo(2);
+        JsonNode last = api.get("/api/v1/instances?service=shop&limit=2&offset=2", 200);
+        assertThat(ids(last)).containsExactly("c");
+        assertThat(last.get("next").isNull()).isTrue();
+
+        JsonNode deployments = api.get("/api/v1/deployments?service=shop&limit=1&offset=1", 200);
+        assertThat(deployments.get("total").asInt()).isEqualTo(2);
+        assertThat(deployments.get("deployments")).hasSize(1);
+        assertThat(deployments.get("deployments").get(0).get("version").asText()).isEqualTo("v2");
+
+        assertThat(api.get("/api/v1/services?limit=0", 400).get("error").asText()).contains("parameter 'limit'");
+        assertThat(api.get("/api/v1/instances?service=shop&limit=10001", 400).get("error").asText())
+                .contains("parameter 'limit' must be a whole number in [1, 10000]");
+        assertThat(api.get("/api/v1/deployments?service=shop&offset=-1", 400).get("error").asText())
+                .contains("parameter 'offset'");
+    }
+
     private static List<String> ids(JsonNode response) {
         List<String> out = new ArrayList<>();
         response.get("instances").forEach(i -> out.add(i.get("instanceId").asText()));
@@ -159,25 +199,58 @@ class QueryEdgesTest {
                     .get("error").asText()).contains("limits.max-windows = 3");
             assertThat(small.get("/api/v1/tree?service=shop&instance=a&from=2026-01-05T00:00:00Z"
                     + "&to=2026-01-05T00:01:00Z", 400).get("error").asText()).contains("limits.max-tree-nodes = 2");
-            assertThat(small.get("/api/v1/instances?service=shop", 400).get("error").asText())
-                    .contains("limits.max-results = 1");
+            JsonNode page = small.get("/api/v1/instances?service=shop", 200); // the page size is capped
+            assertThat(page.get("instances")).hasSize(1);
+            assertThat(page.get("total").asInt()).isEqualTo(3);
+            assertThat(small.get("/api/v1/instances?service=shop&limit=2", 400).get("error").asText())
+                    .contains("parameter 'limit' must be a whole number in [1, 1]");
             JsonNode one = small.get("/api/v1/metrics/method?service=shop&instance=a&method=com.shop.Main.main"
                     + "&from=2026-01-05T00:00:00Z&to=2026-01-05T00:01:00Z", 200);
             assertThat(one.get("metrics").get(0).get("callees").size()).isLessThanOrEqualTo(1);
         }
+        try (QueryService tight = start(Map.of(QueryServiceConfig.MAX_LOADED_NODES, "1"))) {
+            // refused before the tree is built, however hard the request would prune it
+            assertThat(new QueryFixture.Api(tight.port(), null).get("/api/v1/tree?service=shop&minShare=0.9", 400)
+                    .get("error").asText()).contains("limits.max-loaded-nodes = 1");
+        }
     }
 
     @Test
-    void aConfiguredBearerTokenIsRequired() throws Exception {
-        try (QueryService secured = start(Map.of(QueryServiceConfig.AUTH_TOKEN, "s3cret"))) {
-            HttpResponse<String> none = new QueryFixture.Api(secured.port(), null).send("GET", "/api/v1/services", null);
-            assertThat(none.statusCode()).isEqualTo(401);
-            assertThat(none.body()).contains("Authorization: Bearer");
-            assertThat(none.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
-            assertThat(new QueryFixture.Api(secured.port(), "wrong").send("GET", "/api/v1/services", null).statusCode())
+    void aConfiguredBearerTokenIsRequiredEverywhereAndWritesNeedTheWriteToken() throws Exception {
+        String topic = "auth-" + UUID.randomUUID(); // the task written here stays out of the tasks test's topic
+        TestServers.get().createTopic(topic, 1, Map.of("cleanup.policy", "compact"));
+        try (QueryService secured = start(Map.of(QueryServiceConfig.AUTH_TOKEN, "s3cret",
+                QueryServiceConfig.AUTH_WRITE_TOKEN, "wr1te", QueryServiceConfig.TASKS_TOPIC, topic))) {
+            QueryFixture.Api anonymous = new QueryFixture.Api(secured.port(), null);
+            for (String path : List.of("/api/v1/services", "/metrics", OpenApiEndpoint.PATH, "/api/v1/tasks",
+                    "/api/v1/nothing")) {
+                HttpResponse<String> none = anonymous.send("GET", path, null);
+                assertThat(none.statusCode()).as(path).isEqualTo(401);
+                assertThat(none.body()).as(path).contains("Authorization: Bearer");
+                assertThat(none.headers().firstValue("WWW-Authenticate")).as(path)
+                        .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+            }
+            assertThat(new QueryFixture.Api(secured.port(), "wrong").send("GET", "/metrics", null).statusCode())
                     .isEqualTo(401);
-            assertThat(new QueryFixture.Api(secured.port(), "s3cret").get("/api/v1/services", 200).get("services"))
-                    .hasSize(1);
+            QueryFixture.Api reader = new QueryFixture.Api(secured.port(), "s3cret");
+            assertThat(reader.get("/api/v1/services", 200).get("services")).hasSize(1);
+            assertThat(reader.send("GET", "/metrics", null).statusCode()).isEqualTo(200);
+
+            String task = "{\"id\":\"auth\",\"matchType\":\"PREFIX\",\"pattern\":\"com.x.\",\"nameTemplate\":\"x\"}";
+            HttpResponse<String> readerWrites = reader.send("POST", "/api/v1/tasks", task);
+            assertThat(readerWrites.statusCode()).isEqualTo(403);
+            assertThat(readerWrites.body()).contains("auth.write-token");
+            assertThat(anonymous.send("DELETE", "/api/v1/tasks/auth", null).statusCode()).isEqualTo(401);
+            QueryFixture.Api writer = new QueryFixture.Api(secured.port(), "wr1te");
+            assertThat(writer.get("/api/v1/tasks", 200).get("tasks")).isNotNull(); // the write token reads too
+            HttpResponse<String> written = writer.send("POST", "/api/v1/tasks", task);
+            assertThat(written.statusCode()).as(written.body()).isEqualTo(202);
+        }
+        try (QueryService readOnly = start(Map.of(QueryServiceConfig.AUTH_TOKEN, "s3cret"))) {
+            HttpResponse<String> refused = new QueryFixture.Api(readOnly.port(), "s3cret").send("POST", "/api/v1/tasks",
+                    "{}");
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(refused.body()).contains("writes are disabled");
         }
         assertThat(api.get("/api/v1/services", 200).get("services")).hasSize(1); // off by default
     }
@@ -214,6 +287,15 @@ class QueryEdgesTest {
                 "{\"id\":\"bad\",\"matchType\":\"REGEX\",\"pattern\":\"(\",\"nameTemplate\":\"t\"}");
         assertThat(badRegex.statusCode()).isEqualTo(400);
         assertThat(badRegex.body()).contains("invalid regular expression");
+        // patterns a linear-time engine cannot match are refused with the reason, never sent to the job
+        HttpResponse<String> lookBehind = api.send("POST", "/api/v1/tasks",
+                "{\"id\":\"lb\",\"matchType\":\"REGEX\",\"pattern\":\"(?<=x)a\",\"nameTemplate\":\"t\"}");
+        assertThat(lookBehind.statusCode()).isEqualTo(400);
+        assertThat(lookBehind.body()).contains("look-around at index 0").contains("RE2 syntax");
+        HttpResponse<String> backReference = api.send("POST", "/api/v1/tasks",
+                "{\"id\":\"br\",\"matchType\":\"REGEX\",\"pattern\":\"(a)\\\\1\",\"nameTemplate\":\"t\"}");
+        assertThat(backReference.statusCode()).isEqualTo(400);
+        assertThat(backReference.body()).contains("invalid escape sequence");
         HttpResponse<String> badGroup = api.send("POST", "/api/v1/tasks",
                 "{\"id\":\"bad\",\"matchType\":\"REGEX\",\"pattern\":\"a\",\"nameTemplate\":\"${g}\"}");
         assertThat(badGroup.body()).contains("no group named 'g'");

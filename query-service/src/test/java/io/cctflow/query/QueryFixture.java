@@ -17,6 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -128,7 +129,10 @@ final class QueryFixture {
 
     /** A tiny HTTP client for the API. */
     static final class Api {
-        static final ObjectMapper JSON = new ObjectMapper();
+        /** Reads trees as deep as the API writes them. */
+        static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+                .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                        .maxNestingDepth(1_000_000).build()).build());
         private final HttpClient http = HttpClient.newHttpClient();
         private final String base;
         private final String token;
@@ -139,7 +143,8 @@ final class QueryFixture {
         }
 
         HttpResponse<String> send(String method, String path, String body) {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
+            // bounded: a hanging server fails the test instead of hanging it
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
             if (token != null) {
                 b.header("Authorization", "Bearer " + token);
             }

@@ -36,6 +36,18 @@ class QueryServiceConfigTest {
         assertThatThrownBy(() -> QueryServiceConfig.from(Map.of("retention.fine", "0")))
                 .hasMessageContaining("retention.fine must be > 0");
         assertThat(QueryServiceConfig.from(Map.of("rollup.interval", "0")).rollupInterval()).isZero();
+        assertThatThrownBy(() -> QueryServiceConfig.from(Map.of("auth.token", "same", "auth.write-token", "same")))
+                .hasMessageContaining("auth.write-token must differ from auth.token");
+    }
+
+    @Test
+    void listeningBeyondLoopbackWithoutATokenIsWarnedAbout() {
+        QueryServiceConfig open = QueryServiceConfig.from(Map.of("bind", "0.0.0.0"));
+        assertThat(QueryService.exposureWarning(open)).hasValueSatisfying(w -> assertThat(w)
+                .contains("0.0.0.0").contains("auth.token is empty").contains("change task definitions"));
+        assertThat(QueryService.exposureWarning(open.with(Map.of("auth.token", "t")))).isEmpty();
+        assertThat(QueryService.exposureWarning(QueryServiceConfig.defaults())).isEmpty();
+        assertThat(QueryService.exposureWarning(QueryServiceConfig.from(Map.of("bind", "localhost")))).isEmpty();
     }
 
     @Test

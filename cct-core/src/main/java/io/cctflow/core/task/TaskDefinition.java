@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 
 /**
  * A task definition (seed 002 Listings 3.4 and 3.5): when a method's {@code className.methodName}
@@ -14,15 +14,22 @@ import java.util.regex.PatternSyntaxException;
  *
  * <p>The template may contain {@code ${group}} placeholders naming named groups of a REGEX pattern,
  * e.g. {@code service-${service-name}} with {@code (?<service-name>[^.]+)}. Group names may contain
- * {@code -} as in the thesis, which Java's regex syntax does not allow, so the pattern is compiled
+ * {@code -} as in the thesis, which regex syntax does not allow, so the pattern is compiled
  * with the groups renamed. A PREFIX definition's template is a static name. {@code $} not followed
  * by {@code {} is a literal.
+ *
+ * <p>Patterns are user input that runs on every new method inside the streaming job, so they are
+ * compiled with RE2/J, which matches in time linear in the input: a pattern such as {@code (a+)+$}
+ * cannot stall the job. RE2 syntax has no back references and no look-around; such patterns are
+ * rejected with a message saying so.
  *
  * <p>Immutable and thread-safe. Construction validates everything and throws {@link
  * IllegalArgumentException} naming the definition and what to fix.
  */
 public final class TaskDefinition {
-    private static final Pattern GROUP_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
+    private static final java.util.regex.Pattern GROUP_NAME = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
+    private static final String RE2_HINT = " (patterns use RE2 syntax, matched in linear time: no back references,"
+            + " no look-ahead or look-behind)";
 
     private final String id;
     private final MatchType type;
@@ -47,7 +54,7 @@ public final class TaskDefinition {
                 compiled = Pattern.compile(javaPattern);
             } catch (PatternSyntaxException e) {
                 throw new IllegalArgumentException("Task definition '" + id + "': invalid regular expression '" + pattern
-                        + "': " + e.getDescription() + " near index " + e.getIndex(), e);
+                        + "': " + e.getMessage() + RE2_HINT, e);
             }
         } else {
             compiled = null;
@@ -118,8 +125,8 @@ public final class TaskDefinition {
     }
 
     /**
-     * Rewrites {@code (?<name>} and {@code \k<name>} to Java-legal group names g0, g1, ...,
-     * skipping escapes, character classes and look-behinds {@code (?<=}, {@code (?<!}.
+     * Rewrites {@code (?<name>} to legal group names g0, g1, ..., skipping escapes and character
+     * classes; rejects back references and look-around, which RE2 cannot match.
      */
     private static String renameGroups(String regex, Map<String, String> groups, String id) {
         StringBuilder out = new StringBuilder(regex.length());
@@ -129,16 +136,8 @@ public final class TaskDefinition {
             char c = regex.charAt(i);
             if (c == '\\' && i + 1 < regex.length()) {
                 if (!inClass && regex.charAt(i + 1) == 'k' && i + 2 < regex.length() && regex.charAt(i + 2) == '<') {
-                    int end = regex.indexOf('>', i + 3);
-                    String name = end < 0 ? null : regex.substring(i + 3, end);
-                    String javaName = name == null ? null : groups.get(name);
-                    if (javaName == null) {
-                        throw new IllegalArgumentException("Task definition '" + id + "': back reference \\k<" + name
-                                + "> in '" + regex + "' names no earlier group");
-                    }
-                    out.append("\\k<").append(javaName).append('>');
-                    i = end + 1;
-                    continue;
+                    throw new IllegalArgumentException("Task definition '" + id + "': invalid regular expression '"
+                            + regex + "': back reference \\k<...> at index " + i + RE2_HINT);
                 }
                 out.append(c).append(regex.charAt(i + 1));
                 i += 2;
@@ -148,8 +147,11 @@ public final class TaskDefinition {
                 inClass = c != ']';
             } else if (c == '[') {
                 inClass = true;
-            } else if (c == '(' && regex.startsWith("(?<", i) && i + 3 < regex.length()
-                    && regex.charAt(i + 3) != '=' && regex.charAt(i + 3) != '!') {
+            } else if (regex.startsWith("(?=", i) || regex.startsWith("(?!", i) || regex.startsWith("(?<=", i)
+                    || regex.startsWith("(?<!", i)) {
+                throw new IllegalArgumentException("Task definition '" + id + "': invalid regular expression '"
+                        + regex + "': look-around at index " + i + RE2_HINT);
+            } else if (c == '(' && regex.startsWith("(?<", i) && i + 3 < regex.length()) {
                 int end = regex.indexOf('>', i + 3);
                 String name = end < 0 ? "" : regex.substring(i + 3, end);
                 if (!GROUP_NAME.matcher(name).matches()) {

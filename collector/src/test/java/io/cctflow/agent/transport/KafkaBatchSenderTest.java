@@ -197,13 +197,7 @@ class KafkaBatchSenderTest {
     void aBatchRefusedWhileTheBrokerAcceptsConnectionsIsRetriedWithoutAWarning() throws Exception {
         RefusingProducer producer = new RefusingProducer(2);
 
-        String err = stderrWhile(() -> {
-            sender = new KafkaBatchSender(ProducerHolder.of(producer, () -> true), "cctflow.samples", KEY,
-                    memoryQueue(), counters, new Random(1), System::nanoTime, log);
-            sender.send(batch(0));
-            sender.start();
-            await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 1);
-        });
+        String err = stderrWhile(() -> sendOneBatch(ProducerHolder.of(producer, () -> true)));
 
         assertThat(producer.refusedSequences).as("refused twice, then sent").containsExactly(0L, 0L);
         assertThat(err).doesNotContain("WARN");
@@ -214,13 +208,7 @@ class KafkaBatchSenderTest {
     void aBatchRefusedWhileNoBrokerAcceptsConnectionsIsReportedAsKafkaUnreachable() throws Exception {
         RefusingProducer producer = new RefusingProducer(1);
 
-        String err = stderrWhile(() -> {
-            sender = new KafkaBatchSender(ProducerHolder.of(producer, () -> false), "cctflow.samples", KEY,
-                    memoryQueue(), counters, new Random(1), System::nanoTime, log);
-            sender.send(batch(0));
-            sender.start();
-            await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 1);
-        });
+        String err = stderrWhile(() -> sendOneBatch(ProducerHolder.of(producer, () -> false)));
 
         assertThat(err).contains("[cctflow-agent] WARN Kafka unreachable, 1 batch(es) queued; retrying",
                 "not present in metadata after 1000 ms");
@@ -251,6 +239,15 @@ class KafkaBatchSenderTest {
         assertThat(probes).hasValue(2);
         assertThat(err).doesNotContain("Kafka unreachable")
                 .containsOnlyOnce("[cctflow-agent] WARN Kafka accepts connections but has taken no batch for 30 s,");
+    }
+
+    /** Sends batch 0 through a sender of {@code holder}'s producer and waits for its acknowledgement. */
+    private void sendOneBatch(ProducerHolder holder) {
+        sender = new KafkaBatchSender(holder, "cctflow.samples", KEY, memoryQueue(), counters, new Random(1),
+                System::nanoTime, log);
+        sender.send(batch(0));
+        sender.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> counters.snapshot().getBatchesSent() == 1);
     }
 
     private interface Action {

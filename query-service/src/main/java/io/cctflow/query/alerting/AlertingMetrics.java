@@ -1,6 +1,6 @@
 package io.cctflow.query.alerting;
 
-import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpHandler;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
@@ -59,18 +59,22 @@ public final class AlertingMetrics implements AutoCloseable {
     }
 
     /**
-     * Serves {@code /metrics} on {@code server} and starts the refresh loop.
+     * Starts the refresh loop; serve {@link #handler()} at {@code /metrics}.
      *
      * @return the running metrics, to close with the server
      */
-    public static AlertingMetrics start(HttpServer server, CatalogueReader catalogue, WindowReader windows,
-            TopologyReader topology, AlertingConfig config, Clock clock) {
+    public static AlertingMetrics start(CatalogueReader catalogue, WindowReader windows, TopologyReader topology,
+            AlertingConfig config, Clock clock) {
         AlertingMetrics m = new AlertingMetrics(new AlertingRefresher(catalogue, windows, topology, config, clock),
                 clock);
-        server.createContext("/metrics", new MetricsHandler(m.registry));
         long every = config.refresh().toMillis();
         m.loop.scheduleWithFixedDelay(m::refresh, 0, every, TimeUnit.MILLISECONDS);
         return m;
+    }
+
+    /** The scrape handler (Prometheus text or OpenMetrics); the caller puts authentication in front. */
+    public HttpHandler handler() {
+        return new MetricsHandler(registry);
     }
 
     /** One refresh; never throws (the loop would stop). */

@@ -1,16 +1,23 @@
 package io.cctflow.query.api;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonSerializable;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.cctflow.core.Cct;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongFunction;
 
 /**
  * {@code GET /api/v1/tree}: a subtree of the merged CCT of a selection, for flame graphs. It
@@ -35,12 +42,17 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         this.trees = trees;
     }
 
-    /** One node; {@code id} is the node id as a decimal string (64-bit ids do not fit a JSON double). */
-    public record Node(String id, String method, int line, long self, long total, List<Node> children) {
+    /**
+     * The nested nodes of a response: {@code {"id", "method", "line", "self", "total", "children":
+     * [...]}}, {@code id} the node id as a decimal string (64-bit ids do not fit a JSON double), null
+     * in a merged view. Written with an explicit stack, so a tree thousands of levels deep costs no
+     * call stack.
+     */
+    public interface Nodes extends JsonSerializable {
     }
 
     public record Response(String service, String version, List<String> instances, String from, String to,
-            String start, long totalSamples, int nodes, Node root) {
+            String start, long totalSamples, int nodes, Nodes root) {
     }
 
     @Override
@@ -51,7 +63,7 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
                     + " node or at a method");
         }
         double minShare = params.number("minShare", 0, 1).orElse(0.0);
-        int maxDepth = params.integer("maxDepth", 1, 100_000).orElse(DEFAULT_MAX_DEPTH);
+        int maxDepth = params.integer("maxDepth", 1, JsonHandler.MAX_TREE_DEPTH).orElse(DEFAULT_MAX_DEPTH);
         boolean collapsed = params.oneOf("format", "json", "collapsed").orElse("json").equals("collapsed");
         Long nodeId = params.optional("node").map(TreeEndpoint::nodeId).orElse(null);
         List<MethodRecord> methods = params.optional("method")
@@ -88,7 +100,7 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
                 return m == null ? "0x" + Long.toHexString(id) : m.className() + "." + m.methodName();
             }));
         }
-        Node root = pruned.json(view == tree, id -> {
+        Nodes root = pruned.json(view == tree, id -> {
             MethodRecord m = names.get(id);
             return id == 0 ? "root" : m == null ? "0x" + Long.toHexString(id) : m.signature();
         });
@@ -174,39 +186,105 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         }
 
         /** @param realIds whether node ids are those of the stored tree (not of a merged view) */
-        Node json(boolean realIds, java.util.function.LongFunction<String> name) {
-            return node(0, realIds, name);
+        Nodes json(boolean realIds, LongFunction<String> name) {
+            return new Nodes() {
+                @Override
+                public void serialize(JsonGenerator gen, SerializerProvider provider) throws IOException {
+                    write(gen, realIds, name);
+                }
+
+                @Override
+                public void serializeWithType(JsonGenerator gen, SerializerProvider provider, TypeSerializer type)
+                        throws IOException {
+                    write(gen, realIds, name);
+                }
+            };
         }
 
-        private Node node(int k, boolean realIds, java.util.function.LongFunction<String> name) {
+        /** Depth first with an explicit stack of (kept position, next child to write). */
+        private void write(JsonGenerator gen, boolean realIds, LongFunction<String> name) throws IOException {
+            int[] node = new int[16];
+            int[] next = new int[16];
+            int top = 0;
+            open(gen, 0, realIds, name);
+            node[0] = 0;
+            next[0] = 0;
+            while (top >= 0) {
+                List<Integer> cs = children.get(node[top]);
+                if (next[top] == cs.size()) {
+                    gen.writeEndArray();
+                    gen.writeEndObject();
+                    top--;
+                    continue;
+                }
+                int c = cs.get(next[top]++);
+                open(gen, c, realIds, name);
+                if (++top == node.length) {
+                    node = Arrays.copyOf(node, top * 2);
+                    next = Arrays.copyOf(next, top * 2);
+                }
+                node[top] = c;
+                next[top] = 0;
+            }
+        }
+
+        /** Writes a node's fields and opens its children array. */
+        private void open(JsonGenerator gen, int k, boolean realIds, LongFunction<String> name) throws IOException {
             int n = kept.get(k);
-            List<Node> cs = new ArrayList<>();
-            for (int c : children.get(k)) {
-                cs.add(node(c, realIds, name));
-            }
-            String id = realIds ? Long.toString(tree.id(n)) : null;
-            return new Node(id, name.apply(tree.method(n)), tree.callSiteLine(n), tree.self(n), tree.total(n), cs);
+            gen.writeStartObject();
+            gen.writeStringField("id", realIds ? Long.toString(tree.id(n)) : null);
+            gen.writeStringField("method", name.apply(tree.method(n)));
+            gen.writeNumberField("line", tree.callSiteLine(n));
+            gen.writeNumberField("self", tree.self(n));
+            gen.writeNumberField("total", tree.total(n));
+            gen.writeArrayFieldStart("children");
         }
 
-        /** One line per kept node with samples of its own (self plus pruned children). */
-        String collapsed(java.util.function.LongFunction<String> frame) {
+        /**
+         * One line per kept node with samples of its own (self plus pruned children), depth first;
+         * one path buffer cut back on the way up, so a deep tree costs no more than its output.
+         */
+        String collapsed(LongFunction<String> frame) {
             StringBuilder out = new StringBuilder();
-            String[] paths = new String[kept.size()];
-            paths[0] = kept.get(0) == Cct.ROOT ? "" : frame.apply(tree.method(kept.get(0)));
-            // parents come before children in kept: fill paths top-down
-            for (int k = 0; k < kept.size(); k++) {
-                for (int c : children.get(k)) {
-                    String own = frame.apply(tree.method(kept.get(c)));
-                    paths[c] = paths[k].isEmpty() ? own : paths[k] + ";" + own;
-                }
+            StringBuilder path = new StringBuilder();
+            int[] node = new int[16];
+            int[] next = new int[16];
+            int[] length = new int[16]; // path length before the node's frame
+            int top = 0;
+            if (kept.get(0) != Cct.ROOT) {
+                path.append(frame.apply(tree.method(kept.get(0))));
             }
-            for (int k = 0; k < kept.size(); k++) {
-                long count = tree.self(kept.get(k)) + prunedTotal[k];
-                if (count > 0 && !paths[k].isEmpty()) {
-                    out.append(paths[k]).append(' ').append(count).append('\n');
+            line(out, path, 0);
+            while (top >= 0) {
+                List<Integer> cs = children.get(node[top]);
+                if (next[top] == cs.size()) {
+                    path.setLength(length[top]);
+                    top--;
+                    continue;
                 }
+                int c = cs.get(next[top]++);
+                if (++top == node.length) {
+                    node = Arrays.copyOf(node, top * 2);
+                    next = Arrays.copyOf(next, top * 2);
+                    length = Arrays.copyOf(length, top * 2);
+                }
+                node[top] = c;
+                next[top] = 0;
+                length[top] = path.length();
+                if (path.length() > 0) {
+                    path.append(';');
+                }
+                path.append(frame.apply(tree.method(kept.get(c))));
+                line(out, path, c);
             }
             return out.toString();
+        }
+
+        private void line(StringBuilder out, StringBuilder path, int k) {
+            long count = tree.self(kept.get(k)) + prunedTotal[k];
+            if (count > 0 && path.length() > 0) {
+                out.append(path).append(' ').append(count).append('\n');
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.read.RangePlanner;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
@@ -11,7 +12,8 @@ import java.util.List;
 /**
  * Loads the merged tree of a {@link Selection}, or its windows one by one, reading roll-ups where
  * they cover the range and refusing, before the counts are fetched, a read of more than {@code
- * limits.max-windows} rows. Thread-safe.
+ * limits.max-windows} rows, and before the tree is built, a tree of more than {@code
+ * limits.max-loaded-nodes} nodes. Thread-safe.
  */
 public final class TreeSource {
     private final WindowReader windows;
@@ -28,7 +30,13 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Cct();
         }
-        return topology.rebuild(plan(selection).sum());
+        TreeCounts sum = plan(selection).sum();
+        if (sum.nodeIds().length > limits.maxLoadedNodes()) {
+            throw ApiException.badRequest("the selection's tree has " + sum.nodeIds().length + " nodes, more than the"
+                    + " limit limits.max-loaded-nodes = " + limits.maxLoadedNodes() + "; narrow 'from'/'to' or select"
+                    + " fewer instances");
+        }
+        return topology.rebuild(sum);
     }
 
     /** The selection's windows (roll-ups where they cover the range), each with its own counts. */

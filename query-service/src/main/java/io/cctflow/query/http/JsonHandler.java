@@ -1,5 +1,8 @@
 package io.cctflow.query.http;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
@@ -18,8 +21,20 @@ import org.slf4j.LoggerFactory;
  */
 public final class JsonHandler implements HttpHandler {
     private static final Logger LOG = LoggerFactory.getLogger(JsonHandler.class);
-    /** Compact: indenting a deep tree (a flame graph of 100,000 nodes) multiplies its size several times. */
-    static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Deepest JSON nesting written: a tree node takes two levels (its object and its {@code
+     * children} array), so this allows trees of {@code MAX_TREE_DEPTH} levels plus their envelope.
+     */
+    public static final int MAX_TREE_DEPTH = 100_000;
+    static final int MAX_NESTING = 2 * MAX_TREE_DEPTH + 16;
+    /**
+     * Compact: indenting a deep tree (a flame graph of 100,000 nodes) multiplies its size several
+     * times. Nesting is allowed as deep as the deepest tree an answer may hold ({@link
+     * #MAX_NESTING}); trees are written iteratively, so depth costs no stack.
+     */
+    static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+            .build());
 
     /** An endpoint: query parameters in, a value for Jackson (or {@link PlainText}) out. */
     @FunctionalInterface
@@ -53,37 +68,45 @@ public final class JsonHandler implements HttpHandler {
 
     /**
      * Runs {@code action} and sends what it returns (200, or a {@link Status}), or the error it
-     * throws as {@code {"error": ...}}; never a stack trace.
+     * throws as {@code {"error": ...}}; never a stack trace. Every failure before the answer is
+     * sent, an {@link Error} (e.g. a stack overflow) or a failure to serialise included, still
+     * answers: 500 with a JSON body, so no client is left waiting on a dropped connection.
      */
     public static void respond(HttpExchange exchange, Supplier<Object> action) throws IOException {
-        int status;
-        Object body;
+        Rendered answer;
         try {
-            body = action.get();
-            status = 200;
-            if (body instanceof Status s) {
-                status = s.status();
-                body = s.body();
-            }
+            answer = render(action.get());
         } catch (ApiException e) {
-            status = e.status();
-            body = Map.of("error", e.getMessage());
-        } catch (RuntimeException e) {
+            answer = render(new Status(e.status(), Map.of("error", e.getMessage())));
+        } catch (RuntimeException | Error e) {
             LOG.error("request {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
-            status = 500;
-            body = Map.of("error", "internal error; the server log has the details");
+            answer = render(new Status(500, Map.of("error", "internal error; the server log has the details")));
         }
-        byte[] bytes;
-        if (body instanceof PlainText text) {
-            bytes = text.text().getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        } else {
-            bytes = JSON.writeValueAsBytes(body);
-            exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-        }
-        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        exchange.getResponseHeaders().set("Content-Type", answer.contentType());
+        exchange.sendResponseHeaders(answer.status(), answer.bytes().length == 0 ? -1 : answer.bytes().length);
         try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
+            out.write(answer.bytes());
+        }
+    }
+
+    private record Rendered(int status, String contentType, byte[] bytes) {
+    }
+
+    /** The bytes of a body; may throw (e.g. Jackson on a value it cannot write), before anything is sent. */
+    private static Rendered render(Object value) {
+        int status = 200;
+        Object body = value;
+        if (body instanceof Status s) {
+            status = s.status();
+            body = s.body();
+        }
+        if (body instanceof PlainText text) {
+            return new Rendered(status, "text/plain; charset=utf-8", text.text().getBytes(StandardCharsets.UTF_8));
+        }
+        try {
+            return new Rendered(status, "application/json; charset=utf-8", JSON.writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the response as JSON: " + e.getOriginalMessage(), e);
         }
     }
 

@@ -143,14 +143,25 @@ public final class QueryParams {
         });
     }
 
+    /** Earliest and latest instants a request may name: beyond them epoch milliseconds overflow. */
+    static final Instant EARLIEST = Instant.EPOCH;
+    static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
+
+    /** An ISO-8601 instant between {@link #EARLIEST} and {@link #LATEST}. */
     public Optional<Instant> instant(String name) {
         return optional(name).map(s -> {
+            Instant t;
             try {
-                return Instant.parse(s);
+                t = Instant.parse(s);
             } catch (DateTimeParseException e) {
                 throw ApiException.badRequest("parameter '" + name + "' must be an ISO-8601 instant such as "
                         + "2026-11-21T10:15:30Z, got '" + s + "'");
             }
+            if (t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
+                throw ApiException.badRequest("parameter '" + name + "' must lie between " + EARLIEST + " and "
+                        + LATEST + ", got '" + s + "'");
+            }
+            return t;
         });
     }
 }

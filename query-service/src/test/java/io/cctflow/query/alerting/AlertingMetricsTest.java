@@ -46,9 +46,9 @@ class AlertingMetricsTest {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
         AlertingConfig config = AlertingConfig.from(Map.of(AlertingConfig.REFRESH, "100ms"));
         String series = "cctflow_deployment_samples{service=\"cart\",version=\"v1\"} " + (double) p.samples();
-        try (AlertingMetrics metrics = AlertingMetrics.start(server, new CatalogueReader(driver, ""),
-                new WindowReader(driver, ""), new TopologyReader(driver, ""), config,
-                Clock.systemUTC())) {
+        try (AlertingMetrics metrics = AlertingMetrics.start(new CatalogueReader(driver, ""),
+                new WindowReader(driver, ""), new TopologyReader(driver, ""), config, Clock.systemUTC())) {
+            server.createContext("/metrics", metrics.handler());
             server.start();
             int port = server.getAddress().getPort();
             await("first refresh served").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))

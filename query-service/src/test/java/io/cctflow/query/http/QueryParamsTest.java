@@ -26,6 +26,11 @@ class QueryParamsTest {
         assertBadRequest(() -> new QueryParams("service=").optional("service"), "parameter 'service' is empty");
         assertBadRequest(() -> new QueryParams("servce=x").allowOnly(Set.of("service")), "unknown parameter 'servce'");
         assertBadRequest(() -> new QueryParams("a=%zz"), "malformed percent-encoding");
+        assertBadRequest(() -> new QueryParams("to=%2B1000000000-01-01T00:00:00Z").instant("to"),
+                "parameter 'to' must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z");
+        assertBadRequest(() -> new QueryParams("from=-1000000000-01-01T00:00:00Z").instant("from"),
+                "parameter 'from' must lie between");
+        assertThat(new QueryParams("from=9999-12-31T23:59:59.999Z").instant("from")).isPresent();
     }
 
     private static void assertBadRequest(Runnable call, String message) {

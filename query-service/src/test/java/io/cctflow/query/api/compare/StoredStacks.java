@@ -18,27 +18,27 @@ import java.util.Random;
  * Random stack samples of one instance, kept in memory (the reference) and written through the
  * graph-store writer one window per stack group, as the samples job would.
  */
-final class StoredStacks {
+public final class StoredStacks {
     static final long WINDOW = 60_000;
     static final String SERVICE = "shop";
 
     /** One stack sample: frames outermost first, call-site lines, count, and the window it falls in. */
-    record Stack(MethodRecord[] frames, int[] lines, long count, int window) {
+    public record Stack(MethodRecord[] frames, int[] lines, long count, int window) {
     }
 
     final ExecutionId execution;
     final List<Stack> stacks = new ArrayList<>();
 
-    StoredStacks(String version, String instance) {
+    public StoredStacks(String version, String instance) {
         this.execution = new ExecutionId(SERVICE, version, instance);
     }
 
-    static MethodRecord method(int k) {
+    public static MethodRecord method(int k) {
         return MethodRecord.of("com.example.C" + k, "m" + k, "()V");
     }
 
     /** Random stacks over {@code alphabet} methods, depth 1..maxDepth, in windows 0..windows-1. */
-    static List<Stack> random(Random random, int count, int maxDepth, int alphabet, int windows) {
+    public static List<Stack> random(Random random, int count, int maxDepth, int alphabet, int windows) {
         List<Stack> out = new ArrayList<>();
         for (int s = 0; s < count; s++) {
             int depth = 1 + random.nextInt(maxDepth);
@@ -70,7 +70,7 @@ final class StoredStacks {
         return out;
     }
 
-    StoredStacks add(List<Stack> more) {
+    public StoredStacks add(List<Stack> more) {
         stacks.addAll(more);
         return this;
     }
@@ -101,7 +101,7 @@ final class StoredStacks {
     }
 
     /** Writes instance, methods, topology and one window per window index that has stacks. */
-    void write(GraphWriter writer) {
+    public void write(GraphWriter writer) {
         Map<Integer, Cct> windows = new HashMap<>();
         Map<Long, MethodRecord> methods = new HashMap<>();
         for (Stack s : stacks) {
