@@ -55,6 +55,8 @@ import org.openqa.selenium.support.ui.Select;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebUiIT {
     static final String TOKEN = "s3cret-ui-token";
+    /** Reads too; task definitions need it (auth.write-token). The user of the test enters this one. */
+    static final String WRITE_TOKEN = "s3cret-ui-write-token";
     static final Path SHOTS = Path.of("target", "ui-screenshots");
     static final int INSTANCES_PER_VERSION = 2;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -72,7 +74,8 @@ class WebUiIT {
         service = QueryService.start(QueryServiceConfig.defaults().with(Map.of(
                 QueryServiceConfig.PORT, "0", QueryServiceConfig.NEO4J_URI, TestServers.get().neo4jUri(),
                 QueryServiceConfig.BOOTSTRAP_SERVERS, TestServers.get().kafkaBootstrapServers(),
-                QueryServiceConfig.ROLLUP_INTERVAL, "0", QueryServiceConfig.AUTH_TOKEN, TOKEN)));
+                QueryServiceConfig.ROLLUP_INTERVAL, "0", QueryServiceConfig.AUTH_TOKEN, TOKEN,
+                QueryServiceConfig.AUTH_WRITE_TOKEN, WRITE_TOKEN)));
         base = "http://127.0.0.1:" + service.port();
         browser = new Browser(1440, 1000);
     }
@@ -152,7 +155,7 @@ class WebUiIT {
     void asksForTheTokenThenSelectsAService() {
         browser.driver.get(base + "/");
         browser.until("the token dialog", d -> d.findElement(By.id("token-dialog")).isDisplayed());
-        browser.driver.findElement(By.id("token-input")).sendKeys(TOKEN);
+        browser.driver.findElement(By.id("token-input")).sendKeys(WRITE_TOKEN);
         browser.driver.findElement(By.cssSelector("#token-form button")).click();
         browser.until("the first service's flame graph", d -> browser.js("return document.getElementById('flame').dataset.drawn") != null);
         Select services = new Select(browser.driver.findElement(By.id("service")));
