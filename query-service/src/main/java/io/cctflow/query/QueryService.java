@@ -20,10 +20,13 @@ import io.cctflow.query.api.compare.CompareEndpoint;
 import io.cctflow.query.api.TreeEndpoint;
 import io.cctflow.query.api.TreeSource;
 import io.cctflow.query.health.HealthEndpoints;
+import io.cctflow.query.api.TimelineEndpoint;
+import io.cctflow.query.api.TopMethodsEndpoint;
 import io.cctflow.query.http.AccessTokens;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.BearerAuth;
 import io.cctflow.query.http.JsonHandler;
+import io.cctflow.query.http.StaticFiles;
 import io.cctflow.query.tasks.TaskPublisher;
 import io.cctflow.query.tasks.TasksHandler;
 import java.io.IOException;
@@ -136,12 +139,15 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(catalogue, topology, trees)));
         route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(catalogue, trees)));
         route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(catalogue, trees)));
+        route.add("/api/v1/timeline", new JsonHandler(new TimelineEndpoint(catalogue, trees)));
+        route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(catalogue, topology, trees)));
         route.add(TasksHandler.PATH, new TasksHandler(catalogue, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
         HealthEndpoints.register(server, driver, database);
-        server.createContext("/", new BearerAuth(tokens, new JsonHandler(params -> {
-            throw new ApiException(404, "no such endpoint; see " + OpenApiEndpoint.PATH + " for the API");
-        })));
+        server.createContext("/", new StaticFiles("ui", new BearerAuth(tokens, new JsonHandler(params -> {
+            throw new ApiException(404, "no such endpoint; see " + OpenApiEndpoint.PATH + " for the API, or / for"
+                    + " the web UI");
+        }))));
 
         ExecutorService executor = Executors.newFixedThreadPool(4, daemon("cctflow-http"));
         server.setExecutor(executor);

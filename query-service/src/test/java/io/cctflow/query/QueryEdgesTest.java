@@ -13,6 +13,8 @@ import io.cctflow.query.api.DeploymentsEndpoint;
 import io.cctflow.query.api.InstancesEndpoint;
 import io.cctflow.query.api.MethodMetricsEndpoint;
 import io.cctflow.query.api.OpenApiEndpoint;
+import io.cctflow.query.api.TimelineEndpoint;
+import io.cctflow.query.api.TopMethodsEndpoint;
 import io.cctflow.query.api.ServicesEndpoint;
 import io.cctflow.query.api.TreeEndpoint;
 import io.cctflow.query.api.compare.CompareEndpoint;
@@ -264,7 +266,8 @@ class QueryEdgesTest {
         Map<String, Set<String>> accepted = Map.of(
                 "/api/v1/services", ServicesEndpoint.PARAMS, "/api/v1/deployments", DeploymentsEndpoint.PARAMS,
                 "/api/v1/instances", InstancesEndpoint.PARAMS, "/api/v1/metrics/method", MethodMetricsEndpoint.PARAMS,
-                "/api/v1/tree", TreeEndpoint.PARAMS, "/api/v1/compare", CompareEndpoint.PARAMS);
+                "/api/v1/tree", TreeEndpoint.PARAMS, "/api/v1/compare", CompareEndpoint.PARAMS,
+                "/api/v1/timeline", TimelineEndpoint.PARAMS, "/api/v1/metrics/top", TopMethodsEndpoint.PARAMS);
         accepted.forEach((path, params) -> {
             Set<String> documented = new HashSet<>();
             doc.get("paths").get(path).get("get").get("parameters").forEach(p -> documented.add(p.get("name").asText()));

@@ -10,10 +10,10 @@ import io.cctflow.query.http.ApiException;
 import java.util.List;
 
 /**
- * Loads the merged tree of a {@link Selection}, reading roll-ups where they cover the range and
- * refusing, before the counts are fetched, a read of more than {@code limits.max-windows} rows,
- * and before the tree is built, a tree of more than {@code limits.max-loaded-nodes} nodes.
- * Thread-safe.
+ * Loads the merged tree of a {@link Selection}, or its windows one by one, reading roll-ups where
+ * they cover the range and refusing, before the counts are fetched, a read of more than {@code
+ * limits.max-windows} rows, and before the tree is built, a tree of more than {@code
+ * limits.max-loaded-nodes} nodes. Thread-safe.
  */
 public final class TreeSource {
     private final WindowReader windows;
@@ -45,7 +45,7 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Windows(new Cct(), List.of());
         }
-        List<WindowCounts> read = plan(selection).read();
+        List<WindowCounts> read = windows(selection);
         return new Windows(rebuild(WindowReader.sum(read)), read);
     }
 
@@ -69,6 +69,11 @@ public final class TreeSource {
                     + " fewer instances");
         }
         return topology.rebuild(sum);
+    }
+
+    /** The selection's windows (roll-ups where they cover the range), each with its own counts. */
+    public List<WindowCounts> windows(Selection selection) {
+        return selection.instances().isEmpty() ? List.of() : plan(selection).read();
     }
 
     public Limits limits() {

@@ -1,0 +1,78 @@
+package io.cctflow.query.api;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.metrics.MethodTotals;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.query.http.JsonHandler;
+import io.cctflow.query.http.QueryParams;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code GET /api/v1/metrics/top}: the top {@code top} methods of a selection by self samples
+ * ({@code by=self}, default) or by method samples ({@code by=method}: inclusive and
+ * recursion-aware, seed 002 Eq. 3.5), relative to the whole tree, selected tasks or a dynamic root
+ * ({@link ScopeParams}); each as "x of y samples" with y the scope's samples.
+ */
+public final class TopMethodsEndpoint implements JsonHandler.Endpoint {
+    public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Selection.PARAMS, ScopeParams.PARAMS,
+            Set.of("by", "top"));
+    static final int DEFAULT_TOP = 100;
+
+    private final CatalogueReader catalogue;
+    private final TopologyReader topology;
+    private final TreeSource trees;
+
+    public TopMethodsEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees) {
+        this.catalogue = catalogue;
+        this.topology = topology;
+        this.trees = trees;
+    }
+
+    /**
+     * @param methodTime methodSamples / scope samples (Eq. 3.6)
+     * @param selfShare selfSamples / scope samples
+     */
+    public record Method(String method, long methodSamples, double methodTime, long selfSamples, double selfShare) {
+    }
+
+    public record Response(String service, String version, List<String> instances, String from, String to,
+            String scope, List<String> tasks, String root, String by, long totalSamples, int methodCount,
+            List<Method> methods) {
+    }
+
+    @Override
+    public Response handle(QueryParams params) {
+        params.allowOnly(PARAMS);
+        boolean bySelf = params.oneOf("by", "self", "method").orElse("self").equals("self");
+        int top = params.integer("top", 1, trees.limits().maxResults())
+                .orElse(Math.min(DEFAULT_TOP, trees.limits().maxResults()));
+        Selection selection = Selection.of(params, catalogue, trees.limits());
+        Cct tree = trees.load(selection);
+        ScopeParams scope = ScopeParams.of(params, catalogue, topology, selection.service(), tree);
+        MethodTotals totals = MethodTotals.of(scope.scope());
+        int[] order = totals.top(top, bySelf);
+        List<Long> ids = new ArrayList<>(order.length);
+        for (int k : order) {
+            ids.add(totals.methodId(k));
+        }
+        Map<Long, String> names = MethodResolver.signatures(catalogue, ids);
+        long all = totals.scopeSamples();
+        List<Method> methods = new ArrayList<>(order.length);
+        for (int k : order) {
+            methods.add(new Method(names.get(totals.methodId(k)), totals.methodSamples(k),
+                    share(totals.methodSamples(k), all), totals.selfSamples(k), share(totals.selfSamples(k), all)));
+        }
+        return new Response(selection.service(), selection.version(),
+                selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
+                selection.to().toString(), scope.kind(), scope.tasks(), scope.root(), bySelf ? "self" : "method", all,
+                totals.size(), methods);
+    }
+
+    private static double share(long part, long whole) {
+        return whole == 0 ? 0 : (double) part / whole;
+    }
+}

@@ -1,0 +1,265 @@
+// A flame graph on one canvas: flat typed arrays, one draw per animation frame, hit-testing by
+// row and binary search on x. No DOM node per frame, so 100,000 nodes stay interactive.
+'use strict';
+
+const ROW = 18;
+const PALETTE = ['#f2a65a', '#e5735c', '#6fb1d9', '#8fc97a', '#c49ad8', '#e7c65b', '#5fc2b8',
+  '#e58fb0', '#a3b5e0', '#d8a27a', '#9ccfa0', '#d4b4e8'];
+
+/** Short and package names of a signature such as com.shop.Cart.total(I)J. */
+function splitName(sig) {
+  const paren = sig.indexOf('(');
+  const name = paren < 0 ? sig : sig.substring(0, paren);
+  const dot = name.lastIndexOf('.');
+  const cls = dot < 0 ? '' : name.substring(0, dot);
+  const pkgDot = cls.lastIndexOf('.');
+  const simple = (pkgDot < 0 ? cls : cls.substring(pkgDot + 1)) + (dot < 0 ? name : name.substring(dot));
+  return { name, cls, pkg: pkgDot < 0 ? '' : cls.substring(0, pkgDot), simple };
+}
+
+function hashString(s) {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); }
+  return h >>> 0;
+}
+
+function packageColour(pkg) {
+  return PALETTE[hashString(pkg) % PALETTE.length];
+}
+
+/**
+ * Flattens the tree endpoint's nested nodes, children by name then line, depth-first, so each
+ * row lists its nodes by x. Iterative: deep recursion is common in profiles.
+ */
+function flatten(root) {
+  const names = [];
+  const nameIndex = new Map();
+  const order = [];
+  const stack = [[root, -1, 0, 0]];
+  while (stack.length) {
+    const [node, parent, depth, x] = stack.pop();
+    const i = order.length;
+    order.push({ node, parent, depth, x });
+    const kids = (node.children || []).slice().sort((a, b) =>
+      a.method < b.method ? -1 : a.method > b.method ? 1 : a.line - b.line);
+    let cx = x; // children from the left; self samples leave a gap on the right
+    const pushed = [];
+    for (const k of kids) { pushed.push([k, i, depth + 1, cx]); cx += k.total; }
+    for (let j = pushed.length - 1; j >= 0; j--) stack.push(pushed[j]);
+  }
+  const n = order.length;
+  const f = {
+    n, names, depth: new Int32Array(n), x: new Float64Array(n), w: new Float64Array(n),
+    self: new Float64Array(n), parent: new Int32Array(n), name: new Int32Array(n), line: new Int32Array(n),
+    rec: new Uint8Array(n), ids: new Array(n), maxDepth: 0, rows: [],
+  };
+  for (let i = 0; i < n; i++) {
+    const o = order[i];
+    let k = nameIndex.get(o.node.method);
+    if (k === undefined) { k = names.length; names.push(o.node.method); nameIndex.set(o.node.method, k); }
+    f.depth[i] = o.depth; f.x[i] = o.x; f.w[i] = o.node.total; f.self[i] = o.node.self;
+    f.parent[i] = o.parent; f.name[i] = k; f.line[i] = o.node.line || 0; f.ids[i] = o.node.id;
+    if (o.depth > f.maxDepth) f.maxDepth = o.depth;
+  }
+  // recursive: an ancestor has the same method
+  const onPath = new Map();
+  const pathStack = [];
+  for (let i = 0; i < n; i++) {
+    while (pathStack.length && pathStack.length > f.depth[i]) {
+      const j = pathStack.pop(); const c = onPath.get(f.name[j]) - 1;
+      if (c) onPath.set(f.name[j], c); else onPath.delete(f.name[j]);
+    }
+    if (onPath.has(f.name[i]) && i > 0) f.rec[i] = 1;
+    pathStack.push(i);
+    onPath.set(f.name[i], (onPath.get(f.name[i]) || 0) + 1);
+  }
+  const counts = new Int32Array(f.maxDepth + 1);
+  for (let i = 0; i < n; i++) counts[f.depth[i]]++;
+  for (let d = 0; d <= f.maxDepth; d++) f.rows.push(new Int32Array(counts[d]));
+  counts.fill(0);
+  for (let i = 0; i < n; i++) { const d = f.depth[i]; f.rows[d][counts[d]++] = i; }
+  f.info = names.map(splitName);
+  f.colours = f.info.map(s => packageColour(s.pkg));
+  return f;
+}
+
+class FlameGraph {
+  constructor(canvas, options) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.opts = options || {};
+    this.flat = null;
+    this.focus = 0;
+    this.flame = false;
+    this.highlight = null;
+    this.colourOf = null; // optional per-node colour function (diff view)
+    this.marks = null; // optional per-node label (PARCS stages)
+    this.hover = -1;
+    this.pending = false;
+    canvas.addEventListener('mousemove', e => this.onMove(e));
+    canvas.addEventListener('mouseleave', () => { this.hover = -1; this.opts.onHover && this.opts.onHover(-1, null); this.schedule(); });
+    canvas.addEventListener('click', e => {
+      const i = this.hit(e);
+      if (i >= 0 && this.opts.onClick) this.opts.onClick(i);
+    });
+    window.addEventListener('resize', () => this.schedule());
+  }
+
+  setData(flat) { this.flat = flat; this.focus = 0; this.hover = -1; this.schedule(); }
+  setFocus(i) { this.focus = i; this.schedule(); }
+  setFlame(on) { this.flame = on; this.schedule(); }
+  setHighlight(mask) { this.highlight = mask; this.schedule(); }
+
+  schedule() {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => { this.pending = false; this.draw(); });
+  }
+
+  layout() {
+    const f = this.flat;
+    const width = this.canvas.parentElement.clientWidth || 800;
+    const base = f.depth[this.focus];
+    const rows = f.maxDepth - base + 1;
+    return { width, base, rows, height: Math.max(rows, 1) * ROW, x0: f.x[this.focus], scale: width / Math.max(f.w[this.focus], 1e-9) };
+  }
+
+  rowY(L, depth) {
+    const r = depth - L.base;
+    return this.flame ? L.height - (r + 1) * ROW : r * ROW;
+  }
+
+  draw() {
+    const f = this.flat;
+    if (!f) return;
+    const L = this.layout();
+    const dpr = window.devicePixelRatio || 1;
+    const c = this.canvas;
+    if (c.width !== Math.round(L.width * dpr) || c.height !== Math.round(L.height * dpr)) {
+      c.width = Math.round(L.width * dpr); c.height = Math.round(L.height * dpr);
+      c.style.width = L.width + 'px'; c.style.height = L.height + 'px';
+    }
+    const ctx = this.ctx;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, L.width, L.height);
+    ctx.font = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
+    ctx.textBaseline = 'middle';
+    const hl = this.highlight;
+    const end = L.x0 + f.w[this.focus];
+    for (let d = L.base; d <= f.maxDepth; d++) {
+      const row = f.rows[d];
+      const y = this.rowY(L, d);
+      const lo = lowerBound(f, row, L.x0);
+      for (let k = lo; k < row.length; k++) {
+        const i = row[k];
+        const x = f.x[i];
+        if (x >= end) break;
+        const px = (x - L.x0) * L.scale;
+        const pw = f.w[i] * L.scale;
+        if (pw < 0.35 || px + pw <= 0) continue;
+        let colour = this.colourOf ? this.colourOf(i) : f.colours[f.name[i]];
+        ctx.globalAlpha = hl && !hl[i] ? 0.28 : 1;
+        ctx.fillStyle = colour;
+        ctx.fillRect(px, y, Math.max(pw - 0.5, 0.35), ROW - 1);
+        if (f.rec[i] && pw > 4) { // recursive frame: a dark notch on the left
+          ctx.fillStyle = 'rgba(40,30,60,0.55)';
+          ctx.fillRect(px, y, 3, ROW - 1);
+        }
+        if (this.marks && this.marks[i] && pw > 6) {
+          ctx.strokeStyle = '#222'; ctx.lineWidth = 1.5;
+          ctx.strokeRect(px + 0.75, y + 0.75, pw - 2, ROW - 2.5);
+        }
+        if (pw > 28) {
+          ctx.fillStyle = '#1b1b1f';
+          const label = (this.marks && this.marks[i] ? '[' + this.marks[i] + '] ' : '') + (f.rec[i] ? '↻ ' : '') +
+            (i === 0 && d === 0 && f.names[f.name[i]] === 'root' ? 'all samples' : f.info[f.name[i]].simple);
+          ctx.fillText(fit(ctx, label, pw - 8), px + (f.rec[i] ? 6 : 4), y + ROW / 2);
+        }
+      }
+    }
+    ctx.globalAlpha = 1;
+    if (this.hover >= 0 && f.depth[this.hover] >= L.base) {
+      const i = this.hover;
+      const px = (f.x[i] - L.x0) * L.scale;
+      ctx.strokeStyle = '#111'; ctx.lineWidth = 1;
+      ctx.strokeRect(px + 0.5, this.rowY(L, f.depth[i]) + 0.5, Math.max(f.w[i] * L.scale - 1, 1), ROW - 2);
+    }
+    this.canvas.dataset.drawn = String(f.n);
+    // draw() runs in an animation frame callback: a task queued now runs once that frame is on
+    // screen; the log tells tests and the benchmark when each complete paint happened
+    const focus = this.focus, canvasId = this.canvas.id;
+    setTimeout(() => (window.cctflowPaints = window.cctflowPaints || []).push({ canvas: canvasId, at: performance.now(), nodes: f.n, focus }), 0);
+    if (this.opts.onDraw) this.opts.onDraw();
+  }
+
+  hit(e) {
+    const f = this.flat;
+    if (!f) return -1;
+    const r = this.canvas.getBoundingClientRect();
+    const L = this.layout();
+    const y = e.clientY - r.top;
+    const rowIndex = Math.floor(y / ROW);
+    const d = this.flame ? L.base + (L.rows - 1 - rowIndex) : L.base + rowIndex;
+    if (d < L.base || d > f.maxDepth) return -1;
+    const xs = L.x0 + (e.clientX - r.left) / L.scale;
+    const row = f.rows[d];
+    let k = upperBound(f, row, xs) - 1;
+    if (k < 0) return -1;
+    const i = row[k];
+    return xs < f.x[i] + f.w[i] && xs < L.x0 + f.w[this.focus] ? i : -1;
+  }
+
+  onMove(e) {
+    const i = this.hit(e);
+    if (i !== this.hover) { this.hover = i; this.schedule(); }
+    this.opts.onHover && this.opts.onHover(i, e);
+  }
+
+  /** The drawn frames as an SVG document (frames at least half a pixel wide). */
+  toSvg() {
+    const f = this.flat;
+    const L = this.layout();
+    const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${L.width}" height="${L.height}" font-family="sans-serif" font-size="12">`];
+    const end = L.x0 + f.w[this.focus];
+    for (let d = L.base; d <= f.maxDepth; d++) {
+      for (const i of f.rows[d]) {
+        if (f.x[i] + f.w[i] <= L.x0 || f.x[i] >= end) continue;
+        const px = (f.x[i] - L.x0) * L.scale, pw = f.w[i] * L.scale;
+        if (pw < 0.5) continue;
+        const y = this.rowY(L, d);
+        const colour = this.colourOf ? this.colourOf(i) : f.colours[f.name[i]];
+        const title = escapeXml(f.names[f.name[i]] + ' — ' + f.w[i] + ' samples');
+        out.push(`<g><title>${title}</title><rect x="${px.toFixed(2)}" y="${y}" width="${Math.max(pw - 0.5, 0.5).toFixed(2)}" height="${ROW - 1}" fill="${colour}"/>`);
+        if (pw > 28) out.push(`<text x="${(px + 4).toFixed(2)}" y="${y + 13}" fill="#1b1b1f">${escapeXml(fit(this.ctx, f.info[f.name[i]].simple, pw - 8))}</text>`);
+        out.push('</g>');
+      }
+    }
+    out.push('</svg>');
+    return out.join('\n');
+  }
+}
+
+function lowerBound(f, row, x) { // first node in row ending after x
+  let lo = 0, hi = row.length;
+  while (lo < hi) { const m = (lo + hi) >> 1; const i = row[m]; if (f.x[i] + f.w[i] <= x) lo = m + 1; else hi = m; }
+  return lo;
+}
+
+function upperBound(f, row, x) { // first node in row starting after x
+  let lo = 0, hi = row.length;
+  while (lo < hi) { const m = (lo + hi) >> 1; if (f.x[row[m]] <= x) lo = m + 1; else hi = m; }
+  return lo;
+}
+
+function fit(ctx, text, width) {
+  const chars = Math.floor(width / 6.6);
+  if (text.length <= chars) return text;
+  if (chars < 3) return '';
+  return text.substring(0, chars - 1) + '…';
+}
+
+function escapeXml(s) {
+  return String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+}
+
+window.Flame = { FlameGraph, flatten, splitName, packageColour, escapeXml, ROW };

@@ -1,0 +1,469 @@
+// The views: flame graph, hot methods, method (sandwich), compare, tasks.
+'use strict';
+
+/** Baseline arrow of seed 002 Listing 3.6 as cct-core's BaselineComparison computes it (angle, colour). */
+function baselineArrow(current, baseline) {
+  let angle;
+  if (baseline === 0) angle = current === 0 ? 0 : -45;
+  else if (current === 0) angle = 45;
+  else { const d = Math.max(0.5, Math.min(2, current / baseline)); angle = 90 * (d >= 1 ? -(d - 1) : 1 / d - 1); }
+  const degrees = Math.trunc(angle);
+  const c = Math.round(Math.abs(degrees) * 255 / 90);
+  const rgb = [degrees < 0 ? c : 0, degrees < 0 ? 0 : c, 255 - c];
+  return { angle, degrees, rgb, colour: 'rgb(' + rgb.join(',') + ')' };
+}
+
+/** An arrow element pointing by the baseline angle (down: better, up: worse). */
+function arrowElement(a, title) {
+  return el('span', { class: 'arrow', title, style: 'color:' + a.colour + ';transform:rotate(' + a.angle + 'deg)' }, '➜');
+}
+
+/** The diff flame graph's colour of a change: the baseline arrow's colour, lightened so labels stay readable. */
+function diffColour(current, baseline) {
+  return soften(baselineArrow(current, baseline).rgb, 0.38);
+}
+
+/** Mixes a colour with white for readable labels on top. */
+function soften(rgb, keep) {
+  return 'rgb(' + rgb.map(v => Math.round(v * keep + 255 * (1 - keep))).join(',') + ')';
+}
+
+function showTooltip(e, rows, sig) {
+  const t = $('tooltip');
+  if (!rows) { t.hidden = true; return; }
+  t.replaceChildren(el('div', { class: 'sig' }, sig), el('table', {}, ...rows.map(([k, v]) => el('tr', {}, el('td', {}, k), el('td', {}, v)))));
+  t.hidden = false;
+  const x = Math.min(e.clientX + 14, window.innerWidth - t.offsetWidth - 8);
+  const y = e.clientY + 16 + t.offsetHeight > window.innerHeight ? e.clientY - t.offsetHeight - 10 : e.clientY + 16;
+  t.style.left = x + 'px'; t.style.top = y + 'px';
+}
+
+/** Marks nodes whose name contains the query; method time counts each sample once (recursion-aware). */
+function searchTree(f, q) {
+  if (!q) return null;
+  const needle = q.toLowerCase();
+  const nameHit = f.names.map(n => n.toLowerCase().includes(needle));
+  const mask = new Uint8Array(f.n);
+  let samples = 0, frames = 0;
+  const matchedNames = new Set();
+  const stack = []; // depth-first order: ancestors of node i are the stack entries with smaller depth
+  let openMatches = 0;
+  for (let i = 0; i < f.n; i++) {
+    while (stack.length && f.depth[stack[stack.length - 1]] >= f.depth[i]) { if (mask[stack.pop()]) openMatches--; }
+    if (nameHit[f.name[i]] && i > 0) {
+      mask[i] = 1; frames++; matchedNames.add(f.names[f.name[i]]);
+      if (openMatches === 0) samples += f.w[i];
+      openMatches++;
+    }
+    stack.push(i);
+  }
+  return { mask, samples, frames, names: [...matchedNames] };
+}
+
+App.views.flame = {
+  graph: null, flat: null, key: null, data: null, trail: [],
+
+  init() {
+    if (this.graph) return;
+    this.graph = new Flame.FlameGraph($('flame'), {
+      onHover: (i, e) => this.hover(i, e),
+      onClick: i => this.click(i),
+    });
+    this.graph.canvas.addEventListener('click', e => { if (e.shiftKey) e.stopImmediatePropagation(); }, true);
+    $('orient').onchange = e => update({ orient: e.target.value }, { replace: true });
+    $('export-png').onclick = () => $('flame').toBlob(b => download('flamegraph.png', b));
+    $('export-svg').onclick = () => download('flamegraph.svg', new Blob([this.graph.toSvg()], { type: 'image/svg+xml' }));
+    $('export-collapsed').onclick = async () => {
+      try { download('stacks.collapsed.txt', new Blob([await api('/api/v1/tree?' + this.params(true))], { type: 'text/plain' })); }
+      catch (e) { setStatus('error', 'export failed: ' + e.message); }
+    };
+  },
+
+  params(collapsed) {
+    const p = selection(S);
+    if (S.root) p.set('method', S.root); else if (S.node) p.set('node', S.node);
+    if (this.minShare) p.set('minShare', this.minShare);
+    if (collapsed) p.set('format', 'collapsed');
+    return p;
+  },
+
+  async render() {
+    this.init();
+    this.graph.setFlame(S.orient === 'flame');
+    $('orient').value = S.orient || 'icicle';
+    const p = this.params();
+    if (p.toString() !== this.key) {
+      let data;
+      try {
+        data = await api('/api/v1/tree?' + p);
+      } catch (e) {
+        if (e.status === 400 && /max-tree-nodes/.test(e.message) && !this.minShare) {
+          this.minShare = '0.0001';
+          return this.render();
+        }
+        if (e.status === 404 && S.node) throw new Error(e.message + ' — press Esc to reset the zoom');
+        throw e;
+      }
+      this.key = p.toString();
+      this.data = data;
+      this.flat = Flame.flatten(data.root);
+      this.graph.setData(this.flat);
+      if (!S.node) this.trail = [];
+    }
+    if (this.data.totalSamples === 0) {
+      setStatus('empty', 'No samples in the selected range' + (S.from || S.to ? ' (' + (S.from || '…') + ' to ' + (S.to || '…') + '): widen it or press "all".' : '.'));
+    }
+    this.crumbs();
+    this.applySearch();
+    this.legend();
+  },
+
+  resetZoom() { this.graph.setFocus(0); },
+
+  click(i) {
+    const f = this.flat;
+    if (i <= 0) return;
+    if (window.event && window.event.shiftKey) return update({ view: 'method', method: f.names[f.name[i]] });
+    this.graph.setFocus(i); // at once; the re-queried subtree replaces it
+    if (!f.ids[i]) return; // a merged view (dynamic root) has no stored ids: zoom stays local
+    const path = [];
+    for (let n = i; n > 0; n = f.parent[n]) path.unshift({ id: f.ids[n], name: f.info[f.name[n]].simple });
+    this.trail = (S.node ? this.trail : []).concat(path.slice(S.node ? 1 : 0));
+    update({ node: f.ids[i] });
+  },
+
+  crumbs() {
+    const box = $('crumbs');
+    const items = [el('a', { onclick: () => update({ node: '' }) }, S.root ? 'root: ' + Flame.splitName(S.root).simple : 'all samples')];
+    if (S.node) {
+      const trail = this.trail.length ? this.trail : [{ id: S.node, name: this.flat ? this.flat.info[this.flat.name[0]].simple : S.node }];
+      trail.forEach((t, k) => { items.push(el('span', { class: 'sep' }, '›'));
+        items.push(k === trail.length - 1 ? el('b', {}, t.name) : el('a', { onclick: () => { this.trail = trail.slice(0, k + 1); update({ node: t.id }); } }, t.name)); });
+      items.push(el('span', { class: 'sep' }, ' (Esc resets)'));
+    }
+    box.replaceChildren(...items);
+  },
+
+  applySearch() {
+    const r = searchTree(this.flat, S.q);
+    this.graph.setHighlight(r ? r.mask : null);
+    const out = $('search-result');
+    if (!r) { out.replaceChildren(); return; }
+    if (!r.frames) { out.replaceChildren('no frame matches "' + S.q + '"'); return; }
+    const total = this.flat.w[0];
+    const parts = [r.frames + ' frames · method time ' + fmt.of(r.samples, total) + ' samples (' + fmt.pct(r.samples / Math.max(total, 1)) + ')'];
+    if (r.names.length === 1 && r.names[0] !== 'root') parts.push(' · ', el('a', { href: '#', onclick: e => { e.preventDefault(); update({ view: 'method', method: r.names[0] }); } }, 'method view'));
+    out.replaceChildren(...parts);
+  },
+
+  hover(i, e) {
+    if (i < 0) return showTooltip(e, null);
+    const f = this.flat, total = f.w[0], sig = f.names[f.name[i]];
+    const rows = [
+      ['total', fmt.of(f.w[i], total) + ' samples (' + fmt.pct(f.w[i] / Math.max(total, 1)) + ')'],
+      ['self', fmt.of(f.self[i], total) + ' samples (' + fmt.pct(f.self[i] / Math.max(total, 1)) + ')'],
+    ];
+    if (i > 0) rows.push(['call site', f.parent[i] > 0 ? 'line ' + (f.line[i] || '?') + ' of ' + f.info[f.name[f.parent[i]]].simple : 'thread root']);
+    if (f.rec[i]) rows.push(['recursive', 'an ancestor frame is the same method']);
+    if (i > 0) rows.push(['', 'click: zoom · shift-click: method view']);
+    showTooltip(e, rows, sig);
+  },
+
+  legend() {
+    const f = this.flat, byPkg = new Map();
+    for (let i = 1; i < f.n; i++) { const pkg = f.info[f.name[i]].pkg || '(default package)'; byPkg.set(pkg, (byPkg.get(pkg) || 0) + f.self[i]); }
+    const top = [...byPkg.entries()].filter(e => e[1] > 0).sort((a, b) => b[1] - a[1]).slice(0, 10);
+    $('legend').replaceChildren(el('span', {}, fmt.n(f.n) + ' frames ·'), ...top.map(([pkg, n]) => el('span', {}, el('span', { class: 'swatch', style: 'background:' + Flame.packageColour(pkg === '(default package)' ? '' : pkg) }), pkg + ' ' + fmt.pct(n / Math.max(f.w[0], 1)))),
+      el('span', {}, '▌ dark notch, ↻: recursive frame'));
+  },
+
+  onSearch() { if (this.flat) this.applySearch(); },
+};
+
+App.views.table = {
+  rows: [], sort: null,
+  async render() {
+    $('table-filter').oninput = e => { this.filter = e.target.value.toLowerCase(); this.draw(); };
+    const base = scope(S, selection(S));
+    const [bySelf, byMethod] = await Promise.all(['self', 'method'].map(by => {
+      const p = new URLSearchParams(base); p.set('by', by); p.set('top', '500');
+      return api('/api/v1/metrics/top?' + p);
+    }));
+    const rows = new Map();
+    for (const m of bySelf.methods.concat(byMethod.methods)) rows.set(m.method, m);
+    this.rows = [...rows.values()];
+    this.total = bySelf.totalSamples;
+    $('table-note').textContent = bySelf.methodCount + ' methods · ' + fmt.n(this.total) + ' samples in scope ' + bySelf.scope
+      + (bySelf.methodCount > this.rows.length ? ' · the top 500 by self and by method time are listed' : '');
+    if (!this.total) setStatus('empty', 'No samples in the selected range and scope.');
+    this.sort = this.sort || { key: 'selfSamples', dir: -1 };
+    this.draw();
+  },
+  draw() {
+    const cols = [['method', 'Method'], ['selfSamples', 'Self samples'], ['selfShare', 'Self %'], ['methodSamples', 'Method samples'], ['methodTime', 'Method time %']];
+    const { key, dir } = this.sort;
+    const rows = this.rows.filter(r => !this.filter || r.method.toLowerCase().includes(this.filter))
+      .sort((a, b) => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0) * dir);
+    const max = Math.max(1, ...rows.map(r => r[key === 'method' ? 'selfSamples' : key]));
+    const head = el('tr', {}, ...cols.map(([k, label]) => el('th', { class: k === 'method' ? '' : 'num',
+      onclick: () => { this.sort = { key: k, dir: key === k ? -dir : (k === 'method' ? 1 : -1) }; this.draw(); } }, label + (k === key ? (dir < 0 ? ' ▼' : ' ▲') : ''))));
+    $('hot').replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows.slice(0, 1000).map(r => el('tr', {},
+      el('td', { class: 'name' }, el('a', { onclick: () => update({ view: 'method', method: r.method }) }, r.method)),
+      el('td', { class: 'num' }, fmt.of(r.selfSamples, this.total)),
+      el('td', { class: 'num' }, el('span', { class: 'bar', style: 'width:' + (60 * r.selfShare).toFixed(1) + 'px' }), fmt.pct(r.selfShare)),
+      el('td', { class: 'num' }, fmt.of(r.methodSamples, this.total)),
+      el('td', { class: 'num' }, el('span', { class: 'bar', style: 'background:#6fb1d9;width:' + (60 * r.methodTime).toFixed(1) + 'px' }), fmt.pct(r.methodTime)))))); 
+  },
+};
+
+function shareTable(id, rows, total, lines) {
+  const head = el('tr', {}, el('th', {}, lines === null ? 'Thread group' : 'Method'), el('th', { class: 'num' }, 'Samples'), el('th', { class: 'num' }, 'Share'), lines === null ? null : el('th', {}, 'Call-site lines'));
+  $(id).replaceChildren(el('thead', {}, head), el('tbody', {}, ...(rows.length ? rows : [null]).map(r => r ? el('tr', {},
+    el('td', { class: 'name' }, lines === null ? r.name : el('a', { onclick: () => update({ method: r.name }) }, r.name)),
+    el('td', { class: 'num' }, fmt.of(r.samples, total)),
+    el('td', { class: 'num' }, el('span', { class: 'bar', style: 'width:' + (60 * r.share).toFixed(1) + 'px' }), fmt.pct(r.share)),
+    lines === null ? null : el('td', {}, lines.get(r.name) ? [...lines.get(r.name)].sort((a, b) => a - b).join(', ') : '')) : el('tr', {}, el('td', { colSpan: 4 }, 'none')))));
+}
+
+App.views.method = {
+  graph: null,
+  async render() {
+    if (!S.method) {
+      $('method-head').replaceChildren('Pick a method: a row of Hot methods, the "method view" link of a search, or shift-click a frame.');
+      ['callers', 'callees', 'threads'].forEach(t => $(t).replaceChildren());
+      return;
+    }
+    if (!this.graph) this.graph = new Flame.FlameGraph($('method-flame'), { onHover: (i, e) => this.hover(i, e), onClick: i => this.graph.setFocus(i === this.graph.focus ? 0 : i) });
+    const p = scope(S, selection(S)); p.set('method', S.method); p.set('top', '30');
+    const t = selection(S); t.set('method', S.method);
+    let m, tree;
+    try {
+      [m, tree] = await Promise.all([api('/api/v1/metrics/method?' + p), api('/api/v1/tree?' + t)]);
+    } catch (e) {
+      if (e.status === 404) throw new Error(e.message + ' — no samples of this method in the selection');
+      throw e;
+    }
+    const baseline = await this.baseline(p, m);
+    const head = [el('div', { class: 'sig' }, S.method),
+      el('div', { class: 'figures' },
+        el('div', { class: 'figure', id: 'method-time' }, el('b', {}, fmt.pct(m.methodTime)), el('span', {}, 'method time · ' + fmt.of(m.methodSamples, m.totalSamples) + ' samples (recursion-aware)')),
+        el('div', { class: 'figure', id: 'self-time' }, el('b', {}, fmt.pct(m.selfTime)), el('span', {}, 'self time · ' + fmt.of(m.selfSamples, m.methodSamples) + ' of its samples in its own code')),
+        el('div', { class: 'figure' }, el('b', {}, m.scope), el('span', {}, 'scope' + (m.root ? ': ' + m.root : m.tasks.length ? ': ' + m.tasks.join(', ') : ''))),
+        baseline)];
+    $('method-head').replaceChildren(...head);
+    const first = m.metrics.length === 1 ? m.metrics[0] : null;
+    const merge = key => { const out = new Map(); for (const o of m.metrics) for (const s of o[key]) { const x = out.get(s.name) || { name: s.name, samples: 0 }; x.samples += s.samples; out.set(s.name, x); } return [...out.values()].map(x => Object.assign(x, { share: x.samples / Math.max(m.methodSamples, 1) })).sort((a, b) => b.samples - a.samples); };
+    const callees = first ? first.callees : merge('callees');
+    const calleeLines = new Map();
+    const start = tree.root.children[0];
+    for (const c of (start ? start.children : [])) { if (!calleeLines.has(c.method)) calleeLines.set(c.method, new Set()); calleeLines.get(c.method).add(c.line); }
+    shareTable('callers', first ? first.callers : merge('callers'), m.methodSamples, await this.callerLines());
+    $('method-self').textContent = Flame.splitName(S.method).simple + ' — ' + fmt.of(m.selfSamples, m.methodSamples) + ' samples in its own code';
+    shareTable('callees', callees, m.methodSamples, calleeLines);
+    shareTable('threads', first ? first.threads : merge('threads'), m.methodSamples, null);
+    this.flat = Flame.flatten(start ? { method: 'root', line: 0, self: 0, total: start.total, children: [start] } : tree.root);
+    this.graph.setData(this.flat);
+  },
+
+  /** Call-site lines in each caller, from the whole tree of the selection (pruned at 0.01 %). */
+  async callerLines() {
+    const p = selection(S); p.set('minShare', '0.0001');
+    const tree = await api('/api/v1/tree?' + p);
+    const out = new Map();
+    const walk = (node, parent) => {
+      if (node.method === S.method && parent) { if (!out.has(parent.method)) out.set(parent.method, new Set()); out.get(parent.method).add(node.line); }
+      for (const c of node.children) walk(c, node.method === 'root' && !node.id ? null : node);
+    };
+    const stack = [[tree.root, null]];
+    while (stack.length) { const [n, parent] = stack.pop(); if (n.method === S.method && parent && parent.method !== 'root') { if (!out.has(parent.method)) out.set(parent.method, new Set()); out.get(parent.method).add(n.line); } for (const c of n.children) stack.push([c, n]); }
+    return out;
+  },
+
+  /** The method time at the previous deployment, with the baseline arrow, when one exists. */
+  async baseline(params, m) {
+    const svc = Selection.service();
+    const current = S.version || (svc.versions.length ? svc.versions[svc.versions.length - 1].version : null);
+    const k = svc.versions.findIndex(v => v.version === current);
+    if (!S.version || k <= 0) return el('div', { class: 'figure' }, el('b', {}, '–'), el('span', {}, S.version ? 'no previous deployment' : 'pick a deployment to compare with the previous one'));
+    const prev = svc.versions[k - 1].version;
+    const p = new URLSearchParams(params);
+    ['service', 'version', 'from', 'to', 'instance', 'label'].forEach(x => p.delete(x));
+    p.set('at', S.service + '@' + prev);
+    try {
+      const b = await api('/api/v1/metrics/method?' + p);
+      const a = baselineArrow(m.methodTime, b.methodTime);
+      return el('div', { class: 'figure', id: 'baseline' }, el('b', {}, arrowElement(a, a.degrees + '°'), ' ', fmt.pct(b.methodTime) + ' → ' + fmt.pct(m.methodTime)),
+        el('span', {}, 'vs ' + prev + ' (' + a.degrees + '°: ' + (a.degrees > 0 ? 'improvement' : a.degrees < 0 ? 'regression' : 'unchanged') + ')'));
+    } catch (e) {
+      return el('div', { class: 'figure' }, el('b', {}, 'new'), el('span', {}, 'not sampled in ' + prev));
+    }
+  },
+
+  hover(i, e) {
+    if (i < 0) return showTooltip(e, null);
+    const f = this.flat;
+    showTooltip(e, [['total', fmt.of(f.w[i], f.w[0]) + ' samples'], ['self', fmt.n(f.self[i])], ['call site', 'line ' + f.line[i]]], f.names[f.name[i]]);
+  },
+};
+
+const STAGE_LETTER = { ADDED: 'A', DELETED: 'D', MODIFIED: 'M', SIDE_EFFECT: 'S' };
+
+App.views.compare = {
+  graph: null,
+  async render() {
+    const svc = Selection.service();
+    const versions = svc.versions.map(v => v.version);
+    const options = versions.map(v => el('option', { value: v, textContent: v }));
+    $('side-a').replaceChildren(...options.map(o => o.cloneNode(true)));
+    $('side-b').replaceChildren(...options);
+    if (versions.length < 2) {
+      setStatus('empty', 'Service ' + S.service + ' has one deployment (' + versions[0] + '); a comparison needs two. Deploy another version, or compare time ranges with the API (a.from/b.from).');
+      return;
+    }
+    const a = S.a || versions[versions.length - 2], b = S.b || versions[versions.length - 1];
+    $('side-a').value = a; $('side-b').value = b; $('weight').value = S.weight || 'self';
+    $('side-a').onchange = e => update({ a: e.target.value });
+    $('side-b').onchange = e => update({ b: e.target.value });
+    $('weight').onchange = e => update({ weight: e.target.value });
+    const q = new URLSearchParams({ 'a.at': S.service + '@' + a, 'b.at': S.service + '@' + b, weight: S.weight || 'self', top: '50' });
+    S.instance.forEach(i => { q.append('a.instance', i); q.append('b.instance', i); });
+    const side = v => { const p = new URLSearchParams({ at: S.service + '@' + v, minShare: '0.0001' }); return api('/api/v1/tree?' + p); };
+    const [r, ta, tb] = await Promise.all([api('/api/v1/compare?' + q), side(a), side(b)]);
+    this.summary(r);
+    document.querySelectorAll('.diff-legend .swatch').forEach((sw, k) => { sw.style.background = diffColour([2, 1, 0.5][k], 1); });
+    this.diff(ta, tb, r);
+    this.tables(r);
+  },
+
+  summary(r) {
+    const card = (value, title, text) => el('div', { class: 'card' }, el('b', {}, value), el('div', {}, title), el('span', {}, text));
+    const ct = r.commonTree || {}, ov = r.overlap || {};
+    const cards = [
+      card(fmt.n(r.a.samples) + ' → ' + fmt.n(r.b.samples), 'samples (a → b)', (r.a.version || 'a') + ' vs ' + (r.b.version || 'b') + '; ' + fmt.n(r.a.nodes) + ' and ' + fmt.n(r.b.nodes) + ' nodes'),
+      card(ov.self !== undefined ? fmt.pct(ov.self) + ' / ' + fmt.pct(ov.total) : '–', 'overlap (self / total)', 'how much of the weight the two trees share on their common nodes; 100 % = same distribution'),
+      card(ct.size !== undefined ? fmt.n(ct.size) + ' nodes' : '–', 'common tree', 'contexts in both trees once changed subtrees are excised: ' + (ct.shareOfA !== undefined ? fmt.pct(ct.shareOfA) + ' of a, ' + fmt.pct(ct.shareOfB) + ' of b' : '')),
+      card(r.score !== undefined ? r.score.toFixed(1) + ' %' : '–', 'matching score', 'overlap times coverage: how well b\'s profile matches a\'s (100 % = identical)'),
+    ];
+    if (r.noise) cards.push(card(fmt.pct(r.noise.threshold), 'noise threshold (' + r.noise.source + ')', 'differences below the noise level are not ranked'));
+    if (r.changes) cards.push(card(r.changes.manifests ? r.changes.added + ' / ' + r.changes.deleted + ' / ' + r.changes.modified : 'no manifests', 'methods added / deleted / modified', r.changes.note || 'from the deployments\' code manifests'));
+    $('compare-summary').replaceChildren(...cards);
+  },
+
+  /** A diff flame graph: both trees merged by path, widths by the mean of both shares, colour by the change. */
+  diff(ta, tb, r) {
+    const TA = Math.max(ta.totalSamples, 1), TB = Math.max(tb.totalSamples, 1);
+    const nodes = [];
+    const merge = (x, y, path) => {
+      const k = nodes.length;
+      const d = { method: (x || y).method, line: (x || y).line, a: x ? x.total : 0, b: y ? y.total : 0, sa: x ? x.self : 0, sb: y ? y.self : 0, path };
+      nodes.push(d);
+      const kids = new Map();
+      for (const c of (x ? x.children : [])) kids.set(c.method + ':' + c.line, [c, null]);
+      for (const c of (y ? y.children : [])) { const key = c.method + ':' + c.line; kids.set(key, [(kids.get(key) || [null])[0], c]); }
+      const children = [];
+      for (const [key, [cx, cy]] of kids) children.push(merge(cx, cy, path ? path + '/' + key : key));
+      const total = 1e6 * (d.a / TA + d.b / TB) / 2;
+      return { id: String(k), method: d.method, line: d.line, total, self: Math.max(0, total - children.reduce((s, c) => s + c.total, 0)), children };
+    };
+    const root = merge(ta.root, tb.root, '');
+    const marks = new Map();
+    for (const at of r.attributions || []) marks.set(at.path.map(f => f.method + ':' + f.line).join('/'), STAGE_LETTER[at.stage] || at.stage[0]);
+    const f = Flame.flatten(root);
+    const diffOf = f.ids.map(id => nodes[+id]);
+    if (!this.graph) this.graph = new Flame.FlameGraph($('diff-flame'), { onHover: (i, e) => this.hover(i, e), onClick: i => this.graph.setFocus(i === this.graph.focus ? 0 : i) });
+    this.graph.colourOf = i => { const d = diffOf[i]; return diffColour(d.b / TB, d.a / TA); };
+    this.graph.marks = diffOf.map(d => marks.get(d.path) || null);
+    this.diffOf = diffOf; this.TA = TA; this.TB = TB;
+    this.graph.setData(f);
+  },
+
+  hover(i, e) {
+    if (i < 0) return showTooltip(e, null);
+    const d = this.diffOf[i];
+    const a = d.a / this.TA, b = d.b / this.TB, arrow = baselineArrow(b, a);
+    showTooltip(e, [['a (baseline)', fmt.of(d.a, this.TA) + ' (' + fmt.pct(a) + ')'], ['b (current)', fmt.of(d.b, this.TB) + ' (' + fmt.pct(b) + ')'],
+      ['change', (b - a >= 0 ? '+' : '') + (100 * (b - a)).toFixed(2) + ' points, ' + arrow.degrees + '°'], ['call site', 'line ' + d.line]], d.method);
+  },
+
+  tables(r) {
+    const known = new Set(['method', 'path', 'weightA', 'weightB', 'pweightA', 'pweightB', 'delta', 'overlapAfter', 'methodTime']);
+    const extra = d => Object.keys(d).filter(k => !known.has(k) && d[k] !== null && d[k] !== undefined);
+    const show = v => typeof v === 'number' ? (Math.abs(v) < 1 && v !== 0 ? v.toPrecision(3) : fmt.n(v)) : typeof v === 'object' ? Object.entries(v).map(([k, x]) => k + ' ' + show(x)).join(', ') : String(v);
+    const diffs = r.differences || [];
+    const head = el('tr', {}, el('th', { class: 'num' }, '#'), el('th', {}, 'Method'), el('th', {}, 'Context'), el('th', { class: 'num' }, 'a'), el('th', { class: 'num' }, 'b'), el('th', { class: 'num' }, 'Δ share'), el('th', {}, 'Method time a → b'), el('th', {}, 'Significance'));
+    $('differences').replaceChildren(el('thead', {}, head), el('tbody', {}, ...(diffs.length ? diffs.map((d, k) => {
+      const mt = d.methodTime;
+      const arrow = mt ? { angle: mt.angle, degrees: mt.degrees, colour: mt.colour } : null;
+      const sig = extra(d).map(x => x + ': ' + show(d[x])).join('; ') || (mt && extra(mt).length ? '' : 'not reported');
+      return el('tr', {}, el('td', { class: 'num' }, k + 1), el('td', { class: 'name' }, d.method),
+        el('td', { class: 'name' }, (d.path || []).slice(-3).map(p => Flame.splitName(p.method).simple + ':' + p.line).join(' › ')),
+        el('td', { class: 'num' }, fmt.n(d.weightA) + ' (' + fmt.pct(d.pweightA) + ')'), el('td', { class: 'num' }, fmt.n(d.weightB) + ' (' + fmt.pct(d.pweightB) + ')'),
+        el('td', { class: 'num ' + (d.delta > 0 ? 'pos' : 'neg') }, (d.delta > 0 ? '+' : '') + (100 * d.delta).toFixed(2) + ' pt'),
+        el('td', {}, mt ? [arrowElement(arrow, mt.change), ' ' + fmt.pct(mt.timeA) + ' → ' + fmt.pct(mt.timeB)] : ''),
+        el('td', {}, sig));
+    }) : [el('tr', {}, el('td', { colSpan: 8 }, 'No significant weight differences: the profiles match within the noise threshold.'))])));
+    const at = r.attributions || [];
+    $('attributions').replaceChildren(el('thead', {}, el('tr', {}, ...['Stage', 'Side', 'Method', 'Nodes', 'Samples', 'Likely cause'].map(x => el('th', {}, x)))),
+      el('tbody', {}, ...(at.length ? at.map(x => el('tr', {}, el('td', {}, x.stage), el('td', {}, x.side), el('td', { class: 'name' }, x.method), el('td', { class: 'num' }, fmt.n(x.nodes)), el('td', { class: 'num' }, fmt.n(x.samples)), el('td', { class: 'name' }, (x.suspects || []).join(', ')))) : [el('tr', {}, el('td', { colSpan: 6 }, 'No subtree was excised: no added, deleted, modified or side-effect contexts.'))])));
+  },
+};
+
+App.views.tasks = {
+  async render() {
+    const form = $('task-form');
+    form.onsubmit = e => { e.preventDefault(); this.save(); };
+    $('task-reset').onclick = () => this.edit(null);
+    $('task-metric-go').onclick = () => update({ task: $('task-metric-name').value.split(',').map(x => x.trim()).filter(Boolean), root: '' });
+    const list = await api('/api/v1/tasks?service=' + encodeURIComponent(S.service));
+    this.tasks = list.tasks;
+    $('task-list').replaceChildren(el('thead', {}, el('tr', {}, ...['Id', 'Match', 'Pattern', 'Name template', 'Updated', ''].map(x => el('th', {}, x)))),
+      el('tbody', {}, ...(list.tasks.length ? list.tasks.map(t => el('tr', {}, el('td', {}, t.id), el('td', {}, t.matchType), el('td', { class: 'name' }, t.pattern), el('td', { class: 'name' }, t.nameTemplate), el('td', {}, (t.updated || '').substring(0, 19).replace('T', ' ')),
+        el('td', {}, el('button', { onclick: () => this.edit(t) }, 'Edit'), ' ', el('button', { onclick: () => this.remove(t) }, 'Delete')))) : [el('tr', {}, el('td', { colSpan: 6 }, 'No task definitions for ' + S.service + ' yet: create one on the right.'))])));
+    $('task-metric-name').value = S.task.join(', ');
+    if (S.task.length) await this.metrics();
+    else { $('task-metric-head').textContent = 'Enter a task name (as a name template produces it) to see its hot methods.'; $('task-metrics').replaceChildren(); }
+  },
+
+  edit(t) {
+    const form = $('task-form');
+    this.editing = t ? t.id : null;
+    $('task-form-title').textContent = t ? 'Edit task ' + t.id : 'New task';
+    form.elements.id.value = t ? t.id : ''; form.elements.id.readOnly = !!t;
+    form.elements.matchType.value = t ? t.matchType : 'PREFIX';
+    form.elements.pattern.value = t ? t.pattern : ''; form.elements.nameTemplate.value = t ? t.nameTemplate : '';
+    this.message('', '');
+  },
+
+  message(kind, text) { const m = $('task-message'); m.className = kind; m.textContent = text; },
+
+  async save() {
+    const form = $('task-form');
+    const body = { id: form.elements.id.value.trim(), service: S.service, matchType: form.elements.matchType.value, pattern: form.elements.pattern.value, nameTemplate: form.elements.nameTemplate.value };
+    try {
+      const path = this.editing ? '/api/v1/tasks/' + encodeURIComponent(this.editing) : '/api/v1/tasks';
+      await api(path, { method: this.editing ? 'PUT' : 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      this.message('ok', 'Accepted: the samples job applies "' + body.id + '" and labels new samples; it is listed once stored.');
+    } catch (e) { this.message('error', e.message); }
+  },
+
+  async remove(t) {
+    if (!confirm('Delete task ' + t.id + '?')) return;
+    try { await api('/api/v1/tasks/' + encodeURIComponent(t.id), { method: 'DELETE' }); this.message('ok', 'Deletion of "' + t.id + '" accepted.'); }
+    catch (e) { this.message('error', e.message); }
+  },
+
+  async metrics() {
+    const p = scope(S, selection(S)); p.set('by', 'method'); p.set('top', '25');
+    try {
+      const r = await api('/api/v1/metrics/top?' + p);
+      $('task-metric-head').replaceChildren(el('b', { id: 'task-samples' }, fmt.n(r.totalSamples)), ' samples in task ' + r.tasks.join(', ') + ' · ' + r.methodCount + ' methods; method time relative to the task roots:');
+      $('task-metrics').replaceChildren(el('thead', {}, el('tr', {}, el('th', {}, 'Method'), el('th', { class: 'num' }, 'Method samples'), el('th', { class: 'num' }, 'Method time'), el('th', { class: 'num' }, 'Self samples'))),
+        el('tbody', {}, ...r.methods.map(m => el('tr', {}, el('td', { class: 'name' }, m.method), el('td', { class: 'num' }, fmt.of(m.methodSamples, r.totalSamples)), el('td', { class: 'num' }, fmt.pct(m.methodTime)), el('td', { class: 'num' }, fmt.n(m.selfSamples))))));
+    } catch (e) {
+      $('task-metric-head').textContent = e.message;
+      $('task-metrics').replaceChildren();
+    }
+  },
+};
+
+App.start();
