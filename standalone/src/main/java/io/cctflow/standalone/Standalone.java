@@ -127,6 +127,7 @@ public final class Standalone {
         running.push(api);
         String base = "http://" + options.bindAddress() + ":" + api.port();
         step("query API at " + base + "/api/v1/services");
+        step("web UI at " + base + "/");
 
         String query = base + "/api/v1/metrics/method?service=" + DemoProcess.SERVICE + "&method=" + EXAMPLE_METHOD;
         if (options.demo()) {
