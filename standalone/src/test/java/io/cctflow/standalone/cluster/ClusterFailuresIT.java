@@ -28,7 +28,7 @@ import org.neo4j.driver.Driver;
  * the stored samples of every (instance, minute) must equal, number for number, what the batches
  * hold: what a failure-free run stores (no batch lost, none counted twice). Then one query
  * service is killed and the other keeps answering. Long (minutes): a script-like test, run with
- * {@code mvn -pl standalone -am verify -Dit.test=ClusterFailuresIT}.
+ * {@code mvn -pl standalone -am verify -Dcluster-faults.skip=false} (not part of the default build).
  */
 class ClusterFailuresIT {
     private final HttpClient http = HttpClient.newHttpClient();
