@@ -212,7 +212,7 @@ class RenderReportTest {
     @Test
     void reportsBeforeTheFourMigrationsRenderAsBefore() throws Exception {
         for (String name : List.of("jython-20261124-2239", "jruby-20261124-2253")) {
-            assertThat(renderCopy(Path.of("reports", "parcs", "earlier", name + ".json"))).as(name)
+            assertThat(renderCopy(Path.of("src", "test", "resources", "parcs", "older-formats", name + ".json"))).as(name)
                     .contains("## Profile migration, second draw: the newer release's second JVM")
                     .doesNotContain("both older JVMs to both newer JVMs");
         }
@@ -222,7 +222,7 @@ class RenderReportTest {
     @Test
     void reportsBeforeTheNoiseMigrationsRenderWithoutThem() throws Exception {
         for (String name : List.of("jython-20261125-0146", "jruby-20261125-0200")) {
-            Path committed = Path.of("reports", "parcs", "earlier", name + ".json");
+            Path committed = Path.of("src", "test", "resources", "parcs", "older-formats", name + ".json");
             assertThat(renderCopy(committed)).as(name)
                     .isEqualTo(Files.readString(committed.resolveSibling(name + ".md")))
                     .contains("both older JVMs to both newer JVMs").doesNotContain("### Noise");
