@@ -1,21 +1,22 @@
 package io.cctflow.graph.maintenance;
 
 import io.cctflow.graph.Keys;
-import io.cctflow.model.Resolution;
-import io.cctflow.model.DeploymentWindow;
-import io.cctflow.model.TruncationCounts;
-import io.cctflow.model.WindowCounts;
+import io.cctflow.graph.read.CoveredWindow;
 import io.cctflow.graph.read.WindowReader;
-import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.DeploymentWindow;
+import io.cctflow.model.Resolution;
+import io.cctflow.model.WindowCounts;
+import io.cctflow.model.WindowSpan;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Function;
 import org.neo4j.driver.Driver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The roll-up pass: sums fine windows into hourly windows and hourly into daily ones, per
@@ -34,16 +35,33 @@ import org.neo4j.driver.Driver;
  * rolled-up hour the sum of its executions' fine windows that start in them. They are written with
  * the executions' roll-ups of the same hour or day, so late windows roll them up again too.
  *
+ * <p>A roll-up is never rewritten from less than it holds: each instance roll-up records which fine
+ * windows it covers, and once retention has deleted some of them a late fine window is added to the
+ * stored roll-up instead of summing what is left ({@link CoveredSum}); what cannot be added exactly
+ * is refused and counted ({@link Result#refused}). A deployment's hourly and daily windows are the
+ * sums of its executions' ones, so they inherit that.
+ *
+ * <p>Memory: one execution at a time. Rolling up an hour holds one execution's fine windows of that
+ * hour (60 at the samples job's default 1-min window) plus its deployment's running sums (the hour
+ * and its six ten-minute windows, each folded every {@value RunningSum#PENDING} windows); a day holds
+ * one execution's 24 hourly windows plus its deployment's running day sum. The number of executions
+ * and deployments in the store does not change it.
+ *
  * <p>Not thread-safe: run one pass at a time (the query service runs them on one thread).
  */
 public final class Rollups {
+    private static final Logger LOG = LoggerFactory.getLogger(Rollups.class);
+
     private final WindowReader reader;
-    private final GraphWriter writer;
+    private final RollupWrites writes;
     private final RollupProgress progress;
     private final long settleMillis;
 
-    /** What one pass did. */
-    public record Result(int hours, int days, int windowsWritten) {
+    /**
+     * What one pass did: hours and days rolled up, windows written, and fine windows refused (not
+     * added to a roll-up that already holds other versions of them or whose parts are gone).
+     */
+    public record Result(int hours, int days, int windowsWritten, int refused) {
     }
 
     /** Roll-ups of the windows in {@code database} (the default one when empty), hours settled {@code settle} after their end. */
@@ -52,7 +70,7 @@ public final class Rollups {
             throw new IllegalArgumentException("settle must not be negative, got " + settle);
         }
         this.reader = new WindowReader(driver, database, 0L); // no window cache: a pass reads every window once
-        this.writer = new GraphWriter(driver, database);
+        this.writes = new RollupWrites(driver, database);
         this.progress = new RollupProgress(driver, database);
         this.settleMillis = settle.toMillis();
     }
@@ -73,9 +91,9 @@ public final class Rollups {
                 hours.add(Resolution.HOUR.floor(start));
             }
         }
-        int written = 0;
+        Tally tally = new Tally();
         for (long hour : hours) {
-            written += roll(Resolution.FINE, Resolution.HOUR, hour);
+            rollHour(hour, tally);
         }
 
         TreeSet<Long> days = new TreeSet<>();
@@ -88,61 +106,125 @@ public final class Rollups {
             }
         }
         for (long day : days) {
-            written += roll(Resolution.HOUR, Resolution.DAY, day);
+            rollDay(day, tally);
         }
         progress.write(new RollupState(Math.max(hourEnd, state.hourDoneUntil()),
                 Math.max(dayEnd, state.dayDoneUntil()), passStart - WindowReader.WRITE_MARGIN_MILLIS));
-        return new Result(hours.size(), days.size(), written);
+        return new Result(hours.size(), days.size(), tally.written, tally.refused);
     }
 
     /**
-     * Sums the {@code from} windows of every execution that start in one {@code to} window: one
-     * {@code to} window per execution and one per deployment (the sum of its executions, with them
-     * as members); an hour also gets its deployments' ten-minute windows, from the same fine windows.
+     * Rolls up one hour: per deployment, one execution at a time, that execution's fine windows of
+     * the hour into its hourly window ({@link CoveredSum}), which is added to the deployment's hourly
+     * sum; the fine windows are also added to the deployment's ten-minute sums. Ten-minute windows
+     * of slots where an execution's covered fine windows are gone are left as they are (they expire
+     * with the fine windows).
      */
-    private int roll(Resolution from, Resolution to, long start) {
-        List<WindowCounts> parts = reader.windowsStartingIn(from, start, start + to.millis());
-        List<WindowCounts> rolled = new ArrayList<>();
-        for (List<WindowCounts> windows : group(parts, WindowCounts::executionKey).values()) {
-            rolled.add(sum(windows.get(0).executionKey(), start, to, windows));
+    private void rollHour(long hour, Tally tally) {
+        long end = hour + Resolution.HOUR.millis();
+        for (Map.Entry<String, TreeSet<String>> d : byDeployment(hour, end, Resolution.FINE, Resolution.HOUR)
+                .entrySet()) {
+            RunningSum hourSum = new RunningSum();
+            TreeMap<Long, RunningSum> tens = new TreeMap<>();
+            TreeMap<Long, TreeSet<String>> tenMembers = new TreeMap<>();
+            TreeSet<Long> incomplete = new TreeSet<>();
+            for (String execution : d.getValue()) {
+                List<CoveredWindow> fine = reader.coveredWindows(execution, Resolution.FINE, hour, end);
+                CoveredWindow existing = single(reader.coveredWindows(execution, Resolution.HOUR, hour, hour + 1));
+                Map<Long, WindowCounts> byStart = new HashMap<>();
+                for (CoveredWindow f : fine) {
+                    byStart.put(f.window().windowStartMillis(), f.window());
+                    long slot = Resolution.TEN_MINUTES.floor(f.window().windowStartMillis());
+                    tens.computeIfAbsent(slot, s -> new RunningSum()).add(f.window());
+                    tenMembers.computeIfAbsent(slot, s -> new TreeSet<>()).add(execution);
+                }
+                if (existing != null && existing.coverage() != null) {
+                    for (long s : existing.coverage().starts()) {
+                        if (!byStart.containsKey(s)) {
+                            incomplete.add(Resolution.TEN_MINUTES.floor(s));
+                        }
+                    }
+                }
+                CoveredWindow rolled = fine.isEmpty() ? existing
+                        : store(CoveredSum.combine(execution, hour, Resolution.HOUR, existing, fine,
+                                starts -> starts.stream().map(byStart::get).toList()), Resolution.HOUR, tally);
+                hourSum.add(rolled.window());
+            }
+            writes.writeDeploymentWindows(List.of(new DeploymentWindow(
+                    hourSum.window(d.getKey(), hour, Resolution.HOUR), List.copyOf(d.getValue()))), Resolution.HOUR);
+            List<DeploymentWindow> tenWindows = new ArrayList<>();
+            tens.forEach((slot, sum) -> {
+                if (!incomplete.contains(slot)) {
+                    tenWindows.add(new DeploymentWindow(sum.window(d.getKey(), slot, Resolution.TEN_MINUTES),
+                            List.copyOf(tenMembers.get(slot))));
+                }
+            });
+            writes.writeDeploymentWindows(tenWindows, Resolution.TEN_MINUTES);
+            tally.written += 1 + tenWindows.size();
         }
-        writer.writeWindowCounts(rolled, to);
-        List<DeploymentWindow> deployments = sumDeployments(parts, to, start);
-        writer.writeDeploymentWindows(deployments, to);
-        int written = rolled.size() + deployments.size();
-        if (to == Resolution.HOUR) {
-            List<DeploymentWindow> tens = new ArrayList<>();
-            Map<Long, List<WindowCounts>> bySlot = new TreeMap<>(group(parts,
-                    w -> Resolution.TEN_MINUTES.floor(w.windowStartMillis())));
-            bySlot.forEach((slot, windows) -> tens.addAll(sumDeployments(windows, Resolution.TEN_MINUTES, slot)));
-            writer.writeDeploymentWindows(tens, Resolution.TEN_MINUTES);
-            written += tens.size();
-        }
-        return written;
     }
 
-    /** Per deployment, the sum of {@code windows} as one {@code to} window starting at {@code start}. */
-    private static List<DeploymentWindow> sumDeployments(List<WindowCounts> windows, Resolution to, long start) {
-        List<DeploymentWindow> out = new ArrayList<>();
-        group(windows, w -> Keys.deploymentRollup(w.executionKey())).forEach((key, members) -> out.add(
-                new DeploymentWindow(sum(key, start, to, members),
-                        members.stream().map(WindowCounts::executionKey).distinct().sorted().toList())));
+    /**
+     * Rolls up one day: per deployment, one execution at a time, that execution's hourly windows of
+     * the day into its daily window ({@link CoveredSum}: fine windows its hours cover and it does not
+     * are read by key), added to the deployment's daily sum.
+     */
+    private void rollDay(long day, Tally tally) {
+        long end = day + Resolution.DAY.millis();
+        for (Map.Entry<String, TreeSet<String>> d : byDeployment(day, end, Resolution.HOUR, Resolution.DAY)
+                .entrySet()) {
+            RunningSum daySum = new RunningSum();
+            for (String execution : d.getValue()) {
+                List<CoveredWindow> hours = reader.coveredWindows(execution, Resolution.HOUR, day, end);
+                CoveredWindow existing = single(reader.coveredWindows(execution, Resolution.DAY, day, day + 1));
+                CoveredWindow rolled = hours.isEmpty() ? existing
+                        : store(CoveredSum.combine(execution, day, Resolution.DAY, existing, hours,
+                                starts -> reader.windows(starts.stream().map(s -> new WindowSpan(execution,
+                                        Resolution.FINE, s, s + 1)).toList())), Resolution.DAY, tally);
+                daySum.add(rolled.window());
+            }
+            writes.writeDeploymentWindows(List.of(new DeploymentWindow(
+                    daySum.window(d.getKey(), day, Resolution.DAY), List.copyOf(d.getValue()))), Resolution.DAY);
+            tally.written++;
+        }
+    }
+
+    private CoveredWindow store(CoveredSum.Outcome outcome, Resolution resolution, Tally tally) {
+        if (outcome.refused() > 0) {
+            WindowCounts w = outcome.rollup().window();
+            LOG.warn("{} roll-up of {} at {}: {} fine window(s) refused, since what they replace or add to is gone"
+                    + " (retention); the roll-up keeps what it held", resolution.property(), w.executionKey(),
+                    w.windowStartMillis(), outcome.refused());
+            tally.refused += outcome.refused();
+        }
+        if (outcome.changed()) {
+            writes.writeInstanceRollup(outcome.rollup(), resolution);
+            tally.written++;
+        }
+        return outcome.rollup();
+    }
+
+    /**
+     * The executions with {@code parts} or {@code rollups} windows starting in [from, to), by their
+     * deployment's roll-up key; both sorted.
+     */
+    private TreeMap<String, TreeSet<String>> byDeployment(long from, long to, Resolution parts, Resolution rollups) {
+        TreeMap<String, TreeSet<String>> out = new TreeMap<>();
+        for (Resolution r : new Resolution[] {parts, rollups}) {
+            for (String execution : reader.executionsWithWindows(r, from, to)) {
+                out.computeIfAbsent(Keys.deploymentRollup(execution), k -> new TreeSet<>()).add(execution);
+            }
+        }
         return out;
     }
 
-    private static WindowCounts sum(String key, long start, Resolution to, List<WindowCounts> windows) {
-        TruncationCounts truncation = TruncationCounts.NONE;
-        for (WindowCounts w : windows) {
-            truncation = truncation.plus(w.truncation());
-        }
-        return new WindowCounts(key, start, start + to.millis(), WindowReader.sum(windows), truncation);
+    private static CoveredWindow single(List<CoveredWindow> windows) {
+        return windows.isEmpty() ? null : windows.get(0);
     }
 
-    private static <K> Map<K, List<WindowCounts>> group(List<WindowCounts> windows, Function<WindowCounts, K> key) {
-        Map<K, List<WindowCounts>> out = new LinkedHashMap<>();
-        for (WindowCounts w : windows) {
-            out.computeIfAbsent(key.apply(w), k -> new ArrayList<>()).add(w);
-        }
-        return out;
+    /** What a pass has done so far. */
+    private static final class Tally {
+        int written;
+        int refused;
     }
 }

@@ -2,6 +2,7 @@ package io.cctflow.graph.read;
 
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.Keys;
+import io.cctflow.graph.RollupCoverage;
 import io.cctflow.model.DeploymentWindow;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
@@ -130,6 +131,43 @@ public final class WindowReader {
                 UNWIND $keys AS key
                 MATCH (w:Window {key: key})
                 """ + WindowRows.COLUMNS, Reads.params("keys", keys));
+    }
+
+    /**
+     * Distinct execution keys with windows of one resolution whose start lies in [fromStart,
+     * toStart); roll-ups of whole deployments are not among them. Sorted.
+     */
+    public List<String> executionsWithWindows(Resolution resolution, long fromStart, long toStart) {
+        return reads.read("""
+                MATCH (w:Window)
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NULL
+                RETURN DISTINCT w.instance AS instance ORDER BY instance
+                """, Reads.params("resolution", resolution.property(), "from", fromStart, "to", toStart),
+                r -> r.get("instance").asString());
+    }
+
+    /**
+     * The windows of one execution and resolution whose start lies in [fromStart, toStart), each
+     * with the fine windows it holds ({@link CoveredWindow}: a fine window itself, a roll-up what
+     * was recorded with it).
+     */
+    public List<CoveredWindow> coveredWindows(String executionKey, Resolution resolution, long fromStart,
+            long toStart) {
+        return WindowRows.read(reads, """
+                MATCH (w:Window)
+                WHERE w.instance = $key AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
+                """ + WindowRows.COVERED_COLUMNS,
+                Reads.params("key", executionKey, "resolution", resolution.property(), "from", fromStart,
+                        "to", toStart),
+                r -> {
+                    WindowCounts w = WindowRows.toWindow(r);
+                    if (resolution == Resolution.FINE) {
+                        return CoveredWindow.fine(w);
+                    }
+                    return new CoveredWindow(w, r.get("coverValid").asBoolean(false)
+                            ? new RollupCoverage(Reads.longs(r.get("coverStarts")), Reads.longs(r.get("coverChecksums")))
+                            : null);
+                });
     }
 
     /** Distinct starts of the windows of one resolution (every execution) with start in [from, to). */

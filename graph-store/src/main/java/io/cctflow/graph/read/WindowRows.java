@@ -33,6 +33,15 @@ final class WindowRows {
                    w.members AS members, w.checksum AS checksum
             """;
 
+    /**
+     * {@link #COLUMNS} and what a roll-up holds ({@code io.cctflow.graph.RollupCoverage}): valid
+     * only when written for the counts stored with it ({@code coverFor} = {@code checksum}).
+     */
+    static final String COVERED_COLUMNS = COLUMNS.stripTrailing() + """
+            , w.coverStarts AS coverStarts, w.coverChecksums AS coverChecksums,
+                   coalesce(w.coverFor = w.checksum, false) AS coverValid
+            """;
+
     static WindowCounts toWindow(Record r) {
         try {
             WindowCounts w = toWindowCounts(r);
