@@ -160,6 +160,9 @@ public final class QueryService implements AutoCloseable {
         MaintenanceScheduler maintenance = config.rollupInterval().isZero() ? null
                 : MaintenanceScheduler.start(driver, database, config.rollupInterval(), config.rollupSettle(),
                         config.retention(), config.retentionBatch());
+        if (metrics != null && maintenance != null) {
+            metrics.exportMaintenance(maintenance);
+        }
         return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics,
                 windows);
     }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.neo4j.driver.Driver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the graph's maintenance on a schedule: every {@code interval}, one pass ({@link #runPass})
  * of roll-ups ({@link Rollups}, hours settled {@code settle} after their end) then retention
- * ({@link Retention}). A failed pass is logged and the next one tries again; passes run one at a
+ * ({@link Retention}). A failed pass (any {@link Throwable}) is logged and counted ({@link #failures()},
+ * which the query service exports) and the next one tries again; passes run one at a
  * time on one daemon thread ({@code cctflow-rollups}). Several replicas may each run a scheduler
  * on one Neo4j: a pass runs only while this replica holds the {@link MaintenanceLease} (ttl three
  * intervals, renewed at every pass), so one replica at a time runs them, and another takes over
@@ -25,6 +27,8 @@ public final class MaintenanceScheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MaintenanceScheduler.class);
     /** The lease's name: the pass it guards. */
     static final String LEASE = "rollup";
+    /** How long {@link #close()} waits for an interrupted pass to end before releasing the lease. */
+    private static final long CLOSE_WAIT_SECONDS = 10;
 
     private final Rollups rollups;
     private final Retention retention;
@@ -32,10 +36,23 @@ public final class MaintenanceScheduler implements AutoCloseable {
     private final Clock clock;
     private final ScheduledExecutorService executor;
     private final MaintenanceLease lease;
+    private final PassHook hook;
+    private final AtomicLong passes = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+
+    /** Runs at the start of every pass that holds the lease: how tests make a pass fail. */
+    @FunctionalInterface
+    interface PassHook {
+        PassHook NONE = now -> { };
+
+        void beforePass(long nowMillis);
+    }
 
     private MaintenanceScheduler(Rollups rollups, Retention retention, int retentionBatch, Clock clock,
-            MaintenanceLease lease) {
+            MaintenanceLease lease, PassHook hook) {
         this.lease = lease;
+        this.hook = hook;
         this.rollups = rollups;
         this.retention = retention;
         this.retentionBatch = retentionBatch;
@@ -55,12 +72,18 @@ public final class MaintenanceScheduler implements AutoCloseable {
      */
     public static MaintenanceScheduler start(Driver driver, String database, Duration interval, Duration settle,
             RetentionPolicy retention, int retentionBatch) {
+        return start(driver, database, interval, settle, retention, retentionBatch, PassHook.NONE);
+    }
+
+    /** {@link #start(Driver, String, Duration, Duration, RetentionPolicy, int)} with a hook before every pass. */
+    static MaintenanceScheduler start(Driver driver, String database, Duration interval, Duration settle,
+            RetentionPolicy retention, int retentionBatch, PassHook hook) {
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("maintenance interval must be positive, got " + interval);
         }
         MaintenanceScheduler scheduler = new MaintenanceScheduler(new Rollups(driver, database, settle),
                 new Retention(driver, database, retention), retentionBatch, Clock.systemUTC(),
-                new MaintenanceLease(driver, database, LEASE, MaintenanceLease.newHolder(), leaseTtl(interval)));
+                new MaintenanceLease(driver, database, LEASE, MaintenanceLease.newHolder(), leaseTtl(interval)), hook);
         long every = interval.toMillis();
         scheduler.executor.scheduleWithFixedDelay(scheduler::runPass, every, every, TimeUnit.MILLISECONDS);
         return scheduler;
@@ -75,8 +98,9 @@ public final class MaintenanceScheduler implements AutoCloseable {
     }
 
     /**
-     * One roll-up and retention pass if this replica holds the lease (others skip it); failures are
-     * logged and the next pass tries again.
+     * One roll-up and retention pass if this replica holds the lease (others skip it). Whatever it
+     * throws, {@link Error}s included, is logged and counted ({@link #failures()}) and the next pass
+     * tries again one interval later; only a pass interrupted by {@link #close()} is not counted.
      */
     void runPass() {
         try {
@@ -85,22 +109,56 @@ public final class MaintenanceScheduler implements AutoCloseable {
                 LOG.debug("roll-up pass skipped: another replica holds the lease");
                 return;
             }
+            hook.beforePass(now);
             Rollups.Result r = rollups.rollUp(now);
+            refused.addAndGet(r.refused());
             Map<?, Long> deleted = retention.deleteExpired(now, retentionBatch);
-            LOG.info("roll-up pass: {} hours, {} days, {} windows written; expired windows deleted: {}",
-                    r.hours(), r.days(), r.windowsWritten(), deleted);
-        } catch (RuntimeException e) {
-            LOG.warn("roll-up pass failed; the next pass retries", e);
+            LOG.info("roll-up pass: {} hours, {} days, {} windows written, {} fine windows refused;"
+                    + " expired windows deleted: {}", r.hours(), r.days(), r.windowsWritten(), r.refused(), deleted);
+            passes.incrementAndGet();
+        } catch (Throwable t) { // an Error thrown out of a scheduled task would end the schedule silently
+            if (executor.isShutdown()) {
+                LOG.debug("roll-up pass stopped by close()", t);
+                return;
+            }
+            failures.incrementAndGet();
+            LOG.error("roll-up pass failed ({} failures since the start); the next pass, in one interval, retries",
+                    failures.get(), t);
         }
     }
 
-    /** Stops the schedule (a pass under way is interrupted) and releases the lease. */
+    /** Passes that ran to the end since the start. */
+    public long passes() {
+        return passes.get();
+    }
+
+    /** Passes that failed since the start (each logged; the next one retries). */
+    public long failures() {
+        return failures.get();
+    }
+
+    /** Fine windows refused by roll-ups since the start ({@link Rollups.Result#refused}). */
+    public long refusedWindows() {
+        return refused.get();
+    }
+
+    /**
+     * Stops the schedule (a pass under way is interrupted, and waited for up to {@value
+     * #CLOSE_WAIT_SECONDS} s) and releases the lease.
+     */
     @Override
     public void close() {
         if (executor.isShutdown()) {
             return;
         }
         executor.shutdownNow();
+        try {
+            if (!executor.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("the roll-up pass did not stop within {} s of close()", CLOSE_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             lease.release();
         } catch (RuntimeException e) {

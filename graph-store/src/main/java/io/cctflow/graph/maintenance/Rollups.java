@@ -148,7 +148,9 @@ public final class Rollups {
                 CoveredWindow rolled = fine.isEmpty() ? existing
                         : store(CoveredSum.combine(execution, hour, Resolution.HOUR, existing, fine,
                                 starts -> starts.stream().map(byStart::get).toList()), Resolution.HOUR, tally);
-                hourSum.add(rolled.window());
+                if (rolled != null) { // null only if its windows went between the listing and the read
+                    hourSum.add(rolled.window());
+                }
             }
             writes.writeDeploymentWindows(List.of(new DeploymentWindow(
                     hourSum.window(d.getKey(), hour, Resolution.HOUR), List.copyOf(d.getValue()))), Resolution.HOUR);
@@ -181,7 +183,9 @@ public final class Rollups {
                         : store(CoveredSum.combine(execution, day, Resolution.DAY, existing, hours,
                                 starts -> reader.windows(starts.stream().map(s -> new WindowSpan(execution,
                                         Resolution.FINE, s, s + 1)).toList())), Resolution.DAY, tally);
-                daySum.add(rolled.window());
+                if (rolled != null) {
+                    daySum.add(rolled.window());
+                }
             }
             writes.writeDeploymentWindows(List.of(new DeploymentWindow(
                     daySum.window(d.getKey(), day, Resolution.DAY), List.copyOf(d.getValue()))), Resolution.DAY);

@@ -4,7 +4,9 @@ import com.sun.net.httpserver.HttpHandler;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
+import io.cctflow.graph.maintenance.MaintenanceScheduler;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -31,6 +33,10 @@ public final class AlertingMetrics implements AutoCloseable {
     public static final String REFRESH_FAILURES = "cctflow_alerting_refresh_failures";
     public static final String LAST_REFRESH = "cctflow_alerting_last_refresh_timestamp_seconds";
     public static final String REFRESH_DURATION = "cctflow_alerting_refresh_duration_seconds";
+    /** Roll-up and retention passes that failed (exposed with the {@code _total} suffix). */
+    public static final String MAINTENANCE_FAILURES = "cctflow_maintenance_failures";
+    /** Fine windows the roll-ups refused (exposed with the {@code _total} suffix). */
+    public static final String ROLLUP_REFUSED = "cctflow_maintenance_rollup_refused_windows";
 
     private final AlertingRefresher refresher;
     private final Clock clock;
@@ -70,6 +76,19 @@ public final class AlertingMetrics implements AutoCloseable {
         long every = config.refresh().toMillis();
         m.loop.scheduleWithFixedDelay(m::refresh, 0, every, TimeUnit.MILLISECONDS);
         return m;
+    }
+
+    /**
+     * Exports the roll-up and retention loop's counters ({@link MaintenanceScheduler#failures()},
+     * {@link MaintenanceScheduler#refusedWindows()}), read at every scrape.
+     */
+    public void exportMaintenance(MaintenanceScheduler maintenance) {
+        CounterWithCallback.builder().name(MAINTENANCE_FAILURES)
+                .help("Roll-up and retention passes that failed (logged; the next pass retries)")
+                .callback(c -> c.call(maintenance.failures())).register(registry);
+        CounterWithCallback.builder().name(ROLLUP_REFUSED)
+                .help("Late fine windows a roll-up refused because what they replace or add to was deleted by retention")
+                .callback(c -> c.call(maintenance.refusedWindows())).register(registry);
     }
 
     /** The scrape handler (Prometheus text or OpenMetrics); the caller puts authentication in front. */
