@@ -14,6 +14,7 @@ import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
 import io.cctflow.agent.manifest.ManifestPublisher;
 import io.cctflow.agent.transport.KafkaBatchSender;
+import io.cctflow.agent.transport.OrphanedSpills;
 import io.cctflow.agent.transport.ProducerHolder;
 import io.cctflow.agent.transport.SendQueue;
 import io.cctflow.core.ExecutionId;
@@ -32,7 +33,11 @@ final class Publishing {
     /** Null when {@code manifest=false}, without instrumentation, or when they failed to start. */
     private final ManifestPublisher manifests;
 
-    private Publishing(KafkaBatchSender sender, BatchFlusher flusher, ManifestPublisher manifests) {
+    private final OrphanedSpills orphans; // null without spill.dir
+
+    private Publishing(KafkaBatchSender sender, BatchFlusher flusher, ManifestPublisher manifests,
+            OrphanedSpills orphans) {
+        this.orphans = orphans;
         this.sender = sender;
         this.flusher = flusher;
         this.manifests = manifests;
@@ -60,19 +65,37 @@ final class Publishing {
                     + config.bufferBytes() + " bytes) and it is tried again with each send");
         }
         try {
-            KafkaBatchSender sender = new KafkaBatchSender(producer, config.topic(), recordKey,
-                    SendQueue.open(config.bufferBytes(), config.spillDir(), recordKey, config.spillMaxBytes(),
-                            "batch(es)", counters), counters, new Random(), System::nanoTime,
-                    RateLimitedLog.perMinute());
+            SendQueue queue = SendQueue.open(config.bufferBytes(), config.spillDir(), recordKey,
+                    config.spillMaxBytes(), SendQueue.BATCHES, counters);
+            KafkaBatchSender sender = new KafkaBatchSender(producer, config.topic(), recordKey, queue, counters,
+                    new Random(), System::nanoTime, RateLimitedLog.perMinute());
             BatchFlusher flusher = new BatchFlusher(aggregator, sender, config.flushMillis(),
                     new Random(), System::currentTimeMillis);
             sender.start();
             flusher.start();
-            return new Publishing(sender, flusher, startManifests(config, instrumentation, sender));
+            return new Publishing(sender, flusher, startManifests(config, instrumentation, sender),
+                    adoptOrphans(config, sender, queue));
         } catch (RuntimeException | Error e) {
             // no half-started agent: the producer's network thread would outlive it
             producer.close(Duration.ZERO);
             throw e;
+        }
+    }
+
+    /**
+     * Starts sending what dead predecessors left in the spill root ({@link OrphanedSpills}), when
+     * spilling is on; a failure to start is logged, never thrown.
+     */
+    private static OrphanedSpills adoptOrphans(AgentConfig config, KafkaBatchSender sender, SendQueue queue) {
+        if (queue.spillDirectory() == null) {
+            return null;
+        }
+        try {
+            return OrphanedSpills.start(sender, config.topic(), queue.spillDirectory(), config.service(),
+                    config.bufferBytes(), config.spillMaxBytes());
+        } catch (Throwable t) {
+            AgentLog.warn("spill directories of earlier runs are not looked at: starting that failed", t);
+            return null;
         }
     }
 
@@ -96,6 +119,10 @@ final class Publishing {
      */
     void close(Duration budget) {
         long deadline = System.nanoTime() + budget.toNanos();
+        if (orphans != null) {
+            // before the samples' sender, which closes the producer the adopted batches go through
+            orphans.close(remaining(deadline).dividedBy(4));
+        }
         if (manifests != null) {
             // before the samples' sender, which closes the shared producer
             manifests.close(remaining(deadline).dividedBy(4));

@@ -377,6 +377,7 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
             } else {
                 int left = queue.size();
                 queue.spillAll(deadline);
+                queue.releaseSpillDirectory();
                 if (left > 0) {
                     AgentLog.info(left + " unsent batch(es) at exit, " + (queue.spillDirectory() == null
                             ? "dropped"

@@ -92,11 +92,76 @@ public final class SendQueue {
     public static SendQueue withSpill(long maxMemoryBytes, Path spillRoot, String executionKey,
             long maxSpillBytes, long runId, AgentCounters counters, RateLimitedLog log,
             LongSupplier nanoClock) throws IOException {
+        return withSpill(maxMemoryBytes, spillRoot, executionKey, maxSpillBytes, runId, counters, log, nanoClock,
+                BATCHES);
+    }
+
+    /**
+     * As above, for records of kind {@code what}: the directory is locked for this run (until
+     * {@link #releaseSpillDirectory}) and records its owner ({@link SpillOwner}: {@code what} and
+     * {@code executionKey}), so a later run of the same service can tell it from those of live
+     * agents and adopt it ({@link OrphanedSpills}). A directory another live agent holds is used
+     * anyway, with a warning (two JVMs configured with the same instance id).
+     */
+    static SendQueue withSpill(long maxMemoryBytes, Path spillRoot, String executionKey,
+            long maxSpillBytes, long runId, AgentCounters counters, RateLimitedLog log,
+            LongSupplier nanoClock, String what) throws IOException {
         SpillDirectory dir = SpillDirectory.forExecution(spillRoot, executionKey);
+        if (!dir.lock()) {
+            AgentLog.warn("spill directory " + dir.path() + " is in use by another live agent with the same"
+                    + " service, version and instance; sharing it");
+        }
+        new SpillOwner(what, executionKey).writeTo(dir.path());
         SendQueue queue = new SendQueue(maxMemoryBytes, dir, maxSpillBytes, runId, counters, log,
                 nanoClock);
         queue.load(dir.list());
+        queue.countPartials();
         return queue;
+    }
+
+    /**
+     * A queue over the spill directory of a dead run ({@link OrphanedSpills}), which this process
+     * has locked: its batches, oldest first, beyond {@code maxSpillBytes} the oldest deleted and
+     * counted as dropped, and its partial files deleted and counted.
+     */
+    static SendQueue adopting(SpillDirectory dir, long maxMemoryBytes, long maxSpillBytes, AgentCounters counters,
+            RateLimitedLog log, LongSupplier nanoClock) throws IOException {
+        SendQueue queue = new SendQueue(maxMemoryBytes, dir, maxSpillBytes, 0, counters, log, nanoClock);
+        queue.load(dir.list());
+        queue.countPartials();
+        return queue;
+    }
+
+    /** The kind of the agent's sample batches in spill directories and messages. */
+    public static final String BATCHES = "batch(es)";
+
+    /**
+     * Partial files of a run that died while spilling: their batches are lost, counted as dropped
+     * here (a failed write in a live run deletes its partial file and counts the batch itself).
+     */
+    private void countPartials() {
+        int n = spill.partialsRemoved();
+        if (n > 0) {
+            counters.batchDropped(spill.partialBytesRemoved());
+            for (int i = 1; i < n; i++) {
+                counters.batchDropped(0);
+            }
+            AgentLog.warn("deleted " + n + " partial spill file(s) (" + spill.partialBytesRemoved()
+                    + " bytes) of a run that stopped while writing them, in " + spill.path()
+                    + "; counted as dropped batches");
+        }
+    }
+
+    /** Gives up this run's lock on its spill directory (after {@link #spillAll}); idempotent. */
+    void releaseSpillDirectory() {
+        if (spill != null) {
+            spill.unlock();
+        }
+    }
+
+    /** The spill directory's root, or null when spilling is off. */
+    Path spillRoot() {
+        return spill == null ? null : spill.path().getParent();
     }
 
     /**
@@ -112,7 +177,7 @@ public final class SendQueue {
         if (spillRoot.isPresent()) {
             try {
                 SendQueue queue = withSpill(maxMemoryBytes, spillRoot.get(), executionKey,
-                        maxSpillBytes, System.currentTimeMillis(), counters, log, System::nanoTime);
+                        maxSpillBytes, System.currentTimeMillis(), counters, log, System::nanoTime, what);
                 if (!queue.isEmpty()) {
                     AgentLog.info(queue.size() + " " + what + " spilled by an earlier run of this "
                             + "execution will be sent first, from " + queue.spillDirectory());

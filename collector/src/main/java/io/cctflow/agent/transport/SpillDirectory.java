@@ -3,6 +3,8 @@ package io.cctflow.agent.transport;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -24,8 +26,13 @@ import java.util.zip.CRC32;
  * length and a CRC-32 of the payload, so a damaged file is recognised on {@link #read} instead of
  * being sent.
  *
- * <p>Thread safety: stateless apart from the directory; distinct files may be written, read and
- * deleted concurrently. Callers keep one writer per file.
+ * <p>Ownership: a live agent holds an OS lock on {@value #LOCK_FILE} in its directory, and
+ * records in {@value #OWNER_FILE} which queue it is ({@link SpillOwner}), so a later run can find
+ * the directories of dead predecessors and send or delete their batches ({@link OrphanedSpills}).
+ *
+ * <p>Thread safety: distinct files may be written, read and deleted concurrently; the lock and
+ * the counts of removed partial files are guarded by {@code this}. Callers keep one writer per
+ * file.
  */
 final class SpillDirectory {
     static final String SUFFIX = ".batch";
@@ -33,10 +40,25 @@ final class SpillDirectory {
     private static final int MAGIC = 0x43435331; // "CCS1"
     private static final int HEADER = 4 + 8 + 4 + 4;
 
+    /** The file whose lock a live agent holds for as long as it uses the directory. */
+    static final String LOCK_FILE = "owner.lock";
+    /** Which queue the directory belongs to: its kind and record key ({@link SpillOwner}). */
+    static final String OWNER_FILE = "owner";
+
     private final Path dir;
+    // guarded by this
+    private FileChannel lockChannel;
+    private FileLock lock;
+    private int partialsRemoved;
+    private long partialBytesRemoved;
 
     private SpillDirectory(Path dir) {
         this.dir = dir;
+    }
+
+    /** An existing spill directory (of another run), not created, not locked. */
+    static SpillDirectory existing(Path dir) {
+        return new SpillDirectory(dir);
     }
 
     /**
@@ -63,6 +85,77 @@ final class SpillDirectory {
         return dir;
     }
 
+    /**
+     * Takes the directory's lock ({@value #LOCK_FILE}): an OS file lock, held until {@link #unlock}
+     * or the end of the process, so it tells exactly whether a live agent uses the directory (the
+     * OS releases it when a process dies, even by {@code kill -9}).
+     *
+     * @return false if another process, or another queue of this JVM, holds it
+     * @throws IOException if the lock file cannot be opened
+     */
+    synchronized boolean lock() throws IOException {
+        if (lock != null) {
+            return true;
+        }
+        FileChannel ch = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            FileLock l = ch.tryLock();
+            if (l == null) {
+                ch.close();
+                return false;
+            }
+            lockChannel = ch;
+            lock = l;
+            return true;
+        } catch (OverlappingFileLockException e) {
+            ch.close();
+            return false;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** Gives the lock up (if held). */
+    synchronized void unlock() {
+        try {
+            if (lockChannel != null) {
+                lockChannel.close(); // releases the lock
+            }
+        } catch (IOException e) {
+            // closing a lock file cannot lose data; the OS releases the lock at exit anyway
+        } finally {
+            lockChannel = null;
+            lock = null;
+        }
+    }
+
+    /**
+     * Deletes the directory of a run whose batches are all sent (or dropped): its owner and lock
+     * files, then the directory, then gives up the lock.
+     *
+     * @throws IOException if something is left in it or it cannot be deleted
+     */
+    synchronized void deleteAndUnlock() throws IOException {
+        try {
+            Files.deleteIfExists(dir.resolve(OWNER_FILE));
+            Files.deleteIfExists(dir.resolve(LOCK_FILE));
+            Files.deleteIfExists(dir);
+        } finally {
+            unlock();
+        }
+    }
+
+    /** {@code .tmp} leftovers of interrupted writes that {@link #list} deleted so far. */
+    synchronized int partialsRemoved() {
+        return partialsRemoved;
+    }
+
+    /** Their bytes. */
+    synchronized long partialBytesRemoved() {
+        return partialBytesRemoved;
+    }
+
     /** The file name of a batch: orders by run, then by sequence. */
     static String fileName(long runId, long sequence) {
         return String.format("%019d-%019d%s", runId, sequence, SUFFIX);
@@ -84,6 +177,9 @@ final class SpillDirectory {
                 ch.write(new ByteBuffer[] {header, body});
             }
             ch.force(true);
+        } catch (IOException e) {
+            delete(tmp); // a full disk leaves no partial file behind; the caller counts the batch
+            throw e;
         }
         try {
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
@@ -126,7 +222,10 @@ final class SpillDirectory {
         return payload;
     }
 
-    /** The complete spill files, oldest first. Deletes leftovers of interrupted writes. */
+    /**
+     * The complete spill files, oldest first. Deletes leftovers of interrupted writes (a process
+     * that died while writing) and counts them ({@link #partialsRemoved}).
+     */
     List<Path> list() throws IOException {
         List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
@@ -135,7 +234,12 @@ final class SpillDirectory {
                 if (name.endsWith(SUFFIX)) {
                     files.add(p);
                 } else if (name.endsWith(SUFFIX + TMP_SUFFIX)) {
+                    long size = payloadSize(p);
                     Files.deleteIfExists(p);
+                    synchronized (this) {
+                        partialsRemoved++;
+                        partialBytesRemoved += size;
+                    }
                 }
             }
         }
