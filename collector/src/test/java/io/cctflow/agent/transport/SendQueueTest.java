@@ -296,10 +296,13 @@ class SendQueueTest {
         assertThat(sent).containsExactly(0, 2);
         assertThat(err.toString(StandardCharsets.UTF_8))
                 .contains("[cctflow-agent] WARN skipping spilled batch 1", "is damaged: checksum mismatch");
-        assertThat(counters.snapshot().getBatchesDropped()).isEqualTo(1);
+        assertThat(counters.snapshot().getBatchesDropped()).as("the damaged batch and the crash leftover")
+                .isEqualTo(2);
         assertThat(spillFiles()).isEmpty();
         try (var all = Files.walk(spillRoot)) {
-            assertThat(all.filter(Files::isRegularFile)).as("the crash leftover is cleaned up").isEmpty();
+            assertThat(all.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
+                    .as("the crash leftover is cleaned up; the owner and its lock stay while the queue is open")
+                    .containsExactlyInAnyOrder(SpillDirectory.OWNER_FILE, SpillDirectory.LOCK_FILE);
         }
     }
 
