@@ -4,8 +4,8 @@ package io.cctflow.standalone.e2e;
  * A workload whose split is known by construction, with a plantable slowdown: each of two worker
  * threads runs {@link A#work}, {@link B#work}, {@link C#work} and {@link D#work} in turn, each for
  * {@value #SLICE_NANOS} ns of its own CPU time, so each holds a quarter of the workers' CPU. The
- * second argument is the planted slowdown of {@code A.work} (e.g. {@code 0.5}: its slice is 50 %
- * longer), which makes its share 1.5 / 4.5 = 1/3 and each other's 2/9. All four spend their time in
+ * second argument is the planted slowdown of {@code A.work} (e.g. {@code 1.0}: its slice is twice
+ * as long), which makes its share 2 / 5 and each other's 1/5. All four spend their time in
  * {@link SplitWorkload.Fib#fib} (same body: JFR's sampling bias is the same for all, see
  * {@link SplitWorkload}).
  *
