@@ -157,7 +157,7 @@ public final class ClusterUnderTest implements BatchTarget, AutoCloseable {
             return "neo4j";
         } else if (commandLine.contains("query-service")) {
             return "query";
-        } else if (commandLine.toLowerCase(java.util.Locale.ROOT).contains("kafka")) {
+        } else if (commandLine.contains("KafkaBrokerMain")) {
             return "kafka";
         }
         return "other";
