@@ -135,6 +135,11 @@ public final class ClusterScaleOutBenchmark {
         probes.drain();
         ConsumerLag.Snapshot first = cluster.lag().read();
         Map<String, Long> cpuStart = cluster.cpuNanosByProcess();
+        long taskManagers = cpuStart.keySet().stream().filter(k -> k.startsWith("taskmanager ")).count();
+        if (taskManagers != 2) {
+            out.println("   !!! " + taskManagers + " TaskManagers alive at the start of the measurement, not 2 (their"
+                    + " logs are in the cluster's data directory): the figures below are not the cluster's");
+        }
         MachineLoad machineStart = MachineLoad.now();
         long end = System.nanoTime() + measure.toNanos();
         while (System.nanoTime() < end) {
@@ -147,6 +152,12 @@ public final class ClusterScaleOutBenchmark {
         LatencyProbes.Result latency = probes.drain();
         load.stop();
 
+        for (String process : cpuStart.keySet()) {
+            if (!cpuEnd.containsKey(process)) {
+                out.println("   !!! " + process + " died during the measurement (its log is in the cluster's data"
+                        + " directory): the figures below are not the cluster's");
+            }
+        }
         double seconds = (last.nanoTime() - first.nanoTime()) / 1e9;
         double committedSamples = (last.committedOffsets() - first.committedOffsets()) * (double) load.samplesPerBatch();
         Map<String, Double> coresByRole = new TreeMap<>();

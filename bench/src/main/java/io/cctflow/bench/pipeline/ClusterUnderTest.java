@@ -89,8 +89,10 @@ public final class ClusterUnderTest implements BatchTarget, AutoCloseable {
             } catch (IOException e) {
                 addresses.completeExceptionally(e);
             }
-            addresses.completeExceptionally(new IOException("the cluster command exited before it was up (exit "
-                    + process.exitValue() + "); its log is under " + dataDir));
+            if (!addresses.isDone()) {
+                addresses.completeExceptionally(new IOException("the cluster command ended its output before it was"
+                        + " up; its logs are under " + dataDir));
+            }
         }, "cluster-output");
         echo.setDaemon(true);
         echo.start();
