@@ -68,6 +68,9 @@ public final class ClusterUnderTest implements BatchTarget, AutoCloseable {
                 standaloneJar.toString(), "cluster", "--data-dir", dataDir.toString(), "--parallelism",
                 Integer.toString(parallelism), "--port", Integer.toString(port));
         Process process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        // the cluster command outlives its parent (as a user's command outlives a closed terminal):
+        // a benchmark stopped with Ctrl-C or kill must stop it, or its nine JVMs load the next run
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(process), "stop-cluster"));
         CompletableFuture<String[]> addresses = new CompletableFuture<>();
         Thread echo = new Thread(() -> {
             String kafka = null;
