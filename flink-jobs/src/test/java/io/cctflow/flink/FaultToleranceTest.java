@@ -130,6 +130,34 @@ class FaultToleranceTest {
         }
     }
 
+    @Test
+    void duplicatedBatchesAreCountedOnce() throws Exception {
+        TestServers servers = TestServers.get();
+        String topic = "ft-dup.samples";
+        servers.createTopic(topic, 2);
+        servers.createTopic("ft.dlq", 1);
+        servers.cleanNeo4j();
+        List<SampleBatch> batches = batches(new Random(13));
+        // every third batch arrives twice (an agent's send that timed out and was retried), the
+        // copy sometimes right after the original, sometimes after other batches
+        List<SampleBatch> sent = new ArrayList<>(batches);
+        for (int i = 0; i < batches.size(); i += 3) {
+            sent.add(Math.min(sent.size(), i + 1 + i % 7), batches.get(i));
+        }
+        try (KafkaProducer<byte[], byte[]> producer = producer(servers)) {
+            send(producer, topic, sent);
+        }
+        SamplesJobConfig config = config(servers, topic, "ft-dup-" + System.nanoTime(), "hashmap")
+                .with(Map.of(SamplesJobConfig.BOUNDED, "true"));
+        SamplesJob.start(StreamExecutionEnvironment.createLocalEnvironment(
+                        Configuration.fromMap(Map.of("restart-strategy.type", "none"))), config)
+                .getJobExecutionResult().get(4, TimeUnit.MINUTES);
+        try (Driver driver = servers.newDriver()) {
+            Map<String, Map<Long, TreeCounts>> expected = expected(batches);
+            assertThat(stored(new WindowReader(driver, ""), expected.keySet())).isEqualTo(expected);
+        }
+    }
+
     /** Two executions, 12 batches each over three one-minute windows, interleaved. */
     private static List<SampleBatch> batches(Random random) {
         List<SampleBatch> batches = new ArrayList<>();

@@ -17,6 +17,7 @@ import io.cctflow.flink.ingest.SampleBatchReader;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.RunSequences;
+import io.cctflow.flink.ingest.SeenBatches;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;
@@ -96,6 +97,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
 
     private transient ListState<byte[]> nodes;
     private transient ValueState<long[]> lastSequence;
+    private transient ValueState<long[]> seenBatches;
     private transient ListState<TruncatedStack> pending;
     private transient ValueState<Long> pendingTimer;
     private transient TaskLabelling tasks;
@@ -113,6 +115,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private transient Counter truncatedAmbiguous;
     private transient Counter truncatedExpired;
     private transient Counter sequenceGaps;
+    private transient Counter duplicateBatches;
+    private transient Counter uncheckedBatches;
     private transient Counter hashCollisions;
 
     /**
@@ -136,6 +140,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     public void open(OpenContext openContext) {
         nodes = getRuntimeContext().getListState(Outputs.CCT_NODE_CHUNKS);
         lastSequence = getRuntimeContext().getState(Outputs.LAST_SEQUENCE);
+        seenBatches = getRuntimeContext().getState(Outputs.SEEN_BATCHES);
         pending = getRuntimeContext().getListState(Outputs.PENDING_TRUNCATED);
         pendingTimer = getRuntimeContext().getState(Outputs.PENDING_TIMER);
         trees = new InstanceTrees(treeCacheSize);
@@ -153,6 +158,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         truncatedAmbiguous = metrics.counter("truncatedSamplesAmbiguous");
         truncatedExpired = metrics.counter("truncatedSamplesExpired");
         sequenceGaps = metrics.counter("sequenceGaps");
+        duplicateBatches = metrics.counter("duplicateBatches");
+        uncheckedBatches = metrics.counter("batchesNotCheckedForDuplicates");
         hashCollisions = metrics.counter("hashCollisions");
         tasks = new TaskLabelling(getRuntimeContext().getListState(Outputs.CCT_METHOD_NAME_CHUNKS), metrics,
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0);
@@ -172,6 +179,10 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         if (!execution.key().equals(ctx.getCurrentKey())) {
             // state is per execution: a batch filed under another key would corrupt it
             deadLetter(ctx, record, "record key does not match the batch's execution " + execution);
+            return;
+        }
+        if (isDuplicate(info, batch.sequence())) {
+            duplicateBatches.inc(); // already merged and counted: a copy changes nothing
             return;
         }
         checkSequence(info, batch.sequence());
@@ -331,6 +342,22 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private void deadLetter(ReadOnlyContext ctx, RawRecord record, String reason) {
         deadLettered.inc();
         ctx.output(Outputs.DEAD_LETTERS, new DeadLetter(record, reason + " [" + record.origin() + "]"));
+    }
+
+    private boolean isDuplicate(InstanceInfo info, long sequence) throws Exception {
+        long[] state = seenBatches.value();
+        if (state == null) {
+            state = SeenBatches.none();
+        }
+        SeenBatches.Verdict verdict = SeenBatches.accept(state, info.getStartTimeMillis(), info.getPid(), sequence);
+        if (verdict == SeenBatches.Verdict.DUPLICATE) {
+            return true;
+        }
+        if (verdict == SeenBatches.Verdict.UNCHECKED) {
+            uncheckedBatches.inc();
+        }
+        seenBatches.update(state);
+        return false;
     }
 
     private void checkSequence(InstanceInfo info, long sequence) throws Exception {
