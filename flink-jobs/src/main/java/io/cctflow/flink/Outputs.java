@@ -1,6 +1,5 @@
 package io.cctflow.flink;
 
-import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.cct.TruncatedStack;
 import io.cctflow.flink.ingest.DeadLetter;
@@ -32,10 +31,6 @@ public final class Outputs {
     /** Accepted task definitions to store, and ids of deleted (or rejected) ones to remove. */
     public static final OutputTag<TaskDefinitionChange> TASK_DEFINITION_CHANGES =
             new OutputTag<>("task-definition-changes", TypeInformation.of(TaskDefinitionChange.class));
-
-    /** Batch counts that arrived after their window's allowed lateness. */
-    public static final OutputTag<BatchCounts> LATE_BATCHES =
-            new OutputTag<>("late-batches", TypeInformation.of(BatchCounts.class));
 
     /**
      * Per execution: its CCT's nodes (id, parent, method, line, depth: {@code StoredNodes}) in

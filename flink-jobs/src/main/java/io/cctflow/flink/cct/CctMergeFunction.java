@@ -28,7 +28,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ValueState;
@@ -210,8 +209,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         batchesMerged.inc();
         samplesMerged.inc(batchCounts.samples());
 
-        Map<Long, StackCounts> retried = new TreeMap<>();
-        Map<Long, BatchCounts> moved = new TreeMap<>();
+        Map<Long, StackCounts> retried = new HashMap<>();
+        Map<Long, BatchCounts> moved = new LinkedHashMap<>(); // in the order of the pending stacks
         boolean grew = instance.tree().size() > sizeBefore;
         // names are needed for new nodes only: most batches of a running execution create none
         Map<Long, MethodRecord> methods = new HashMap<>();
@@ -229,6 +228,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
 
         counts.executionKey = execution.key();
         counts.eventTimeMillis = batch.windowStartMillis();
+        counts.contributionId = BatchMerge.batchId(batch);
         counts.counts = CountColumns.of(TreeCounts.of(batchCounts));
         counts.source = new RawRecord(record.topic, record.partition, record.offset, record.key, null);
         out.collect(counts);
@@ -248,8 +248,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             if (grew && merger.tryMerge(instance.index(), stack.methods, stack.lines, stack.depth(), stack.count)
                     == MergeResult.MERGED) {
                 batchMerge.addCompleted(
-                        retried.computeIfAbsent(stack.eventTimeMillis, t -> new StackCounts(instance.tree())), stack);
-                BatchCounts delta = moved.computeIfAbsent(stack.eventTimeMillis, t -> new BatchCounts());
+                        retried.computeIfAbsent(stack.id, t -> new StackCounts(instance.tree())), stack);
+                BatchCounts delta = outcome(moved, stack);
                 delta.truncatedPending -= stack.count;
                 delta.truncatedMerged += stack.count;
                 truncatedMerged.inc(stack.count);
@@ -291,8 +291,22 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         }
     }
 
+    /**
+     * The counts that record what became of a pending stack: a contribution of their own to the
+     * stack's window, named by the stack ({@link ContributionIds#ofTruncatedStack}), so the graph
+     * adds it once.
+     */
+    private static BatchCounts outcome(Map<Long, BatchCounts> moved, TruncatedStack stack) {
+        return moved.computeIfAbsent(stack.id, id -> {
+            BatchCounts delta = new BatchCounts();
+            delta.eventTimeMillis = stack.eventTimeMillis;
+            delta.contributionId = id;
+            return delta;
+        });
+    }
+
     private void expire(TruncatedStack stack, Map<Long, BatchCounts> moved) {
-        BatchCounts delta = moved.computeIfAbsent(stack.eventTimeMillis, t -> new BatchCounts());
+        BatchCounts delta = outcome(moved, stack);
         delta.truncatedPending -= stack.count;
         delta.truncatedExpired += stack.count;
         truncatedExpired.inc(stack.count);
@@ -311,7 +325,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<BatchCounts> out) throws Exception {
         pendingTimer.clear();
-        Map<Long, BatchCounts> moved = new TreeMap<>();
+        Map<Long, BatchCounts> moved = new LinkedHashMap<>(); // in the order of the pending stacks
         List<TruncatedStack> kept = new ArrayList<>();
         for (TruncatedStack stack : pending.get()) {
             if (stack.pendingSinceMillis + maxPendingAgeMillis <= timestamp) {
@@ -329,7 +343,6 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         for (Map.Entry<Long, BatchCounts> e : moved.entrySet()) {
             BatchCounts delta = e.getValue();
             delta.executionKey = key;
-            delta.eventTimeMillis = e.getKey();
             StackCounts merged = retried.get(e.getKey());
             delta.counts = merged == null ? new CountColumns() : CountColumns.of(TreeCounts.of(merged));
             delta.source = source;
