@@ -60,19 +60,7 @@ final class HeavyRequests implements AutoCloseable {
                 turnAway(request, response, callback);
                 return true;
             }
-            Callback releasing = new Callback() {
-                @Override
-                public void succeeded() {
-                    slots.release();
-                    callback.succeeded();
-                }
-
-                @Override
-                public void failed(Throwable x) {
-                    slots.release();
-                    callback.failed(x);
-                }
-            };
+            Callback releasing = Callbacks.runningFirst(callback, slots::release);
             try {
                 pool.execute(() -> run(request, response, releasing));
             } catch (RejectedExecutionException e) { // closing

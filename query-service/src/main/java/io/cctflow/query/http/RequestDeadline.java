@@ -41,19 +41,7 @@ final class RequestDeadline extends Handler.Wrapper {
         Callback once = new Once(callback);
         Scheduler.Task late = scheduler.schedule(() -> reply.trySend(response, once, 503, JsonHandler.JSON_TYPE,
                 lateAnswer, CLOSE), timeout);
-        Callback done = new Callback() {
-            @Override
-            public void succeeded() {
-                late.cancel();
-                once.succeeded();
-            }
-
-            @Override
-            public void failed(Throwable x) {
-                late.cancel();
-                once.failed(x);
-            }
-        };
+        Callback done = Callbacks.runningFirst(once, late::cancel);
         try {
             if (super.handle(request, response, done)) {
                 return true;
