@@ -45,7 +45,7 @@ public record ServerLimits(int threads, int maxConnections, Duration idleTimeout
     private static final ConfigKey<Duration> IDLE_TIMEOUT_KEY = ConfigKey.of(IDLE_TIMEOUT,
             ValueParsers.positiveDuration(), "30s", "a connection idle (nothing read or written) this long is closed");
     private static final ConfigKey<Duration> REQUEST_TIMEOUT_KEY = ConfigKey.of(REQUEST_TIMEOUT,
-            ValueParsers.positiveDuration(), "60s",
+            ValueParsers.positiveDuration(), "120s",
             "a request not answered by then gets 503 naming this key (its work stops at the next Neo4j read's timeout)");
     private static final ConfigKey<Integer> HEAVY_REQUESTS_KEY = ConfigKey.of(HEAVY_REQUESTS,
             ValueParsers.integer(1, 1_000), "4",
@@ -53,7 +53,7 @@ public record ServerLimits(int threads, int maxConnections, Duration idleTimeout
     private static final ConfigKey<Duration> RETRY_AFTER_KEY = ConfigKey.of(RETRY_AFTER,
             ValueParsers.positiveDuration(), "5s", "the Retry-After (whole seconds, rounded up) of a heavy request turned away");
     private static final ConfigKey<Duration> TRANSACTION_TIMEOUT_KEY = ConfigKey.of(TRANSACTION_TIMEOUT,
-            ValueParsers.positiveDuration(), "30s",
+            ValueParsers.positiveDuration(), "60s",
             "Neo4j ends a read transaction of a request running longer (the driver's transaction timeout); the request gets 503 naming this key");
 
     /** The keys, in docs order. */
