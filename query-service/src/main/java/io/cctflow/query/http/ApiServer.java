@@ -43,6 +43,7 @@ public final class ApiServer implements AutoCloseable {
         server.addBean(new NetworkConnectionLimit(limits.maxConnections(), server));
         heavy = new HeavyRequests(limits);
         server.setHandler(gzip(new RequestDeadline(server.getScheduler(), limits.requestTimeout(), routes)));
+        server.setErrorHandler(new JsonErrors());
         server.setStopTimeout(0); // close() stops at once, as the JDK server's stop(0) did
     }
 

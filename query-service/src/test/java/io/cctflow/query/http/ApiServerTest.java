@@ -125,6 +125,18 @@ class ApiServerTest {
         assertThat(send("/big").headers().firstValue("Content-Encoding")).as("only when asked").isEmpty();
     }
 
+    @Test
+    void errorsJettyAnswersItselfAreJsonToo() throws Exception {
+        start(Duration.ofMinutes(5));
+        HttpResponse<String> tooLong = send("/healthz?x=" + "a".repeat(20_000));
+        assertThat(tooLong.statusCode()).isEqualTo(414);
+        assertThat(tooLong.headers().firstValue("Content-Type")).hasValue("application/json; charset=utf-8");
+        assertThat(tooLong.body()).isEqualTo("{\"error\":\"HTTP 414: URI Too Long\"}");
+        HttpResponse<String> ambiguous = send("/healthz/%25");
+        assertThat(ambiguous.statusCode()).isEqualTo(400);
+        assertThat(ambiguous.body()).startsWith("{\"error\":\"HTTP 400: ");
+    }
+
     private HttpRequest.Builder request(String path) {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(BOUND);
     }
