@@ -14,9 +14,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The embedded HTTP server of the API (Jetty 12, core Handler API), within {@link ServerLimits}:
- * request threads with a queue bounded by a connection limit, idle and request timeouts ({@link RequestDeadline}),
- * heavy requests capped on threads of their own ({@link HeavyRequests}), gzip for clients that
- * accept it. Routes are added before {@link #start}; a route serves its path and the paths below it.
+ * request threads whose queue is bounded by a connection limit, idle and request timeouts
+ * ({@link RequestDeadline}), heavy requests capped on threads of their own ({@link
+ * HeavyRequests}), gzip for clients that accept it, Jetty's own errors as JSON ({@link JsonErrors}). Routes are added before {@link #start}; a route serves its path and the paths below it.
  */
 public final class ApiServer implements AutoCloseable {
     private final Server server;
