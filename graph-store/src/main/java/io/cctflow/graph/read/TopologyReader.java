@@ -6,6 +6,7 @@ import io.cctflow.core.TreeCounts;
 import io.cctflow.core.collect.LongIntMap;
 import io.cctflow.graph.Keys;
 import io.cctflow.model.NodeRecord;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -46,7 +47,15 @@ public final class TopologyReader {
 
     /** @param topologyCacheNodes most node records kept in memory; 0 turns the topology cache off */
     public TopologyReader(Driver driver, String database, int topologyCacheNodes) {
-        this.reads = new Reads(driver, database);
+        this(driver, database, topologyCacheNodes, null);
+    }
+
+    /**
+     * @param topologyCacheNodes most node records kept in memory; 0 turns the topology cache off
+     * @param transactionTimeout each read transaction's timeout; null: the server's default
+     */
+    public TopologyReader(Driver driver, String database, int topologyCacheNodes, Duration transactionTimeout) {
+        this.reads = new Reads(driver, database, transactionTimeout);
         this.topology = new TopologyCache(topologyCacheNodes);
     }
 
