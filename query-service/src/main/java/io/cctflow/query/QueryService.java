@@ -8,6 +8,7 @@ import io.cctflow.graph.maintenance.MaintenanceScheduler;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
+import io.cctflow.query.api.ContextEndpoint;
 import io.cctflow.query.api.DeploymentsEndpoint;
 import io.cctflow.query.api.InstancesEndpoint;
 import io.cctflow.query.api.Limits;
@@ -141,6 +142,7 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(catalogue, trees)));
         route.add("/api/v1/timeline", new JsonHandler(new TimelineEndpoint(catalogue, trees)));
         route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(catalogue, topology, trees)));
+        route.add(ContextEndpoint.PATH, new JsonHandler(new ContextEndpoint(catalogue, topology, limits)));
         route.add(TasksHandler.PATH, new TasksHandler(catalogue, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
         HealthEndpoints.register(server, driver, database);

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.cctflow.core.task.MatchType;
 import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.TaskDefinitionRecord;
+import io.cctflow.query.api.ContextEndpoint;
 import io.cctflow.query.api.DeploymentsEndpoint;
 import io.cctflow.query.api.InstancesEndpoint;
 import io.cctflow.query.api.MethodMetricsEndpoint;
@@ -264,7 +265,7 @@ class QueryEdgesTest {
         assertThat(service.routes()).isNotEmpty();
         assertThat(paths).containsAll(service.routes());
         Map<String, Set<String>> accepted = Map.of(
-                "/api/v1/services", ServicesEndpoint.PARAMS, "/api/v1/deployments", DeploymentsEndpoint.PARAMS,
+                "/api/v1/context", ContextEndpoint.PARAMS, "/api/v1/services", ServicesEndpoint.PARAMS, "/api/v1/deployments", DeploymentsEndpoint.PARAMS,
                 "/api/v1/instances", InstancesEndpoint.PARAMS, "/api/v1/metrics/method", MethodMetricsEndpoint.PARAMS,
                 "/api/v1/tree", TreeEndpoint.PARAMS, "/api/v1/compare", CompareEndpoint.PARAMS,
                 "/api/v1/timeline", TimelineEndpoint.PARAMS, "/api/v1/metrics/top", TopMethodsEndpoint.PARAMS);

@@ -58,8 +58,33 @@ final class QueryFixture {
             new Spec("b", "v1", Map.of("zone", "y"), 1, 4),
             new Spec("c", "v2", Map.of("zone", "x"), 5, 3));
 
+    /** Stacks of the default fixture are 1 to this many frames deep. */
+    static final int DEFAULT_MAX_DEPTH = 6;
+
     final List<Sample> samples = new ArrayList<>();
     final Map<Long, NodeRecord> nodes = new LinkedHashMap<>();
+    private final int maxDepth;
+
+    /** Stacks 1 to {@link #DEFAULT_MAX_DEPTH} frames deep. */
+    QueryFixture() {
+        this(DEFAULT_MAX_DEPTH);
+    }
+
+    /**
+     * Stacks 1 to {@code maxDepth} frames deep; beyond the default depth, the first stack of every
+     * window is {@code maxDepth} deep, so the deepest path is certain to be there.
+     */
+    QueryFixture(int maxDepth) {
+        this.maxDepth = maxDepth;
+    }
+
+    /** The query service over the test servers' Neo4j, on a free port, without the roll-up scheduler. */
+    static QueryService startService() throws IOException {
+        return QueryService.start(QueryServiceConfig.defaults().with(Map.of(
+                QueryServiceConfig.PORT, "0", QueryServiceConfig.NEO4J_URI, TestServers.get().neo4jUri(),
+                QueryServiceConfig.BOOTSTRAP_SERVERS, TestServers.get().kafkaBootstrapServers(),
+                QueryServiceConfig.ROLLUP_INTERVAL, "0")));
+    }
 
     static String key(String instance) {
         return new ExecutionId(SERVICE, SPECS.stream().filter(s -> s.instance().equals(instance)).findFirst()
@@ -81,7 +106,7 @@ final class QueryFixture {
                 long start = T0 + w * WINDOW;
                 Cct tree = new Cct();
                 for (int s = 0; s < 3 + random.nextInt(10); s++) {
-                    int depth = 1 + random.nextInt(6);
+                    int depth = s == 0 && maxDepth > DEFAULT_MAX_DEPTH ? maxDepth : 1 + random.nextInt(maxDepth);
                     long[] methods = new long[depth];
                     int[] lines = new int[depth];
                     methods[0] = METHODS.get(random.nextInt(2)).id(); // few thread roots
