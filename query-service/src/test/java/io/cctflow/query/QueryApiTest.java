@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cctflow.core.Cct;
+import io.cctflow.core.metrics.CallSite;
+import io.cctflow.core.metrics.CallSites;
 import io.cctflow.core.metrics.MethodMetrics;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
@@ -180,6 +182,23 @@ class QueryApiTest {
         Cct tree = scope.tree();
         assertThat(shares(o.get("threads"))).as(as + " threads")
                 .isEqualTo(expected(expected.threads(), t -> tree.threadName((int) t)));
+        assertThat(sites(o.get("calleeSites"))).as(as + " callee sites")
+                .isEqualTo(expectedSites(CallSites.callees(scope, m.id())));
+        assertThat(sites(o.get("callerSites"))).as(as + " caller sites")
+                .isEqualTo(expectedSites(CallSites.callers(scope, m.id())));
+    }
+
+    /** Call sites as "method:line samples share", in the order given. */
+    private static List<String> sites(JsonNode list) {
+        List<String> out = new ArrayList<>();
+        list.forEach(s -> out.add(s.get("method").asText() + ":" + s.get("line").asInt() + " "
+                + s.get("samples").asLong() + " " + s.get("share").asDouble()));
+        return out;
+    }
+
+    private static List<String> expectedSites(List<CallSite> sites) {
+        return sites.stream().map(s -> NAMES.get(s.method()) + ":" + s.line() + " " + s.samples() + " " + s.share())
+                .toList();
     }
 
     private static Map<String, Long> shares(JsonNode list) {
