@@ -105,6 +105,42 @@ class QueryApiTest {
         }
     }
 
+    /**
+     * The thread filters against a brute-force per-thread count: cct-core's tree of only the samples
+     * whose raw thread name the filter selects ("worker-1" selects the pool "worker-#", so both
+     * workers' samples; "m" as a group selects "main").
+     */
+    @Test
+    void threadFiltersCountOnlyTheSelectedThreadsSamples() {
+        Map<String, java.util.function.Predicate<String>> filters = Map.of(
+                "&thread=worker-1", t -> t.startsWith("worker-"),
+                "&thread=main", t -> t.equals("main"),
+                "&thread-group=m", t -> t.equals("main"),
+                "&thread=main&thread-group=wor", t -> true);
+        filters.forEach((filter, selects) -> {
+            for (Case c : cases()) {
+                Cct ref = DATA.reference(c.executions(), c.from(), c.to(), selects);
+                String what = c.query() + filter;
+                for (MethodRecord m : QueryFixture.METHODS) {
+                    JsonNode r = api.get("/api/v1/metrics/method?" + c.query() + filter + "&method="
+                            + enc(m.className() + "." + m.methodName() + m.descriptor()), 200);
+                    assertMetrics(r, Scope.whole(ref), m, what);
+                }
+                JsonNode tree = api.get("/api/v1/tree?" + c.query() + filter, 200);
+                assertThat(tree.get("totalSamples").asLong()).as(what).isEqualTo(ref.total(Cct.ROOT));
+                assertThat(tree.get("nodes").asInt()).as(what).isEqualTo(ref.size());
+            }
+        });
+        JsonNode compare = api.get("/api/v1/compare?service=shop&a.version=v1&b.version=v2&thread=main", 200);
+        assertThat(compare.get("a").get("samples").asLong()).isEqualTo(DATA.reference(List.of(key("a"), key("b")),
+                0, Long.MAX_VALUE, "main"::equals).total(Cct.ROOT));
+        assertThat(compare.get("significance").get("model").asText()).isEqualTo("binomial");
+        assertThat(api.get("/api/v1/tree?service=shop&thread=nope", 404).get("error").asText())
+                .contains("'thread'").contains("worker-#");
+        assertThat(api.get("/api/v1/metrics/method?service=shop&method=com.shop.Db.query&thread-group=", 400)
+                .get("error").asText()).contains("'thread-group'");
+    }
+
     @Test
     void dynamicRootMetricsEqualCctCore() {
         MethodRecord root = QueryFixture.METHODS.get(3); // Tax.rate

@@ -23,10 +23,13 @@ import java.util.stream.Collectors;
  * selection of executions and a time range, relative to the whole tree, selected tasks or a
  * dynamic root method: method and self time (over all named overloads together), and per overload
  * its callee, caller and thread time, and its callees and callers by call site (the invocation
- * view: one row per method and line of the call), each with the raw sample counts behind it.
+ * view: one row per method and line of the call), each with the raw sample counts behind it;
+ * counting the samples of the selected threads only with {@code thread} and {@code thread-group}
+ * ({@link ThreadParams}).
  */
 public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
-    public static final Set<String> PARAMS = union(Selection.PARAMS, ScopeParams.PARAMS, Set.of("method", "top"));
+    public static final Set<String> PARAMS = union(Selection.PARAMS, ScopeParams.PARAMS, ThreadParams.PARAMS,
+            Set.of("method", "top"));
 
     private final CatalogueReader catalogue;
     private final TopologyReader topology;
@@ -71,6 +74,7 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
             String scope,
             List<String> tasks,
             String root,
+            ThreadParams threads,
             List<String> overloads,
             long methodSamples,
             long totalSamples,
@@ -85,8 +89,9 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
         params.allowOnly(PARAMS);
         int top = params.integer("top", 1, trees.limits().maxResults()).orElse(Math.min(50, trees.limits().maxResults()));
         List<MethodRecord> methods = MethodResolver.all(catalogue, "method", params.required("method"));
+        ThreadParams threads = ThreadParams.of(params);
         Selection selection = Selection.of(params, catalogue, trees.limits());
-        Cct tree = trees.load(selection);
+        Cct tree = threads.apply(trees.load(selection));
         ScopeParams scope = ScopeParams.of(params, catalogue, topology, selection.service(), tree);
         Set<Long> ids = methods.stream().map(MethodRecord::id).collect(Collectors.toSet());
         MethodTime all = MethodTime.of(scope.scope(), ids::contains);
@@ -121,7 +126,7 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(),
                 selection.from().toString(), selection.to().toString(), params.required("method"),
-                scope.kind(), scope.tasks(), scope.root(),
+                scope.kind(), scope.tasks(), scope.root(), threads,
                 methods.stream().map(MethodRecord::signature).toList(),
                 all.methodSamples(), all.scopeSamples(), all.methodTime(), all.selfSamples(), all.selfTime(),
                 overloads);
