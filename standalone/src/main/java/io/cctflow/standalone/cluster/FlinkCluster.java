@@ -123,6 +123,9 @@ public final class FlinkCluster implements AutoCloseable {
         c.put("rest.bind-address", Ports.LOOPBACK);
         c.put("rest.port", restPort);
         c.put("taskmanager.numberOfTaskSlots", Integer.toString(SLOTS_PER_TASK_MANAGER));
+        // spread the job's slots over both TaskManagers (the default fills one first): the work
+        // divides across processes, and losing either TaskManager is a failure the job recovers from
+        c.put("taskmanager.load-balance.mode", "slots");
         // chosen to fit two TaskManagers beside three brokers, Neo4j and two query services in a few GiB
         c.put("jobmanager.memory.process.size", "640m");
         c.put("taskmanager.memory.process.size", "1000m");

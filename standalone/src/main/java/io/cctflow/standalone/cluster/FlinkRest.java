@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -94,6 +96,22 @@ public final class FlinkRest {
      */
     public long restarts(String jobId) throws IOException, InterruptedException {
         return get("/jobs/" + jobId + "/exceptions").path("exceptionHistory").path("entries").size();
+    }
+
+    /**
+     * The resource ids of the TaskManagers running at least one of the job's subtasks, e.g.
+     * {@code taskmanager-1}: a failure test kills one of these, not an idle one.
+     */
+    public Set<String> taskManagersOf(String jobId) throws IOException, InterruptedException {
+        Set<String> ids = new TreeSet<>();
+        for (JsonNode vertex : get("/jobs/" + jobId).path("vertices")) {
+            for (JsonNode tm : get("/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/taskmanagers")
+                    .path("taskmanagers")) {
+                ids.add(tm.path("taskmanager-id").asText());
+            }
+        }
+        ids.remove("");
+        return ids;
     }
 
     /** Cancels the job (its retained checkpoints stay). */

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,10 @@ class ClusterFailuresIT {
             String kafka = cluster.kafka().bootstrapServers();
 
             input.send(kafka, topic, 0, third);
-            ChildJvm tm = cluster.flink().taskManagers().get(0);
+            Set<String> busy = cluster.flink().rest().taskManagersOf(cluster.jobId());
+            ChildJvm tm = cluster.flink().taskManagers().stream().filter(t -> busy.contains(t.name())).findFirst()
+                    .orElseThrow(() -> new AssertionError("no TaskManager runs the job's subtasks: " + busy));
+            log(t0, "the job's subtasks run on " + busy);
             tm.kill();
             log(t0, "kill -9 " + tm + " after " + third + " batches");
             input.send(kafka, topic, third, 2 * third);
