@@ -20,6 +20,7 @@ import io.cctflow.query.alerting.AlertingMetrics;
 import io.cctflow.query.api.compare.CompareEndpoint;
 import io.cctflow.query.api.TreeEndpoint;
 import io.cctflow.query.api.TreeSource;
+import io.cctflow.query.api.TruncationEndpoint;
 import io.cctflow.query.health.HealthEndpoints;
 import io.cctflow.query.api.TimelineEndpoint;
 import io.cctflow.query.api.TopMethodsEndpoint;
@@ -143,6 +144,7 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/timeline", new JsonHandler(new TimelineEndpoint(catalogue, trees)));
         route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(catalogue, topology, trees)));
         route.add(ContextEndpoint.PATH, new JsonHandler(new ContextEndpoint(catalogue, topology, limits)));
+        route.add(TruncationEndpoint.PATH, new JsonHandler(new TruncationEndpoint(catalogue, trees)));
         route.add(TasksHandler.PATH, new TasksHandler(catalogue, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
         HealthEndpoints.register(server, driver, database);

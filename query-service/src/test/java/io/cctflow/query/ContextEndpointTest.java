@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cctflow.core.Cct;
-import io.cctflow.servers.TestServers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,6 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.Driver;
 
 /**
  * {@code /api/v1/context} decodes node ids into the paths cct-core built them from: random trees
@@ -23,22 +21,18 @@ class ContextEndpointTest {
     private static final int MAX_DEPTH = 2_000;
     private static final QueryFixture DATA = new QueryFixture(MAX_DEPTH);
     private static final Map<Long, String> NAMES = QueryFixture.signatures();
-    private static Driver driver;
-    private static QueryService service;
+    private static QueryFixture.Served served;
     private static QueryFixture.Api api;
 
     @BeforeAll
     static void start() throws Exception {
-        driver = TestServers.get().newDriver();
-        DATA.write(driver, 2_000);
-        service = QueryFixture.startService();
-        api = new QueryFixture.Api(service.port(), null);
+        served = DATA.serve(2_000);
+        api = served.api();
     }
 
     @AfterAll
     static void stop() {
-        service.close();
-        driver.close();
+        served.close();
     }
 
     @Test
@@ -132,10 +126,8 @@ class ContextEndpointTest {
         for (int n = 1; n < ref.size(); n++) {
             deep = ref.depth(n) > ref.depth(deep) ? n : deep;
         }
-        try (QueryService small = QueryService.start(QueryServiceConfig.defaults().with(Map.of(
-                QueryServiceConfig.PORT, "0", QueryServiceConfig.NEO4J_URI, TestServers.get().neo4jUri(),
-                QueryServiceConfig.ROLLUP_INTERVAL, "0", QueryServiceConfig.MAX_RESULTS, "100",
-                QueryServiceConfig.PAGE_SIZE, "100")))) {
+        try (QueryService small = QueryFixture.startService(Map.of(QueryServiceConfig.MAX_RESULTS, "100",
+                QueryServiceConfig.PAGE_SIZE, "100"))) {
             QueryFixture.Api limited = new QueryFixture.Api(small.port(), null);
             assertThat(limited.get("/api/v1/context?node=" + ref.id(deep), 400).get("error").asText())
                     .contains("limits.max-results").contains(ref.depth(deep) + " frames");
