@@ -42,7 +42,10 @@ function update(changes, options) {
   App.render();
 }
 
-/** A request to the API; asks for the bearer token on 401 and tries again. */
+/**
+ * A request to the API; asks for the bearer token on 401 and tries again; on a 503 with
+ * Retry-After (too many heavy requests at once) waits that long and tries again.
+ */
 async function api(path, init) {
   for (let attempt = 0; attempt < 4; attempt++) {
     const headers = Object.assign({}, (init && init.headers) || {});
@@ -61,6 +64,11 @@ async function api(path, init) {
     }
     if (response.status === 401) {
       await askToken(body && body.error ? body.error : 'the API needs a bearer token');
+      continue;
+    }
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    if (response.status === 503 && retryAfter > 0 && attempt < 3) {
+      await new Promise(resolve => setTimeout(resolve, retryAfter * 1000));
       continue;
     }
     if (!response.ok) {

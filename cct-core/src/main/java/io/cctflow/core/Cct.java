@@ -46,6 +46,8 @@ public final class Cct {
     private int[] lines;
     private int[] depths;
     private int[] recursiveParents;
+    /** Per node, a 64-bit set of the hashed methods on its path (root to node): see {@link #findRecursiveParent}. */
+    private long[] pathMethods;
     /** Null in a tree without counts ({@link #topologyOnly}). */
     private long[] self;
     private long[] total;
@@ -87,6 +89,7 @@ public final class Cct {
         lines = new int[cap];
         depths = new int[cap];
         recursiveParents = new int[cap];
+        pathMethods = new long[cap];
         self = counted ? new long[cap] : null;
         total = counted ? new long[cap] : null;
         ids[ROOT] = NodeId.ROOT;
@@ -293,18 +296,30 @@ public final class Cct {
         lines[n] = line;
         depths[n] = depths[parent] + 1;
         recursiveParents[n] = findRecursiveParent(parent, methodId);
+        pathMethods[n] = pathMethods[parent] | methodBit(methodId);
         index.put(id, n);
         return n;
     }
 
-    /** Seed 002 Listing 3.3, but from the path in hand: O(depth) per new node, no tree scan. */
+    /**
+     * Seed 002 Listing 3.3, but from the path in hand: O(depth) per new node, no tree scan. The walk
+     * up is skipped when the method's bit is not in the path's set, which is the common case (most
+     * paths have no recursion): rebuilding a 200,000-node tree spent a fifth of its time in the walk.
+     */
     private int findRecursiveParent(int ancestor, long methodId) {
+        if ((pathMethods[ancestor] & methodBit(methodId)) == 0) {
+            return NONE;
+        }
         for (int a = ancestor; a != ROOT; a = parents[a]) {
             if (methods[a] == methodId) {
                 return a;
             }
         }
         return NONE;
+    }
+
+    private static long methodBit(long methodId) {
+        return 1L << ((methodId * 0x9E37_79B9_7F4A_7C15L) >>> 58);
     }
 
     private void growArrays() {
@@ -315,6 +330,7 @@ public final class Cct {
         lines = Arrays.copyOf(lines, cap);
         depths = Arrays.copyOf(depths, cap);
         recursiveParents = Arrays.copyOf(recursiveParents, cap);
+        pathMethods = Arrays.copyOf(pathMethods, cap);
         if (counted) {
             self = Arrays.copyOf(self, cap);
             total = Arrays.copyOf(total, cap);

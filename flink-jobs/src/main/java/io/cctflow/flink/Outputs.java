@@ -1,6 +1,5 @@
 package io.cctflow.flink;
 
-import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.cct.TruncatedStack;
 import io.cctflow.flink.ingest.DeadLetter;
@@ -8,8 +7,10 @@ import io.cctflow.flink.task.TaskDefinitionChange;
 import io.cctflow.model.NodeTasks;
 import io.cctflow.flink.state.TaskDefinitionState;
 import io.cctflow.flink.state.TaskDefinitionStateSerializer;
+import java.time.Duration;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -31,10 +32,6 @@ public final class Outputs {
     public static final OutputTag<TaskDefinitionChange> TASK_DEFINITION_CHANGES =
             new OutputTag<>("task-definition-changes", TypeInformation.of(TaskDefinitionChange.class));
 
-    /** Batch counts that arrived after their window's allowed lateness. */
-    public static final OutputTag<BatchCounts> LATE_BATCHES =
-            new OutputTag<>("late-batches", TypeInformation.of(BatchCounts.class));
-
     /**
      * Per execution: its CCT's nodes (id, parent, method, line, depth: {@code StoredNodes}) in
      * chunks, one per batch that created nodes, compacted into one when there are many. Bytes in few
@@ -55,6 +52,20 @@ public final class Outputs {
      */
     public static final ValueStateDescriptor<long[]> LAST_SEQUENCE = new ValueStateDescriptor<>("run-sequence",
             PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO);
+
+    /**
+     * Per execution: the batches seen of its latest runs ({@code SeenBatches}), so a batch that
+     * arrives twice is counted once. Expires a week after the execution's last batch: a copy that
+     * late is still counted once by the graph's window writes, which know each window's batches.
+     */
+    public static final ValueStateDescriptor<long[]> SEEN_BATCHES = seenBatches();
+
+    private static ValueStateDescriptor<long[]> seenBatches() {
+        ValueStateDescriptor<long[]> d = new ValueStateDescriptor<>("seen-batches",
+                PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO);
+        d.enableTimeToLive(StateTtlConfig.newBuilder(Duration.ofDays(7)).build());
+        return d;
+    }
 
     /** Per execution: truncated stacks without a candidate yet, oldest first. */
     public static final ListStateDescriptor<TruncatedStack> PENDING_TRUNCATED =

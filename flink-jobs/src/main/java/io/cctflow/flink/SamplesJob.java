@@ -5,22 +5,18 @@ import io.cctflow.flink.cct.CctMergeFunction;
 import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.sink.TopologyWrite;
 import io.cctflow.flink.ingest.DeadLetter;
-import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.RawRecordDeserializer;
 import io.cctflow.flink.manifest.ManifestPipeline;
+import io.cctflow.flink.sink.DeadLetterSink;
 import io.cctflow.flink.sink.Neo4jSink;
 import io.cctflow.flink.task.TaskDefinitionChange;
-import io.cctflow.flink.task.TaskTopic;
-import io.cctflow.flink.window.EarlyFiringTrigger;
-import io.cctflow.flink.window.LateBatches;
-import io.cctflow.flink.window.SumCounts;
-import io.cctflow.flink.window.ToWindowCounts;
+import io.cctflow.flink.window.ToContribution;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.graph.write.WindowContribution;
 import io.cctflow.model.CodeClassRecord;
 import io.cctflow.model.NodeTasks;
-import io.cctflow.model.WindowCounts;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -34,8 +30,6 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.StateBackendOptions;
-import org.apache.flink.connector.base.DeliveryGuarantee;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -43,7 +37,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.neo4j.driver.Driver;
@@ -56,9 +49,8 @@ import org.neo4j.driver.Driver;
  * kafka source ─▶ keyBy(execution) ─▶ merge into CCT ─┬─▶ topology ─▶ Neo4j
  * task definitions ─▶ broadcast ───────────▲         ├─▶ task labels, task definitions ─▶ Neo4j
  *                                                    ├─▶ dead letters ──────────────────────┬─▶ Kafka DLQ
- *                                                    └─▶ counts ─▶ watermarks ─▶ keyBy      │
- *                                                          ─▶ window sum ─┬─▶ Neo4j          │
- *                                                                         └─▶ late batches ─┘
+ *                                                    └─▶ counts ─▶ window contributions ─▶ Neo4j
+ *                                                          (each batch added once to its window, any age)
  * </pre>
  *
  * Sources and sinks are injected into {@link #build} so tests can swap them; {@link #start} wires
@@ -76,15 +68,17 @@ public final class SamplesJob {
      * method names in keyed state as chunks, a list of byte arrays; 7: the broadcast state of task
      * definitions holds the job's own {@code TaskDefinitionState}, serialized by
      * {@code TaskDefinitionStateSerializer}, no longer graph-store's record as a POJO: a version 6
-     * savepoint is refused on restore, its serializer incompatible).
+     * savepoint is refused on restore, its serializer incompatible; 8: no window operator, batches
+     * go to the graph as contributions named by batch, which the graph adds once; keyed state of
+     * the batches seen, for duplicates; pending truncated stacks carry their contribution id).
      */
-    public static final int STATE_VERSION = 7;
+    public static final int STATE_VERSION = 8;
 
     private SamplesJob() {
     }
 
     /** The sinks of the job; tests pass their own. */
-    public record Sinks(Sink<TopologyUpdate> topology, Sink<WindowCounts> windows, Sink<DeadLetter> deadLetters,
+    public record Sinks(Sink<TopologyUpdate> topology, Sink<WindowContribution> windows, Sink<DeadLetter> deadLetters,
             Sink<NodeTasks> nodeTasks, Sink<TaskDefinitionChange> taskDefinitions) {
     }
 
@@ -117,27 +111,16 @@ public final class SamplesJob {
         merged.getSideOutput(Outputs.TASK_DEFINITION_CHANGES).sinkTo(sinks.taskDefinitions())
                 .name("task-definitions-to-neo4j").uid("task-definitions-sink");
 
-        SingleOutputStreamOperator<WindowCounts> windows = merged.assignTimestampsAndWatermarks(WatermarkStrategy
-                        .<BatchCounts>forBoundedOutOfOrderness(config.outOfOrderness())
-                        .withTimestampAssigner((counts, previous) -> counts.eventTimeMillis)
-                        .withIdleness(config.idleness()))
-                .name("batch-event-time")
-                .uid("batch-event-time")
-                .keyBy(counts -> counts.executionKey, Types.STRING)
-                .window(TumblingEventTimeWindows.of(config.window()))
-                .trigger(new EarlyFiringTrigger(config.earlyFiring()))
-                .allowedLateness(config.allowedLateness())
-                .sideOutputLateData(Outputs.LATE_BATCHES)
-                .aggregate(new SumCounts(), new ToWindowCounts())
-                .name("window-counts")
-                .uid("window-counts");
-        windows.sinkTo(sinks.windows()).name("window-counts-to-neo4j").uid("window-counts-sink");
+        // one subtask writes each execution's windows (forward from the keyed merge), as
+        // GraphWriter.addContributions requires
+        merged.map(new ToContribution(config.window()))
+                .name("window-contributions")
+                .uid("window-contributions")
+                .sinkTo(sinks.windows())
+                .name("window-counts-to-neo4j")
+                .uid("window-counts-sink");
 
-        windows.getSideOutput(Outputs.LATE_BATCHES)
-                .process(new LateBatches(config.window(), config.allowedLateness()))
-                .name("late-batches")
-                .uid("late-batches")
-                .union(merged.getSideOutput(Outputs.DEAD_LETTERS))
+        merged.getSideOutput(Outputs.DEAD_LETTERS)
                 .sinkTo(sinks.deadLetters())
                 .name("dead-letters")
                 .uid("dead-letter-sink");
@@ -198,7 +181,7 @@ public final class SamplesJob {
         Duration delay = Duration.ofMillis(500);
         return new Sinks(
                 new Neo4jSink<>(config.graph(), new TopologyWrite(config.topologyRecentIds()), 200, delay, config.neo4jRetryBudget()),
-                new Neo4jSink<>(config.graph(), GraphWriter::writeWindowCounts, 200, delay, config.neo4jRetryBudget()),
+                new Neo4jSink<>(config.graph(), GraphWriter::addContributions, 200, delay, config.neo4jRetryBudget()),
                 deadLetterSink(config),
                 // a new definition may relabel millions of nodes: large buffers, few transactions
                 new Neo4jSink<>(config.graph(), GraphWriter::writeNodeTasks, 20_000, delay, config.neo4jRetryBudget()),
@@ -207,11 +190,7 @@ public final class SamplesJob {
 
     /** The dead-letter topic as a sink; every pipeline of the job dead-letters there. */
     public static Sink<DeadLetter> deadLetterSink(SamplesJobConfig config) {
-        return KafkaSink.<DeadLetter>builder()
-                .setBootstrapServers(config.bootstrapServers())
-                .setRecordSerializer(new DeadLetterSerializer(config.deadLetterTopic()))
-                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
-                .build();
+        return new DeadLetterSink(config.bootstrapServers(), config.deadLetterTopic());
     }
 
     /** The code fingerprints' sink: one write per buffer of classes ({@link GraphWriter#writeCode}). */
@@ -245,7 +224,7 @@ public final class SamplesJob {
     }
 
     /**
-     * Creates the graph schema and the task definitions topic (if missing), then submits the job
+     * Creates the graph schema, the task definitions topic and the dead-letter topic (if missing), then submits the job
      * with production sources and sinks: the samples path with task definitions ({@link #build})
      * and the code manifests ({@link ManifestPipeline}) as {@link #readsManifests} says.
      */
@@ -253,7 +232,8 @@ public final class SamplesJob {
         try (Driver driver = config.graph().openDriver()) {
             GraphSchema.ensure(driver, config.graph().database());
         }
-        TaskTopic.ensure(config.bootstrapServers(), config.tasksTopic());
+        JobTopics.ensureTasks(config.bootstrapServers(), config.tasksTopic());
+        JobTopics.ensureDeadLetters(config.bootstrapServers(), config.deadLetterTopic());
         configure(env, config);
         build(env, config, kafkaSource(config), taskSource(config), productionSinks(config));
         if (readsManifests(config)) {

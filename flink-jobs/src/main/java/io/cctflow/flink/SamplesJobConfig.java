@@ -27,10 +27,6 @@ public record SamplesJobConfig(
         String deadLetterTopic,
         String groupId,
         Duration window,
-        Duration outOfOrderness,
-        Duration allowedLateness,
-        Duration idleness,
-        Duration earlyFiring,
         Duration checkpointInterval,
         String checkpointDir,
         String stateBackend,
@@ -51,10 +47,6 @@ public record SamplesJobConfig(
     public static final String DEAD_LETTER_TOPIC = "topic.dead-letters";
     public static final String GROUP_ID = "kafka.group.id";
     public static final String WINDOW = "window";
-    public static final String OUT_OF_ORDERNESS = "out-of-orderness";
-    public static final String ALLOWED_LATENESS = "allowed-lateness";
-    public static final String IDLENESS = "idleness";
-    public static final String EARLY_FIRING = "early-firing";
     public static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
     public static final String CHECKPOINT_DIR = "checkpoint.dir";
     public static final String STATE_BACKEND = "state.backend";
@@ -92,14 +84,6 @@ public record SamplesJobConfig(
                     "must be at most " + Duration.ofMillis(WindowReader.MAX_FINE_WINDOW_MILLIS).toMinutes()
                     + " minutes (range reads look that far back for a window reaching into a range)"),
             "1m", "event-time window of stored counts; at most 1 h (range reads look that far back for a window reaching into a range)");
-    private static final ConfigKey<Duration> OUT_OF_ORDERNESS_KEY = ConfigKey.of(OUT_OF_ORDERNESS,
-            ValueParsers.nonNegativeDuration(), "20s", "how late a batch may arrive behind the newest one and still be on time");
-    private static final ConfigKey<Duration> ALLOWED_LATENESS_KEY = ConfigKey.of(ALLOWED_LATENESS,
-            ValueParsers.nonNegativeDuration(), "2m", "a batch this far behind the watermark still updates its closed window; later ones are counted and dead-lettered");
-    private static final ConfigKey<Duration> IDLENESS_KEY = ConfigKey.of(IDLENESS,
-            ValueParsers.positiveDuration(), "1m", "after this long without batches an input stops holding back the watermark");
-    private static final ConfigKey<Duration> EARLY_FIRING_KEY = ConfigKey.of(EARLY_FIRING,
-            ValueParsers.positiveDuration(), "5s", "open windows are written this often, so samples are queryable before the window closes");
     private static final ConfigKey<Duration> CHECKPOINT_INTERVAL_KEY = ConfigKey.of(CHECKPOINT_INTERVAL,
             ValueParsers.positiveDuration(), "10s", "Flink checkpoint interval");
     private static final ConfigKey<String> CHECKPOINT_DIR_KEY = ConfigKey.of(CHECKPOINT_DIR,
@@ -126,8 +110,7 @@ public record SamplesJobConfig(
     /** Every key with its default and meaning, in the order the README lists them. */
     public static final ConfigDef KEYS = ConfigDef.builder("job configuration")
             .define(BOOTSTRAP_SERVERS_KEY, SAMPLES_TOPIC_KEY, TASKS_TOPIC_KEY, MANIFESTS_TOPIC_KEY, DEAD_LETTER_TOPIC_KEY,
-                    GROUP_ID_KEY, WINDOW_KEY, OUT_OF_ORDERNESS_KEY, ALLOWED_LATENESS_KEY, IDLENESS_KEY, EARLY_FIRING_KEY,
-                    CHECKPOINT_INTERVAL_KEY, CHECKPOINT_DIR_KEY, STATE_BACKEND_KEY, PARALLELISM_KEY, MATCH_THRESHOLD_KEY,
+                    GROUP_ID_KEY, WINDOW_KEY, CHECKPOINT_INTERVAL_KEY, CHECKPOINT_DIR_KEY, STATE_BACKEND_KEY, PARALLELISM_KEY, MATCH_THRESHOLD_KEY,
                     MAX_PENDING_KEY, MAX_PENDING_AGE_KEY, TREE_CACHE_KEY, TOPOLOGY_RECENT_IDS_KEY)
             .define(GraphStoreKeys.ALL).define(NEO4J_RETRY_KEY, BOUNDED_KEY)
             .build();
@@ -152,7 +135,6 @@ public record SamplesJobConfig(
         Config c = KEYS.parse(values);
         return new SamplesJobConfig(c.get(BOOTSTRAP_SERVERS_KEY), c.get(SAMPLES_TOPIC_KEY), c.get(TASKS_TOPIC_KEY),
                 c.get(MANIFESTS_TOPIC_KEY), c.get(DEAD_LETTER_TOPIC_KEY), c.get(GROUP_ID_KEY), c.get(WINDOW_KEY),
-                c.get(OUT_OF_ORDERNESS_KEY), c.get(ALLOWED_LATENESS_KEY), c.get(IDLENESS_KEY), c.get(EARLY_FIRING_KEY),
                 c.get(CHECKPOINT_INTERVAL_KEY), c.get(CHECKPOINT_DIR_KEY), c.get(STATE_BACKEND_KEY),
                 c.get(PARALLELISM_KEY), c.get(MATCH_THRESHOLD_KEY), c.get(MAX_PENDING_KEY), c.get(MAX_PENDING_AGE_KEY),
                 c.get(TREE_CACHE_KEY), c.get(TOPOLOGY_RECENT_IDS_KEY), GraphStoreKeys.graphOf(c), c.get(NEO4J_RETRY_KEY),
@@ -176,10 +158,6 @@ public record SamplesJobConfig(
         m.put(DEAD_LETTER_TOPIC, deadLetterTopic);
         m.put(GROUP_ID, groupId);
         m.put(WINDOW, window.toMillis() + "ms");
-        m.put(OUT_OF_ORDERNESS, outOfOrderness.toMillis() + "ms");
-        m.put(ALLOWED_LATENESS, allowedLateness.toMillis() + "ms");
-        m.put(IDLENESS, idleness.toMillis() + "ms");
-        m.put(EARLY_FIRING, earlyFiring.toMillis() + "ms");
         m.put(CHECKPOINT_INTERVAL, checkpointInterval.toMillis() + "ms");
         m.put(CHECKPOINT_DIR, checkpointDir);
         m.put(STATE_BACKEND, stateBackend);

@@ -181,8 +181,8 @@ class CctMergeFunctionTest {
         assertThat(harness.getSideOutput(Outputs.TOPOLOGY)).as("topology, instance span").isNull();
         assertThat(harness.getSideOutput(Outputs.DEAD_LETTERS)).isNull();
         assertThat(harness.numProcessingTimeTimers()).isZero();
-        // the last sequence only: no nodes, no method names, no pending stacks
-        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(1);
+        // the last sequence and the batches seen only: no nodes, no method names, no pending stacks
+        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(2);
         assertThat(lastSequence()).isZero();
     }
 
@@ -269,8 +269,8 @@ class CctMergeFunctionTest {
         assertThat(total(out.get(1), path(0, 5, 6)[2])).isEqualTo(1);
         // nothing pending any more: state and timer are gone
         assertThat(harness.numProcessingTimeTimers()).isZero();
-        // the node map, its method names and the last sequence only
-        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(3);
+        // the node map, its method names, the last sequence and the batches seen only
+        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(4);
     }
 
     @Test
@@ -294,8 +294,8 @@ class CctMergeFunctionTest {
                 .containsExactly(120_000L, 180_000L, 240_000L);
         assertThat(out.subList(out.size() - 3, out.size())).extracting(b -> b.truncatedExpired).containsExactly(2L, 3L, 4L);
         assertThat(harness.numProcessingTimeTimers()).isZero();
-        // the last sequence only: no nodes, no method names, no pending
-        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(1);
+        // the last sequence and the batches seen only: no nodes, no method names, no pending
+        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(2);
     }
 
     @Test

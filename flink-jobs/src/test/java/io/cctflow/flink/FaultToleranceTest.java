@@ -8,10 +8,12 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.NodeId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.flink.cct.BatchTrees;
+import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.graph.read.WindowReader;
 import io.cctflow.model.WindowCounts;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.servers.TestServers;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -26,13 +28,17 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -130,6 +136,171 @@ class FaultToleranceTest {
         }
     }
 
+    @Test
+    void duplicatedBatchesAreCountedOnce() throws Exception {
+        TestServers servers = TestServers.get();
+        String topic = "ft-dup.samples";
+        servers.createTopic(topic, 2);
+        servers.createTopic("ft.dlq", 1);
+        servers.cleanNeo4j();
+        List<SampleBatch> batches = batches(new Random(13));
+        // every third batch arrives twice (an agent's send that timed out and was retried), the
+        // copy sometimes right after the original, sometimes after other batches
+        List<SampleBatch> sent = new ArrayList<>(batches);
+        for (int i = 0; i < batches.size(); i += 3) {
+            sent.add(Math.min(sent.size(), i + 1 + i % 7), batches.get(i));
+        }
+        try (KafkaProducer<byte[], byte[]> producer = producer(servers)) {
+            send(producer, topic, sent);
+        }
+        runBounded(config(servers, topic, "ft-dup-" + System.nanoTime(), "hashmap"));
+        try (Driver driver = servers.newDriver()) {
+            Map<String, Map<Long, TreeCounts>> expected = expected(batches);
+            assertThat(stored(new WindowReader(driver, ""), expected.keySet())).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void restartWithoutStateFromLaterOffsetsKeepsTheFailureFreeCounts() throws Exception {
+        TestServers servers = TestServers.get();
+        String before = "ft-stateless-1.samples";
+        String after = "ft-stateless-2.samples";
+        servers.createTopic(before, 2);
+        servers.createTopic(after, 2);
+        servers.createTopic("ft.dlq", 1);
+        servers.cleanNeo4j();
+        List<SampleBatch> batches = batches(new Random(14));
+        // the first run reads A and B; the second starts without state (a new state version, a
+        // lost checkpoint) from committed offsets that lag what was written: the last batches of
+        // A and all of B. The windows in the middle hold batches of both.
+        int split = batches.size() / 2 + 1;
+        List<SampleBatch> resumed = batches.subList(split - 4, batches.size());
+        try (KafkaProducer<byte[], byte[]> producer = producer(servers)) {
+            send(producer, before, batches);
+            send(producer, after, resumed);
+        }
+        runBounded(config(servers, before, "ft-stateless-1-" + System.nanoTime(), "hashmap"));
+        Map<String, Map<Long, TreeCounts>> expected = expected(batches);
+        try (Driver driver = servers.newDriver()) {
+            assertThat(stored(new WindowReader(driver, ""), expected.keySet())).as("failure-free run")
+                    .isEqualTo(expected);
+        }
+        runBounded(config(servers, after, "ft-stateless-2-" + System.nanoTime(), "hashmap"));
+        try (Driver driver = servers.newDriver()) {
+            assertThat(stored(new WindowReader(driver, ""), expected.keySet())).as("after the restart without state")
+                    .isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aRecordingOneDayOldImportedBesideLiveDataIsStoredWhole() throws Exception {
+        TestServers servers = TestServers.get();
+        String topic = "ft-import.samples";
+        servers.createTopic(topic, 2);
+        servers.createTopic("ft.dlq", 1);
+        servers.cleanNeo4j();
+        long now = 1_800_000_000_000L - 1_800_000_000_000L % 60_000;
+        List<SampleBatch> live = new ArrayList<>();
+        List<SampleBatch> imported = new ArrayList<>();
+        Random random = new Random(15);
+        for (int seq = 0; seq < 12; seq++) {
+            live.add(TestBatches.random(TestBatches.execution("ft-live"), seq, now + seq * 15_000L, random, 30, 6));
+            // an imported recording has an execution of its own, one day behind the live data
+            imported.add(TestBatches.random(TestBatches.execution("ft-imported"), seq,
+                    now - Duration.ofDays(1).toMillis() + seq * 15_000L, random, 30, 6));
+        }
+        SamplesJobConfig config = config(servers, topic, "ft-import-" + System.nanoTime(), "hashmap");
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), "ft-checkpoints-").toAbsolutePath();
+        JobClient job = SamplesJob.start(environment(checkpoints, null, new Configuration()), config);
+        try (KafkaProducer<byte[], byte[]> producer = producer(servers); Driver driver = servers.newDriver()) {
+            WindowReader reader = new WindowReader(driver, "");
+            send(producer, topic, live);
+            awaitStored(reader, expected(live));
+            send(producer, topic, imported);
+            Map<String, Map<Long, TreeCounts>> both = new TreeMap<>(expected(live));
+            both.putAll(expected(imported));
+            awaitStored(reader, both);
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    @Test
+    void anOversizeGarbageRecordIsDeadLetteredCutToSizeAndTheJobGoesOn() throws Exception {
+        TestServers servers = TestServers.get();
+        String topic = "ft-poison.samples";
+        String deadLetters = "ft-poison.dlq-" + System.nanoTime(); // created by the job
+        int size = 4 * 1024 * 1024; // agents send batches up to 4 MiB
+        servers.createTopic(topic, 1, Map.of("max.message.bytes", Integer.toString(2 * size)));
+        servers.cleanNeo4j();
+        List<SampleBatch> batches = batches(new Random(16));
+        SamplesJobConfig config = config(servers, topic, "ft-poison-" + System.nanoTime(), "hashmap")
+                .with(Map.of(SamplesJobConfig.DEAD_LETTER_TOPIC, deadLetters));
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), "ft-checkpoints-").toAbsolutePath();
+        byte[] garbage = new byte[size];
+        new Random(17).nextBytes(garbage);
+        JobClient job = SamplesJob.start(environment(checkpoints, null, new Configuration()), config);
+        try (KafkaProducer<byte[], byte[]> producer = producer(servers, 2 * size); Driver driver = servers.newDriver()) {
+            producer.send(new ProducerRecord<>(topic, "garbage".getBytes(StandardCharsets.UTF_8), garbage)).get();
+            send(producer, topic, batches);
+            awaitStored(new WindowReader(driver, ""), expected(batches));
+            ConsumerRecord<byte[], byte[]> dead = awaitDeadLetter(servers, deadLetters);
+            assertThat(header(dead, DeadLetterSerializer.ORIGIN_HEADER)).isEqualTo(topic + "/0@0");
+            assertThat(header(dead, DeadLetterSerializer.ORIGINAL_SIZE_HEADER)).isEqualTo(Integer.toString(size));
+            assertThat(header(dead, DeadLetterSerializer.TRUNCATED_HEADER)).startsWith("value cut from " + size);
+            assertThat(header(dead, DeadLetterSerializer.REASON_HEADER)).isNotBlank();
+            assertThat(dead.value().length).isLessThan(1024 * 1024);
+            assertThat(dead.value()).isEqualTo(java.util.Arrays.copyOf(garbage, dead.value().length));
+            assertThat(job.getJobStatus().get(1, TimeUnit.MINUTES)).isEqualTo(JobStatus.RUNNING);
+        } finally {
+            cancelUnlessGone(job);
+        }
+    }
+
+    /**
+     * Cancels the job, unless it failed for good: then the local environment has shut its
+     * MiniCluster down, and cancelling would throw and hide why the test failed.
+     */
+    private static void cancelUnlessGone(JobClient job) throws Exception {
+        try {
+            job.getJobStatus().get(1, TimeUnit.MINUTES);
+        } catch (IllegalStateException e) {
+            return; // "MiniCluster is not yet running or has already been shut down"
+        }
+        job.cancel().get(1, TimeUnit.MINUTES);
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        var h = record.headers().lastHeader(name);
+        assertThat(h).as("header %s", name).isNotNull();
+        return new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    private static ConsumerRecord<byte[], byte[]> awaitDeadLetter(TestServers servers, String topic) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", servers.kafkaBootstrapServers());
+        p.put("group.id", "ft-dlq-" + System.nanoTime());
+        p.put("auto.offset.reset", "earliest");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
+            await("dead letter in " + topic).atMost(WAIT).until(() -> {
+                consumer.poll(Duration.ofMillis(500)).forEach(got::add);
+                return !got.isEmpty();
+            });
+            assertThat(got).hasSize(1);
+            return got.get(0);
+        }
+    }
+
+    private static void runBounded(SamplesJobConfig config) throws Exception {
+        SamplesJob.start(StreamExecutionEnvironment.createLocalEnvironment(
+                        Configuration.fromMap(Map.of("restart-strategy.type", "none"))),
+                        config.with(Map.of(SamplesJobConfig.BOUNDED, "true")))
+                .getJobExecutionResult().get(4, TimeUnit.MINUTES);
+    }
+
     /** Two executions, 12 batches each over three one-minute windows, interleaved. */
     private static List<SampleBatch> batches(Random random) {
         List<SampleBatch> batches = new ArrayList<>();
@@ -151,8 +322,6 @@ class FaultToleranceTest {
                 SamplesJobConfig.NEO4J_URI, servers.neo4jUri(),
                 SamplesJobConfig.NEO4J_USER, servers.neo4jUser(),
                 SamplesJobConfig.NEO4J_PASSWORD, servers.neo4jPassword(),
-                SamplesJobConfig.OUT_OF_ORDERNESS, "10m",
-                SamplesJobConfig.EARLY_FIRING, "1s",
                 SamplesJobConfig.CHECKPOINT_INTERVAL, "1s"));
     }
 
@@ -174,8 +343,13 @@ class FaultToleranceTest {
     }
 
     private static KafkaProducer<byte[], byte[]> producer(TestServers servers) {
+        return producer(servers, 1024 * 1024);
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(TestServers servers, int maxRequestSize) {
         Properties p = new Properties();
         p.put("bootstrap.servers", servers.kafkaBootstrapServers());
+        p.put("max.request.size", Integer.toString(maxRequestSize));
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 

@@ -28,8 +28,8 @@ class SamplesJobConfigTest {
     void badValuesNameTheKey() {
         assertThatThrownBy(() -> SamplesJobConfig.from(Map.of(SamplesJobConfig.MATCH_THRESHOLD, "-1")))
                 .hasMessage("truncated.match-threshold must be a whole number >= 0, got '-1'");
-        assertThatThrownBy(() -> SamplesJobConfig.from(Map.of(SamplesJobConfig.ALLOWED_LATENESS, "soon")))
-                .hasMessageStartingWith("allowed-lateness: ");
+        assertThatThrownBy(() -> SamplesJobConfig.from(Map.of(SamplesJobConfig.MAX_PENDING_AGE, "soon")))
+                .hasMessageStartingWith("truncated.max-age: ");
         assertThatThrownBy(() -> SamplesJobConfig.from(Map.of("windw", "1m")))
                 .hasMessageContaining("unknown job configuration key(s) [windw]");
         assertThatThrownBy(() -> SamplesJobConfig.from(Map.of(SamplesJobConfig.WINDOW, "61m")))

@@ -71,7 +71,6 @@ class SamplesJobTest {
                 SamplesJobConfig.NEO4J_URI, servers.neo4jUri(),
                 SamplesJobConfig.NEO4J_USER, servers.neo4jUser(),
                 SamplesJobConfig.NEO4J_PASSWORD, servers.neo4jPassword(),
-                SamplesJobConfig.OUT_OF_ORDERNESS, "10m", // the shuffle reorders by up to 2.5 min
                 SamplesJobConfig.PARALLELISM, "2",
                 SamplesJobConfig.BOUNDED, "true"));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(

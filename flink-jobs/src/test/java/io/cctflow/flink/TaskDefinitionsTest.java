@@ -202,11 +202,14 @@ class TaskDefinitionsTest {
         assertNoStateLeftBehind(1);
     }
 
-    /** Broadcast state holds only the live definitions; keyed state only nodes, their method names and the sequence. */
+    /**
+     * Broadcast state holds only the live definitions; keyed state only nodes, their method names,
+     * the sequence and the batches seen.
+     */
     private void assertNoStateLeftBehind(int definitions) throws Exception {
         assertThat(harness.getBroadcastState(Outputs.TASK_DEFINITIONS).entries()).hasSize(definitions);
         int executions = (int) harness.extractOutputValues().stream().map(c -> c.executionKey).distinct().count();
-        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(3 * executions);
+        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(4 * executions);
         assertThat(harness.numProcessingTimeTimers()).isZero();
         assertThat(harness.numEventTimeTimers()).isZero();
     }

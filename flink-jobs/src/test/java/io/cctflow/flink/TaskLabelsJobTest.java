@@ -65,8 +65,6 @@ class TaskLabelsJobTest {
                 SamplesJobConfig.NEO4J_URI, servers.neo4jUri(),
                 SamplesJobConfig.NEO4J_USER, servers.neo4jUser(),
                 SamplesJobConfig.NEO4J_PASSWORD, servers.neo4jPassword(),
-                SamplesJobConfig.OUT_OF_ORDERNESS, "10m",
-                SamplesJobConfig.EARLY_FIRING, "1s",
                 SamplesJobConfig.PARALLELISM, "2"));
 
         // two instances of one service: deep random stacks, well over 1,000 distinct nodes

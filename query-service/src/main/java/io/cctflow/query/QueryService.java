@@ -1,7 +1,5 @@
 package io.cctflow.query;
 
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.maintenance.MaintenanceScheduler;
@@ -26,6 +24,7 @@ import io.cctflow.query.api.TimelineEndpoint;
 import io.cctflow.query.api.TopMethodsEndpoint;
 import io.cctflow.query.http.AccessTokens;
 import io.cctflow.query.http.ApiException;
+import io.cctflow.query.http.ApiServer;
 import io.cctflow.query.http.BearerAuth;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.StaticFiles;
@@ -33,22 +32,23 @@ import io.cctflow.query.tasks.TaskPublisher;
 import io.cctflow.query.tasks.TasksHandler;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Set;
+import org.eclipse.jetty.server.Handler;
 import org.neo4j.driver.Driver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP API over the graph store. One {@link Driver} and one Kafka producer for the service's
- * lifetime; requests run on a small fixed pool of daemon threads; the roll-up and retention pass
+ * lifetime; requests run on Jetty within {@link io.cctflow.query.http.ServerLimits} (bounded
+ * request threads, timeouts, heavy requests capped on threads of their own, gzip); the roll-up and retention pass
  * runs every {@code rollup.interval} ({@link MaintenanceScheduler}) on one replica at a time (the
  * one holding the lease in Neo4j).
  */
@@ -56,23 +56,23 @@ public final class QueryService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
     /** Default port of the API. */
     public static final int DEFAULT_PORT = 8080;
+    /** The endpoints that may read and merge many windows: capped by {@code http.heavy-requests}. */
+    static final Set<String> HEAVY = Set.of("/api/v1/tree", "/api/v1/compare", "/api/v1/timeline",
+            "/api/v1/metrics/top", "/api/v1/metrics/method");
 
     private final Driver driver;
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final ApiServer server;
     private final MaintenanceScheduler maintenance; // null when rollup.interval is 0
     private final TaskPublisher publisher;
     private final List<String> routes;
     private final AlertingMetrics alerting; // null when disabled
     private final WindowReader windows;
 
-    private QueryService(Driver driver, HttpServer server, ExecutorService executor,
-            MaintenanceScheduler maintenance, TaskPublisher publisher, List<String> routes,
+    private QueryService(Driver driver, ApiServer server, MaintenanceScheduler maintenance, TaskPublisher publisher, List<String> routes,
             AlertingMetrics alerting, WindowReader windows) {
         this.windows = windows;
         this.driver = driver;
         this.server = server;
-        this.executor = executor;
         this.maintenance = maintenance;
         this.publisher = publisher;
         this.routes = routes;
@@ -106,23 +106,20 @@ public final class QueryService implements AutoCloseable {
     public static QueryService start(QueryServiceConfig config, AlertingConfig alerting) throws IOException {
         Driver driver = config.graph().openDriver();
         String database = config.graph().database();
-        HttpServer server;
         try {
             if (!config.rollupInterval().isZero()) {
                 GraphSchema.ensure(driver, database); // the roll-up pass relies on its indexes
             }
-            server = HttpServer.create(new InetSocketAddress(config.bindAddress(), config.port()), 64);
-        } catch (IOException e) {
-            driver.close();
-            throw new IOException("cannot listen on " + config.bindAddress() + ":" + config.port() + " ("
-                    + e.getMessage() + "); choose another port", e);
         } catch (RuntimeException e) {
             driver.close();
             throw new IllegalStateException("cannot prepare Neo4j at " + config.graph().uri() + ": " + e.getMessage(), e);
         }
-        CatalogueReader catalogue = new CatalogueReader(driver, database);
-        WindowReader windows = new WindowReader(driver, database, config.windowCacheRows());
-        TopologyReader topology = new TopologyReader(driver, database);
+        ApiServer server = new ApiServer(config.bindAddress(), config.port(), config.server());
+        Duration readTimeout = config.server().transactionTimeout();
+        CatalogueReader catalogue = new CatalogueReader(driver, database, readTimeout);
+        WindowReader windows = new WindowReader(driver, database, config.windowCacheRows(), readTimeout);
+        TopologyReader topology = new TopologyReader(driver, database, TopologyReader.DEFAULT_TOPOLOGY_CACHE_NODES,
+                readTimeout);
         Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults(),
                 config.maxLoadedNodes(), config.pageSize());
         TreeSource trees = new TreeSource(windows, topology, limits);
@@ -133,7 +130,7 @@ public final class QueryService implements AutoCloseable {
         List<String> routes = new ArrayList<>();
         Route route = (path, handler) -> {
             routes.add(path);
-            server.createContext(path, new BearerAuth(tokens, handler));
+            server.route(path, new BearerAuth(tokens, HEAVY.contains(path) ? server.heavy(handler) : handler));
         };
         route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(catalogue, limits)));
         route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(catalogue, limits)));
@@ -148,23 +145,30 @@ public final class QueryService implements AutoCloseable {
         route.add(TasksHandler.PATH, new TasksHandler(catalogue, publisher, Clock.systemUTC()));
         route.add(OpenApiEndpoint.PATH, new JsonHandler(new OpenApiEndpoint()));
         HealthEndpoints.register(server, driver, database);
-        server.createContext("/", new StaticFiles("ui", new BearerAuth(tokens, new JsonHandler(params -> {
+        server.route("/", new StaticFiles("ui", new BearerAuth(tokens, new JsonHandler(params -> {
             throw new ApiException(404, "no such endpoint; see " + OpenApiEndpoint.PATH + " for the API, or / for"
                     + " the web UI");
         }))));
 
-        ExecutorService executor = Executors.newFixedThreadPool(4, daemon("cctflow-http"));
-        server.setExecutor(executor);
         AlertingMetrics metrics = alerting.enabled()
                 ? AlertingMetrics.start(catalogue, windows, topology, alerting, Clock.systemUTC()) : null;
         if (metrics != null) {
-            server.createContext("/metrics", new BearerAuth(tokens, metrics.handler())); // scraped with the read token
+            server.route("/metrics", new BearerAuth(tokens, metrics.handler())); // scraped with the read token
         }
-        server.start();
+        try {
+            server.start();
+        } catch (IOException e) {
+            if (metrics != null) {
+                metrics.close();
+            }
+            publisher.close();
+            driver.close();
+            throw e;
+        }
         MaintenanceScheduler maintenance = config.rollupInterval().isZero() ? null
                 : MaintenanceScheduler.start(driver, database, config.rollupInterval(), config.rollupSettle(),
                         config.retention(), config.retentionBatch());
-        return new QueryService(driver, server, executor, maintenance, publisher, List.copyOf(routes), metrics,
+        return new QueryService(driver, server, maintenance, publisher, List.copyOf(routes), metrics,
                 windows);
     }
 
@@ -192,20 +196,12 @@ public final class QueryService implements AutoCloseable {
     }
 
     private interface Route {
-        void add(String path, HttpHandler handler);
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        };
+        void add(String path, Handler handler);
     }
 
     /** The port the API listens on. */
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     /**
@@ -223,11 +219,10 @@ public final class QueryService implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
+        server.close();
         if (alerting != null) {
             alerting.close();
         }
-        executor.shutdownNow();
         if (maintenance != null) {
             maintenance.close();
         }

@@ -7,6 +7,7 @@ import io.cctflow.core.config.ValueParsers;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.GraphStoreKeys;
 import io.cctflow.graph.maintenance.RetentionPolicy;
+import io.cctflow.query.http.ServerLimits;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,6 +24,8 @@ import java.util.Map;
  *     Empty: writes need no token when {@code bearerToken} is empty too, and are refused otherwise
  * @param rollupInterval zero disables the roll-up and retention pass
  * @param windowCacheRows rows of decoded windows kept across requests; zero turns the cache off
+ * @param server the HTTP server's threads, timeouts and cap on heavy requests, and the Neo4j
+ *     transaction timeout of reads
  */
 public record QueryServiceConfig(
         String bindAddress,
@@ -42,7 +45,8 @@ public record QueryServiceConfig(
         Duration rollupSettle,
         RetentionPolicy retention,
         int retentionBatch,
-        long windowCacheRows) {
+        long windowCacheRows,
+        ServerLimits server) {
 
     public static final String BIND = "bind";
     public static final String PORT = "port";
@@ -121,6 +125,7 @@ public record QueryServiceConfig(
                     MAX_WINDOWS_KEY, MAX_TREE_NODES_KEY, MAX_RESULTS_KEY, MAX_LOADED_NODES_KEY, PAGE_SIZE_KEY,
                     ROLLUP_INTERVAL_KEY, ROLLUP_SETTLE_KEY, RETENTION_FINE_KEY, RETENTION_HOUR_KEY, RETENTION_DAY_KEY,
                     RETENTION_BATCH_KEY, CACHE_WINDOW_ROWS_KEY)
+            .define(ServerLimits.KEYS)
             .build();
 
     /** Every key at its default. */
@@ -137,7 +142,7 @@ public record QueryServiceConfig(
                 c.get(MAX_WINDOWS_KEY), c.get(MAX_TREE_NODES_KEY), c.get(MAX_RESULTS_KEY), c.get(MAX_LOADED_NODES_KEY),
                 c.get(PAGE_SIZE_KEY), c.get(ROLLUP_INTERVAL_KEY), c.get(ROLLUP_SETTLE_KEY),
                 new RetentionPolicy(c.get(RETENTION_FINE_KEY), c.get(RETENTION_HOUR_KEY), c.get(RETENTION_DAY_KEY)),
-                c.get(RETENTION_BATCH_KEY), c.get(CACHE_WINDOW_ROWS_KEY));
+                c.get(RETENTION_BATCH_KEY), c.get(CACHE_WINDOW_ROWS_KEY), ServerLimits.of(c));
     }
 
     /** A copy with other values for some keys. */
@@ -173,6 +178,7 @@ public record QueryServiceConfig(
         m.put(RETENTION_DAY, retention.day().toString());
         m.put(RETENTION_BATCH, Integer.toString(retentionBatch));
         m.put(CACHE_WINDOW_ROWS, Long.toString(windowCacheRows));
+        m.putAll(server.asMap());
         return m;
     }
 

@@ -3,6 +3,7 @@ package io.cctflow.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cctflow.query.http.ServerLimits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +25,10 @@ class QueryServiceConfigTest {
         assertThat(c.retention().fine()).isEqualTo(Duration.ofDays(7));
         assertThat(c.retention().hour()).isEqualTo(Duration.ofDays(90));
         assertThat(c.retention().day()).isEqualTo(Duration.ofDays(730));
+        assertThat(c.server()).isEqualTo(ServerLimits.defaults());
+        assertThat(c.server().heavyRequests()).isEqualTo(4);
+        assertThat(c.server().requestTimeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(c.server().transactionTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(QueryServiceConfig.from(c.asMap())).isEqualTo(c);
     }
 
@@ -37,6 +42,10 @@ class QueryServiceConfigTest {
         assertThatThrownBy(() -> QueryServiceConfig.from(Map.of("retention.fine", "0")))
                 .hasMessageContaining("retention.fine must be > 0");
         assertThat(QueryServiceConfig.from(Map.of("rollup.interval", "0")).rollupInterval()).isZero();
+        assertThatThrownBy(() -> QueryServiceConfig.from(Map.of("http.threads", "2")))
+                .hasMessageContaining("http.threads must be");
+        assertThatThrownBy(() -> QueryServiceConfig.from(Map.of("neo4j.transaction-timeout", "0")))
+                .hasMessageContaining("neo4j.transaction-timeout must be > 0");
         assertThatThrownBy(() -> QueryServiceConfig.from(Map.of("auth.token", "same", "auth.write-token", "same")))
                 .hasMessageContaining("auth.write-token must differ from auth.token");
     }

@@ -12,7 +12,10 @@ import java.util.function.Consumer;
  * significantly slower and nothing else: a newcomer's first comparison has a known answer.
  */
 public final class DemoDeployments implements AutoCloseable {
-    /** Long enough for some 20,000 samples of the first deployment at the agent's default period. */
+    /**
+     * Two minutes: 2,606 samples at the agent's default 20 ms on the busy shared machine (load
+     * 11-16), which is why the demo samples every {@link DemoProcess#PERIOD}.
+     */
     static final Duration FIRST_RUN = Duration.ofMinutes(2);
 
     private final Thread runner;

@@ -1,11 +1,11 @@
 package io.cctflow.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cctflow.core.Cct;
+import io.cctflow.core.ExecutionId;
 import io.cctflow.core.MethodId;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
@@ -16,8 +16,8 @@ import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.query.QueryService;
 import io.cctflow.schema.SampleBatch;
-import io.cctflow.schema.Stack;
 import io.cctflow.servers.TestServers;
+import io.cctflow.standalone.e2e.AgentRun;
 import io.cctflow.standalone.e2e.SplitWorkload;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -26,8 +26,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +41,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -112,50 +109,9 @@ class EndToEndTest {
     }
 
     private void runAgentWorkload() throws Exception {
-        Path agentJar = Path.of(System.getProperty("cctflow.agent.jar"));
-        assertThat(agentJar).as("shipped agent jar (built by the collector module)").isRegularFile();
-        String agentArgs = "bootstrap.servers=" + servers.kafkaBootstrapServers() + ",topic=" + SAMPLES
-                + ",service=" + SERVICE + ",version=1.0,instance=child-1,period=10ms,flush=2s";
-        Path log = Files.createTempFile("e2e-workload", ".log");
-        Process child = new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:FlightRecorderOptions:stackdepth=256",
-                "-javaagent:" + agentJar + "=" + agentArgs,
-                "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(),
-                SplitWorkload.class.getName(), "12")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        try {
-            // JFR delivers a varying share of its nominal samples (fewer on a busy machine): the
-            // workload runs its 12 s and then until Kafka holds more than MIN_SAMPLES
-            awaitSamplesInKafka(child, log);
-        } finally {
-            child.getOutputStream().close(); // ends the workload; the agent flushes the rest at exit
-        }
-        assertThat(child.waitFor(90, TimeUnit.SECONDS)).as("workload exits; log %s", log).isTrue();
-        assertThat(child.exitValue()).as("workload exit code; log: %s", Files.readString(log)).isZero();
-    }
-
-    /** Waits until the agent's batches in Kafka hold more than {@link #MIN_SAMPLES} samples. */
-    private void awaitSamplesInKafka(Process child, Path log) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers.kafkaBootstrapServers());
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(SAMPLES).stream()
-                    .map(info -> new TopicPartition(SAMPLES, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            long[] samples = {0};
-            await().atMost(Duration.ofMinutes(3)).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
-                    .failFast("the workload ended early; log " + log, () -> !child.isAlive())
-                    .until(() -> {
-                        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofSeconds(1))) {
-                            samples[0] += SampleBatch.fromByteBuffer(ByteBuffer.wrap(r.value())).getStacks().stream()
-                                    .mapToLong(Stack::getCount).sum();
-                        }
-                        return samples[0] > MIN_SAMPLES;
-                    });
-        }
+        // the workload runs its 12 s and then until Kafka holds more than MIN_SAMPLES
+        AgentRun.run(servers.kafkaBootstrapServers(), SAMPLES, new ExecutionId(SERVICE, "1.0", "child-1"),
+                "period=10ms,flush=2s", MIN_SAMPLES, Duration.ofMinutes(3), SplitWorkload.class.getName(), "12");
     }
 
     private void sendMalformedRecord() throws Exception {
@@ -163,7 +119,7 @@ class EndToEndTest {
         p.put("bootstrap.servers", servers.kafkaBootstrapServers());
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            byte[] key = new io.cctflow.core.ExecutionId(SERVICE, "1.0", "child-1").key().getBytes(StandardCharsets.UTF_8);
+            byte[] key = new ExecutionId(SERVICE, "1.0", "child-1").key().getBytes(StandardCharsets.UTF_8);
             producer.send(new ProducerRecord<>(SAMPLES, key, "definitely not avro".getBytes(StandardCharsets.UTF_8))).get();
         }
     }

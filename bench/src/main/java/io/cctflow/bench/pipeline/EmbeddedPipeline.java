@@ -34,7 +34,7 @@ import org.neo4j.driver.SessionConfig;
  *
  * <p>{@link #send} is thread-safe (Kafka's producer is); {@link #close} stops everything in reverse order.
  */
-public final class EmbeddedPipeline implements AutoCloseable {
+public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
     private final SamplesJobConfig config;
     private final KafkaProducer<byte[], byte[]> producer;
@@ -81,7 +81,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
         return send(config.samplesTopic(), executionKey(batch), batch.toByteBuffer());
     }
 
-    /** Publishes one encoded batch under its execution key, as the agent does; completes on the broker's ack. */
+    @Override
     public CompletableFuture<Void> sendSamples(String executionKey, byte[] encodedBatch) {
         return send(config.samplesTopic(), executionKey, encodedBatch);
     }
@@ -140,7 +140,8 @@ public final class EmbeddedPipeline implements AutoCloseable {
         return reader;
     }
 
-    private static Properties producerProperties(String bootstrapServers) {
+    /** The benchmark producer's settings: acks=all and idempotent as the agent's, lz4 to spare the generator's CPU. */
+    static Properties producerProperties(String bootstrapServers) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);

@@ -40,7 +40,7 @@ public final class FleetLoad {
         }
     }
 
-    private final EmbeddedPipeline pipeline;
+    private final BatchTarget target;
     private final Fleet fleet;
     private final EncodedFleetBatches batches;
     private final int instances;
@@ -54,12 +54,12 @@ public final class FleetLoad {
     private volatile boolean stopped;
     private final Thread thread;
 
-    public FleetLoad(EmbeddedPipeline pipeline, Fleet fleet, EncodedFleetBatches batches, int instances, long flushMillis,
+    public FleetLoad(BatchTarget target, Fleet fleet, EncodedFleetBatches batches, int instances, long flushMillis,
             LatencyProbes probes, int probeEveryBatches) {
         if (instances < 1 || instances > fleet.size()) {
             throw new IllegalArgumentException("instances must be 1.." + fleet.size() + ", was " + instances);
         }
-        this.pipeline = pipeline;
+        this.target = target;
         this.fleet = fleet;
         this.batches = batches;
         this.instances = instances;
@@ -136,7 +136,7 @@ public final class FleetLoad {
         if (probe == null) {
             probes.count(key, start, batches.samplesPerBatch());
         }
-        pipeline.sendSamples(key, batch).whenComplete((ok, e) -> {
+        target.sendSamples(key, batch).whenComplete((ok, e) -> {
             if (e != null) {
                 failure.compareAndSet(null, e);
                 return;

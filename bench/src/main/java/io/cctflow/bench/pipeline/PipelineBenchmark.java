@@ -79,7 +79,7 @@ public final class PipelineBenchmark {
     }
 
     /** Library logs go to bench.log in the data directory, so the console holds the figures. */
-    private static void routeLogsToFile(Path dataDir) throws IOException {
+    static void routeLogsToFile(Path dataDir) throws IOException {
         Files.createDirectories(dataDir);
         System.setProperty("slf4j.provider", System.getProperty("slf4j.provider", "org.slf4j.simple.SimpleServiceProvider"));
         System.setProperty("org.slf4j.simpleLogger.logFile",

@@ -10,12 +10,23 @@ import java.util.Arrays;
  *
  * <p>Nodes marked in {@code excluded} (and, because a parent is listed before its children, every
  * node under them) are left out, which is how excised subtrees disappear from later matching.
+ * {@link #byMethod} orders siblings by method id, then call-site line, instead (method-path
+ * matching groups siblings of one method).
  */
 final class ChildIndex {
     final int[] first;
     final int[] kids;
 
     ChildIndex(Cct tree, boolean[] excluded) {
+        this(tree, excluded, false);
+    }
+
+    /** Children of every node ordered by (method, line). */
+    static ChildIndex byMethod(Cct tree) {
+        return new ChildIndex(tree, null, true);
+    }
+
+    private ChildIndex(Cct tree, boolean[] excluded, boolean methodFirst) {
         int n = tree.size();
         first = new int[n + 1];
         int count = 0;
@@ -34,6 +45,10 @@ final class ChildIndex {
             if (excluded == null || !excluded[c]) {
                 kids[fill[tree.parent(c)]++] = c;
             }
+        }
+        if (methodFirst) {
+            sortByMethod(tree);
+            return;
         }
         long[] keys = new long[0];
         for (int p = 0; p < n; p++) {
@@ -70,5 +85,39 @@ final class ChildIndex {
 
     int count(int parent) {
         return first[parent + 1] - first[parent];
+    }
+
+    /** Sorts each sibling run by (method, line): insertion sort for short runs, a boxed sort beyond. */
+    private void sortByMethod(Cct tree) {
+        java.util.Comparator<Integer> order = (x, y) -> compareByMethod(tree, x, y);
+        for (int p = 0; p + 1 < first.length; p++) {
+            int from = first[p];
+            int to = first[p + 1];
+            if (to - from > 32) {
+                Integer[] run = new Integer[to - from];
+                for (int i = from; i < to; i++) {
+                    run[i - from] = kids[i];
+                }
+                Arrays.sort(run, order);
+                for (int i = from; i < to; i++) {
+                    kids[i] = run[i - from];
+                }
+                continue;
+            }
+            for (int i = from + 1; i < to; i++) {
+                int x = kids[i];
+                int j = i - 1;
+                while (j >= from && compareByMethod(tree, kids[j], x) > 0) {
+                    kids[j + 1] = kids[j];
+                    j--;
+                }
+                kids[j + 1] = x;
+            }
+        }
+    }
+
+    private static int compareByMethod(Cct tree, int x, int y) {
+        int c = Long.compare(tree.method(x), tree.method(y));
+        return c != 0 ? c : Integer.compare(tree.callSiteLine(x), tree.callSiteLine(y));
     }
 }

@@ -18,6 +18,9 @@ import java.util.Arrays;
  * prefix of identical (method, line) children. A pair whose children table would exceed
  * {@link #MAX_LCS_CELLS} falls back to matching identical (method, line) children only.
  *
+ * <p>{@link #byMethodPath} is the projection the product compares by (issue 29): contexts matched by
+ * method path, call-site lines only breaking ties.
+ *
  * <p>The virtual roots always match each other; {@link #size()} counts the other pairs.
  */
 public final class CommonTree {
@@ -67,6 +70,20 @@ public final class CommonTree {
             }
         }
         return new CommonTree(a, b, pa, pb, size);
+    }
+
+    /**
+     * Matching by method path, call-site lines only breaking ties ({@link MethodPathMatching}):
+     * what stays matched when lines shift between releases. Unlike {@link #relaxed} it also matches
+     * siblings whose call order changed.
+     */
+    public static CommonTree byMethodPath(Cct a, Cct b) {
+        int[][] partners = MethodPathMatching.match(a, b);
+        int size = 0;
+        for (int n = 1; n < a.size(); n++) {
+            size += partners[0][n] >= 0 ? 1 : 0;
+        }
+        return new CommonTree(a, b, partners[0], partners[1], size);
     }
 
     /** Relaxed matching with the marked subtrees (already excised) left out of both trees. */

@@ -14,6 +14,11 @@ public class BatchCounts {
     /** Where the batch came from: topic, partition, offset and key of its record, without the value. */
     public RawRecord source;
     /**
+     * What the counts are named by in their window ({@link ContributionIds}): the batch, or the
+     * truncated stack of a batch whose outcome they change; the graph adds each id once.
+     */
+    public long contributionId;
+    /**
      * Changes to the window's truncated-sample outcomes (see {@code TruncationCounts}): a batch adds
      * its own; a later merge or expiry of a pending stack moves samples out of {@code pending}.
      */

@@ -47,6 +47,10 @@ final class BatchMerge {
                 : scratch.reset(instance.tree());
         List<TruncatedStack> truncated = new ArrayList<>();
         BatchTrees.merge(batch, methodIds, counts, truncated::add);
+        long batchId = batchId(batch);
+        for (int i = 0; i < truncated.size(); i++) {
+            truncated.get(i).id = ContributionIds.ofTruncatedStack(batchId, i);
+        }
         long collisions = instance.tree().collisions() - collisionsBefore;
         long merged = 0;
         long pendingCount = 0;
@@ -69,6 +73,12 @@ final class BatchMerge {
             }
         }
         return new Result(counts, pending, sizeBefore, collisions, merged, pendingCount, ambiguous);
+    }
+
+    /** The contribution id of the batch's own counts ({@link ContributionIds#ofBatch}). */
+    static long batchId(DecodedBatch batch) {
+        return ContributionIds.ofBatch(batch.instance().getStartTimeMillis(), batch.instance().getPid(),
+                batch.sequence());
     }
 
     /** Adds the stack the merger just completed ({@link TruncatedStackMerger#lastLeaf}) to {@code into}. */

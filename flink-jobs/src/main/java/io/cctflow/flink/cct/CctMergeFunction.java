@@ -17,6 +17,7 @@ import io.cctflow.flink.ingest.SampleBatchReader;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.RunSequences;
+import io.cctflow.flink.ingest.SeenBatches;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;
@@ -27,7 +28,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ValueState;
@@ -96,6 +96,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
 
     private transient ListState<byte[]> nodes;
     private transient ValueState<long[]> lastSequence;
+    private transient ValueState<long[]> seenBatches;
     private transient ListState<TruncatedStack> pending;
     private transient ValueState<Long> pendingTimer;
     private transient TaskLabelling tasks;
@@ -113,6 +114,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private transient Counter truncatedAmbiguous;
     private transient Counter truncatedExpired;
     private transient Counter sequenceGaps;
+    private transient Counter duplicateBatches;
+    private transient Counter uncheckedBatches;
     private transient Counter hashCollisions;
 
     /**
@@ -136,6 +139,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     public void open(OpenContext openContext) {
         nodes = getRuntimeContext().getListState(Outputs.CCT_NODE_CHUNKS);
         lastSequence = getRuntimeContext().getState(Outputs.LAST_SEQUENCE);
+        seenBatches = getRuntimeContext().getState(Outputs.SEEN_BATCHES);
         pending = getRuntimeContext().getListState(Outputs.PENDING_TRUNCATED);
         pendingTimer = getRuntimeContext().getState(Outputs.PENDING_TIMER);
         trees = new InstanceTrees(treeCacheSize);
@@ -153,6 +157,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         truncatedAmbiguous = metrics.counter("truncatedSamplesAmbiguous");
         truncatedExpired = metrics.counter("truncatedSamplesExpired");
         sequenceGaps = metrics.counter("sequenceGaps");
+        duplicateBatches = metrics.counter("duplicateBatches");
+        uncheckedBatches = metrics.counter("batchesNotCheckedForDuplicates");
         hashCollisions = metrics.counter("hashCollisions");
         tasks = new TaskLabelling(getRuntimeContext().getListState(Outputs.CCT_METHOD_NAME_CHUNKS), metrics,
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0);
@@ -172,6 +178,10 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         if (!execution.key().equals(ctx.getCurrentKey())) {
             // state is per execution: a batch filed under another key would corrupt it
             deadLetter(ctx, record, "record key does not match the batch's execution " + execution);
+            return;
+        }
+        if (isDuplicate(info, batch.sequence())) {
+            duplicateBatches.inc(); // already merged and counted: a copy changes nothing
             return;
         }
         checkSequence(info, batch.sequence());
@@ -199,8 +209,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         batchesMerged.inc();
         samplesMerged.inc(batchCounts.samples());
 
-        Map<Long, StackCounts> retried = new TreeMap<>();
-        Map<Long, BatchCounts> moved = new TreeMap<>();
+        Map<Long, StackCounts> retried = new HashMap<>();
+        Map<Long, BatchCounts> moved = new LinkedHashMap<>(); // in the order of the pending stacks
         boolean grew = instance.tree().size() > sizeBefore;
         // names are needed for new nodes only: most batches of a running execution create none
         Map<Long, MethodRecord> methods = new HashMap<>();
@@ -218,6 +228,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
 
         counts.executionKey = execution.key();
         counts.eventTimeMillis = batch.windowStartMillis();
+        counts.contributionId = BatchMerge.batchId(batch);
         counts.counts = CountColumns.of(TreeCounts.of(batchCounts));
         counts.source = new RawRecord(record.topic, record.partition, record.offset, record.key, null);
         out.collect(counts);
@@ -237,8 +248,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             if (grew && merger.tryMerge(instance.index(), stack.methods, stack.lines, stack.depth(), stack.count)
                     == MergeResult.MERGED) {
                 batchMerge.addCompleted(
-                        retried.computeIfAbsent(stack.eventTimeMillis, t -> new StackCounts(instance.tree())), stack);
-                BatchCounts delta = moved.computeIfAbsent(stack.eventTimeMillis, t -> new BatchCounts());
+                        retried.computeIfAbsent(stack.id, t -> new StackCounts(instance.tree())), stack);
+                BatchCounts delta = outcome(moved, stack);
                 delta.truncatedPending -= stack.count;
                 delta.truncatedMerged += stack.count;
                 truncatedMerged.inc(stack.count);
@@ -280,8 +291,22 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         }
     }
 
+    /**
+     * The counts that record what became of a pending stack: a contribution of their own to the
+     * stack's window, named by the stack ({@link ContributionIds#ofTruncatedStack}), so the graph
+     * adds it once.
+     */
+    private static BatchCounts outcome(Map<Long, BatchCounts> moved, TruncatedStack stack) {
+        return moved.computeIfAbsent(stack.id, id -> {
+            BatchCounts delta = new BatchCounts();
+            delta.eventTimeMillis = stack.eventTimeMillis;
+            delta.contributionId = id;
+            return delta;
+        });
+    }
+
     private void expire(TruncatedStack stack, Map<Long, BatchCounts> moved) {
-        BatchCounts delta = moved.computeIfAbsent(stack.eventTimeMillis, t -> new BatchCounts());
+        BatchCounts delta = outcome(moved, stack);
         delta.truncatedPending -= stack.count;
         delta.truncatedExpired += stack.count;
         truncatedExpired.inc(stack.count);
@@ -300,7 +325,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<BatchCounts> out) throws Exception {
         pendingTimer.clear();
-        Map<Long, BatchCounts> moved = new TreeMap<>();
+        Map<Long, BatchCounts> moved = new LinkedHashMap<>(); // in the order of the pending stacks
         List<TruncatedStack> kept = new ArrayList<>();
         for (TruncatedStack stack : pending.get()) {
             if (stack.pendingSinceMillis + maxPendingAgeMillis <= timestamp) {
@@ -318,7 +343,6 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         for (Map.Entry<Long, BatchCounts> e : moved.entrySet()) {
             BatchCounts delta = e.getValue();
             delta.executionKey = key;
-            delta.eventTimeMillis = e.getKey();
             StackCounts merged = retried.get(e.getKey());
             delta.counts = merged == null ? new CountColumns() : CountColumns.of(TreeCounts.of(merged));
             delta.source = source;
@@ -331,6 +355,22 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private void deadLetter(ReadOnlyContext ctx, RawRecord record, String reason) {
         deadLettered.inc();
         ctx.output(Outputs.DEAD_LETTERS, new DeadLetter(record, reason + " [" + record.origin() + "]"));
+    }
+
+    private boolean isDuplicate(InstanceInfo info, long sequence) throws Exception {
+        long[] state = seenBatches.value();
+        if (state == null) {
+            state = SeenBatches.none();
+        }
+        SeenBatches.Verdict verdict = SeenBatches.accept(state, info.getStartTimeMillis(), info.getPid(), sequence);
+        if (verdict == SeenBatches.Verdict.DUPLICATE) {
+            return true;
+        }
+        if (verdict == SeenBatches.Verdict.UNCHECKED) {
+            uncheckedBatches.inc();
+        }
+        seenBatches.update(state);
+        return false;
     }
 
     private void checkSequence(InstanceInfo info, long sequence) throws Exception {

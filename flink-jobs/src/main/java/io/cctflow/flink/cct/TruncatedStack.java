@@ -22,6 +22,8 @@ public class TruncatedStack {
     public String[] descriptors;
     public String thread;
     public long count;
+    /** Names its later outcome in its window ({@link ContributionIds#ofTruncatedStack}). */
+    public long id;
 
     public TruncatedStack() {
     }

@@ -7,6 +7,7 @@ import io.cctflow.model.DeploymentRecord;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.TaskDefinitionRecord;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +25,12 @@ public final class CatalogueReader {
     private final Reads reads;
 
     public CatalogueReader(Driver driver, String database) {
-        this.reads = new Reads(driver, database);
+        this(driver, database, null);
+    }
+
+    /** @param transactionTimeout each read transaction's timeout; null: the server's default */
+    public CatalogueReader(Driver driver, String database, Duration transactionTimeout) {
+        this.reads = new Reads(driver, database, transactionTimeout);
     }
 
     /** Instances of one service, or of all services when {@code service} is null. */

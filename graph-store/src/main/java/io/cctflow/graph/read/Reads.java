@@ -2,6 +2,7 @@ package io.cctflow.graph.read;
 
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.Sessions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,22 +11,28 @@ import java.util.function.Function;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
+import org.neo4j.driver.TransactionConfig;
 import org.neo4j.driver.Value;
 import org.neo4j.driver.types.TypeSystem;
 
 /**
  * Runs this package's read queries: one read transaction per query, always with parameters, none
- * built from user input; and decodes the stored arrays.
+ * built from user input, each terminated by Neo4j when it runs longer than the transaction timeout
+ * (if one is given); and decodes the stored arrays.
  *
  * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
  */
 final class Reads {
     private final Driver driver;
     private final String database;
+    private final TransactionConfig transaction;
 
-    Reads(Driver driver, String database) {
+    /** @param timeout each read transaction's timeout; null: the server's {@code db.transaction.timeout} */
+    Reads(Driver driver, String database, Duration timeout) {
         this.driver = driver;
         this.database = database;
+        this.transaction = timeout == null ? TransactionConfig.empty()
+                : TransactionConfig.builder().withTimeout(timeout).build();
     }
 
     <T> List<T> read(String query, Map<String, Object> params, Function<Record, T> map) {
@@ -34,7 +41,7 @@ final class Reads {
                 List<T> out = new ArrayList<>();
                 tx.run(query, params).forEachRemaining(r -> out.add(map.apply(r)));
                 return out;
-            });
+            }, transaction);
         }
     }
 

@@ -3,9 +3,12 @@ package io.cctflow.graph.read;
 import io.cctflow.core.Cct;
 import io.cctflow.core.NodeId;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.core.collect.LongIntMap;
 import io.cctflow.graph.Keys;
 import io.cctflow.model.NodeRecord;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -44,7 +47,15 @@ public final class TopologyReader {
 
     /** @param topologyCacheNodes most node records kept in memory; 0 turns the topology cache off */
     public TopologyReader(Driver driver, String database, int topologyCacheNodes) {
-        this.reads = new Reads(driver, database);
+        this(driver, database, topologyCacheNodes, null);
+    }
+
+    /**
+     * @param topologyCacheNodes most node records kept in memory; 0 turns the topology cache off
+     * @param transactionTimeout each read transaction's timeout; null: the server's default
+     */
+    public TopologyReader(Driver driver, String database, int topologyCacheNodes, Duration transactionTimeout) {
+        this.reads = new Reads(driver, database, transactionTimeout);
         this.topology = new TopologyCache(topologyCacheNodes);
     }
 
@@ -192,16 +203,18 @@ public final class TopologyReader {
 
     /** The tree of summed counts: topology read for the nodes that have counts, per-thread counts included. */
     public Cct rebuild(TreeCounts sum) {
-        Map<Long, long[]> counts = new HashMap<>(); // id -> {self, total}
-        for (int i = 0; i < sum.nodeIds().length; i++) {
-            counts.put(sum.nodeIds()[i], new long[] {sum.self()[i], sum.total()[i]});
+        long[] ids = sum.nodeIds();
+        LongIntMap rowOf = new LongIntMap(ids.length); // id -> its row in sum, no boxing of counts
+        List<Long> keys = new ArrayList<>(ids.length);
+        for (int i = 0; i < ids.length; i++) {
+            rowOf.put(ids[i], i);
+            keys.add(ids[i]);
         }
-        List<NodeRecord> nodes = new ArrayList<>(nodes(counts.keySet()));
-        nodes.sort(Comparator.comparingInt(NodeRecord::depth));
+        List<NodeRecord> nodes = byDepth(nodes(keys));
         Cct tree = new Cct(nodes.size() + 1);
-        long[] root = counts.get(NodeId.ROOT);
-        if (root != null) {
-            tree.addCounts(Cct.ROOT, root[0], root[1]);
+        int rootRow = rowOf.get(NodeId.ROOT);
+        if (rootRow >= 0) {
+            tree.addCounts(Cct.ROOT, sum.self()[rootRow], sum.total()[rootRow]);
         }
         for (NodeRecord n : nodes) {
             if (n.id() == NodeId.ROOT) {
@@ -217,8 +230,8 @@ public final class TopologyReader {
                 throw new IllegalStateException("stored node " + n.id() + " does not match its path (recomputed "
                         + tree.id(node) + ")");
             }
-            long[] c = counts.get(n.id());
-            tree.addCounts(node, c[0], c[1]);
+            int row = rowOf.get(n.id());
+            tree.addCounts(node, sum.self()[row], sum.total()[row]);
         }
         for (int e = 0; e < sum.threadNodeIds().length; e++) {
             int node = tree.indexOf(sum.threadNodeIds()[e]);
@@ -230,5 +243,30 @@ public final class TopologyReader {
             tree.addThreadSelf(node, tree.thread(name), sum.threadSelf()[e]);
         }
         return tree;
+    }
+
+    /** The records ordered by depth, parents before children, order within a depth kept (counting sort). */
+    private static List<NodeRecord> byDepth(List<NodeRecord> nodes) {
+        int maxDepth = 0;
+        for (NodeRecord n : nodes) {
+            maxDepth = Math.max(maxDepth, n.depth());
+        }
+        if (maxDepth > nodes.size()) { // deeper than there are nodes: a corrupt record; the loop reports it
+            List<NodeRecord> sorted = new ArrayList<>(nodes);
+            sorted.sort(Comparator.comparingInt(NodeRecord::depth));
+            return sorted;
+        }
+        int[] start = new int[maxDepth + 2];
+        for (NodeRecord n : nodes) {
+            start[n.depth() + 1]++;
+        }
+        for (int d = 0; d <= maxDepth; d++) {
+            start[d + 1] += start[d];
+        }
+        NodeRecord[] out = new NodeRecord[nodes.size()];
+        for (NodeRecord n : nodes) {
+            out[start[n.depth()]++] = n;
+        }
+        return Arrays.asList(out);
     }
 }

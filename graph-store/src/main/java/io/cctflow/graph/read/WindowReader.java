@@ -6,6 +6,7 @@ import io.cctflow.model.DeploymentWindow;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
 import io.cctflow.model.WindowSpan;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -45,12 +46,24 @@ public final class WindowReader {
 
     /** @param windowCacheRows most rows of decoded windows kept in memory; 0 turns the window cache off */
     public WindowReader(Driver driver, String database, long windowCacheRows) {
-        this(driver, database, new WindowCache(windowCacheRows, WRITE_MARGIN_MILLIS));
+        this(driver, database, windowCacheRows, null);
+    }
+
+    /**
+     * @param windowCacheRows most rows of decoded windows kept in memory; 0 turns the window cache off
+     * @param transactionTimeout each read transaction's timeout; null: the server's default
+     */
+    public WindowReader(Driver driver, String database, long windowCacheRows, Duration transactionTimeout) {
+        this(driver, database, new WindowCache(windowCacheRows, WRITE_MARGIN_MILLIS), transactionTimeout);
     }
 
     /** A reader over {@code windowCache} (for tests that size or settle it themselves). */
     public WindowReader(Driver driver, String database, WindowCache windowCache) {
-        this.reads = new Reads(driver, database);
+        this(driver, database, windowCache, null);
+    }
+
+    private WindowReader(Driver driver, String database, WindowCache windowCache, Duration transactionTimeout) {
+        this.reads = new Reads(driver, database, transactionTimeout);
         this.versions = new VersionedWindows(reads, windowCache);
         this.planner = new RangePlanner(versions);
     }

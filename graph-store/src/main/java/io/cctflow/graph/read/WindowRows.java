@@ -14,7 +14,7 @@ import org.neo4j.driver.Value;
  * How windows are read: the columns a window query returns ({@link #COLUMNS}), their decoding
  * into {@link WindowCounts}, and the checks that catch a window read while it was being rewritten.
  */
-final class WindowRows {
+public final class WindowRows {
     /** Reads of windows that met a window being rewritten, before giving up ({@link #read}). */
     static final int TORN_READ_ATTEMPTS = 5;
 
@@ -22,7 +22,7 @@ final class WindowRows {
     }
 
     /** What a window query returns: the arrays of {@link WindowCounts}. */
-    static final String COLUMNS = """
+    public static final String COLUMNS = """
             RETURN w.key AS key, w.instance AS instance, w.start AS start, w.end AS end, w.written AS written,
                    w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
                    w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
@@ -33,7 +33,12 @@ final class WindowRows {
                    w.members AS members, w.checksum AS checksum
             """;
 
-    static WindowCounts toWindow(Record r) {
+    /**
+     * The window of a record of {@link #COLUMNS}, checked.
+     *
+     * @throws RuntimeException if its columns do not fit together (read while being rewritten, or damaged)
+     */
+    public static WindowCounts toWindow(Record r) {
         try {
             WindowCounts w = toWindowCounts(r);
             checkSumsAgree(w.counts());

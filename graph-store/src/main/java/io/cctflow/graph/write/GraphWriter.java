@@ -94,7 +94,7 @@ public final class GraphWriter {
             UNWIND $rows AS r
             MERGE (w:Window {key: r.key})
             SET w.instance = r.instance, w.resolution = r.resolution, w.start = r.start, w.end = r.end,
-                w.written = timestamp(), w.members = r.members, w.checksum = r.checksum,
+                w.written = timestamp(), w.members = r.members, w.batches = r.batches, w.checksum = r.checksum,
                 w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
                 w.threadNodeIds = r.threadNodeIds, w.threadIds = r.threadIds, w.threadSelf = r.threadSelf,
                 w.threadDictIds = r.threadDictIds, w.threadDictNames = r.threadDictNames,
@@ -231,7 +231,32 @@ public final class GraphWriter {
         });
     }
 
-    private static Map<String, Object> windowRow(WindowCounts w, Resolution resolution) {
+    /**
+     * Adds each contribution to its fine window unless the window holds its id already (a replay,
+     * a copy, a job restarted without state): stored counts only grow, never count a contribution
+     * twice, whatever the age of its window ({@link ContributionMerge}). Call after the execution
+     * is written. Windows are read and written in the same transaction, {@value #CHUNK} contributions
+     * at a time; a window must have one writer at a time (the samples job writes an execution's
+     * windows from one subtask).
+     */
+    public void addContributions(List<WindowContribution> contributions) {
+        if (contributions.isEmpty()) {
+            return;
+        }
+        try (Session session = Sessions.open(driver, database)) {
+            for (int from = 0; from < contributions.size(); from += CHUNK) {
+                List<WindowContribution> chunk = contributions.subList(from, Math.min(contributions.size(), from + CHUNK));
+                session.executeWriteWithoutResult(tx -> {
+                    List<Map<String, Object>> rows = ContributionMerge.rows(tx, chunk);
+                    if (!rows.isEmpty()) {
+                        tx.run(WRITE_WINDOWS, Map.of("rows", rows)).consume();
+                    }
+                });
+            }
+        }
+    }
+
+    static Map<String, Object> windowRow(WindowCounts w, Resolution resolution) {
         TreeCounts c = w.counts();
         Map<String, Object> row = new HashMap<>(32);
         row.put("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis()));

@@ -1,12 +1,10 @@
 package io.cctflow.query.alerting;
 
-import com.sun.net.httpserver.HttpHandler;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
-import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.time.Clock;
@@ -14,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,8 +72,8 @@ public final class AlertingMetrics implements AutoCloseable {
     }
 
     /** The scrape handler (Prometheus text or OpenMetrics); the caller puts authentication in front. */
-    public HttpHandler handler() {
-        return new MetricsHandler(registry);
+    public Handler handler() {
+        return new ScrapeHandler(registry);
     }
 
     /** One refresh; never throws (the loop would stop). */

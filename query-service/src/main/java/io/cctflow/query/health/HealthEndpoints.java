@@ -1,6 +1,6 @@
 package io.cctflow.query.health;
 
-import com.sun.net.httpserver.HttpServer;
+import io.cctflow.query.http.ApiServer;
 import io.cctflow.query.http.JsonHandler;
 import java.time.Duration;
 import java.util.Map;
@@ -21,10 +21,13 @@ public final class HealthEndpoints {
     private HealthEndpoints() {
     }
 
-    /** Registers both endpoints on {@code server}; {@code database} empty: the default. */
-    public static void register(HttpServer server, Driver driver, String database) {
-        server.createContext(LIVENESS, new JsonHandler(params -> Map.of("status", "up")));
-        server.createContext(READINESS, new JsonHandler(params -> readiness(driver, database)));
+    /**
+     * Registers both endpoints on {@code server}, on its request threads (never behind heavy
+     * requests); {@code database} empty: the default.
+     */
+    public static void register(ApiServer server, Driver driver, String database) {
+        server.route(LIVENESS, new JsonHandler(params -> Map.of("status", "up")));
+        server.route(READINESS, new JsonHandler(params -> readiness(driver, database)));
     }
 
     private static Object readiness(Driver driver, String database) {

@@ -1,8 +1,10 @@
 package io.cctflow.query.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import java.io.IOException;
+import java.util.Map;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * Bearer-token authentication in front of a handler, by the rules of {@link AccessTokens}: a
@@ -10,36 +12,35 @@ import java.io.IOException;
  * token, or any write while writes are disabled, gets 403; neither reaches the handler.
  * Thread-safe.
  */
-public final class BearerAuth implements HttpHandler {
+public final class BearerAuth extends Handler.Wrapper {
     private final AccessTokens tokens;
-    private final HttpHandler next;
 
-    public BearerAuth(AccessTokens tokens, HttpHandler next) {
+    public BearerAuth(AccessTokens tokens, Handler next) {
+        super(next);
         this.tokens = tokens;
-        this.next = next;
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
-        String header = exchange.getRequestHeaders().getFirst("Authorization");
-        AccessTokens.Decision decision = tokens.decide(exchange.getRequestMethod(), header);
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        String header = request.getHeaders().get("Authorization");
+        String method = request.getMethod();
+        AccessTokens.Decision decision = tokens.decide(method, header);
         if (decision == AccessTokens.Decision.ALLOWED) {
-            next.handle(exchange);
-            return;
+            return super.handle(request, response, callback);
         }
-        if (decision == AccessTokens.Decision.UNAUTHENTICATED) {
-            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"cctflow\"");
-        }
-        JsonHandler.respond(exchange, () -> {
+        Map<String, String> headers = decision == AccessTokens.Decision.UNAUTHENTICATED
+                ? Map.of("WWW-Authenticate", "Bearer realm=\"cctflow\"") : Map.of();
+        JsonHandler.respond(request, response, callback, headers, () -> {
             throw switch (decision) {
                 case UNAUTHENTICATED -> new ApiException(401, header == null
                         ? "authentication required: send the header 'Authorization: Bearer <token>'"
                         : "the bearer token in the Authorization header is not valid");
-                case READ_ONLY_TOKEN -> new ApiException(403, "this token may only read; "
-                        + exchange.getRequestMethod() + " needs the write token (auth.write-token)");
+                case READ_ONLY_TOKEN -> new ApiException(403, "this token may only read; " + method
+                        + " needs the write token (auth.write-token)");
                 default -> new ApiException(403, "writes are disabled: the service has auth.token but no "
                         + "auth.write-token");
             };
         });
+        return true;
     }
 }

@@ -4,22 +4,22 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Adapts a GET endpoint to the JDK HTTP server: JSON out (or {@link PlainText}), {@link
+ * Adapts a GET endpoint to Jetty's Handler API: JSON out (or {@link PlainText}), {@link
  * ApiException} to its status with {@code {"error": message}}, anything else to 500 with no
  * internals: a stack trace never reaches a client, only the server log.
  */
-public final class JsonHandler implements HttpHandler {
+public final class JsonHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(JsonHandler.class);
     /**
      * Deepest JSON nesting written: a tree node takes two levels (its object and its {@code
@@ -27,6 +27,7 @@ public final class JsonHandler implements HttpHandler {
      */
     public static final int MAX_TREE_DEPTH = 100_000;
     static final int MAX_NESTING = 2 * MAX_TREE_DEPTH + 16;
+    static final String JSON_TYPE = "application/json; charset=utf-8";
     /**
      * Compact: indenting a deep tree (a flame graph of 100,000 nodes) multiplies its size several
      * times. Nesting is allowed as deep as the deepest tree an answer may hold ({@link
@@ -57,13 +58,16 @@ public final class JsonHandler implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
-        respond(exchange, () -> {
-            if (!"GET".equals(exchange.getRequestMethod())) {
-                throw new ApiException(405, "method " + exchange.getRequestMethod() + " not allowed; use GET");
+    public boolean handle(Request request, Response response, Callback callback) {
+        String method = request.getMethod();
+        String query = request.getHttpURI().getQuery();
+        respond(request, response, callback, () -> {
+            if (!"GET".equals(method)) {
+                throw new ApiException(405, "method " + method + " not allowed; use GET");
             }
-            return endpoint.handle(new QueryParams(exchange.getRequestURI().getRawQuery()));
+            return endpoint.handle(new QueryParams(query));
         });
+        return true;
     }
 
     /**
@@ -72,21 +76,35 @@ public final class JsonHandler implements HttpHandler {
      * sent, an {@link Error} (e.g. a stack overflow) or a failure to serialise included, still
      * answers: 500 with a JSON body, so no client is left waiting on a dropped connection.
      */
-    public static void respond(HttpExchange exchange, Supplier<Object> action) throws IOException {
+    public static void respond(Request request, Response response, Callback callback, Supplier<Object> action) {
+        respond(request, response, callback, Map.of(), action);
+    }
+
+    /** As {@link #respond(Request, Response, Callback, Supplier)}, with these headers on the answer. */
+    public static void respond(Request request, Response response, Callback callback, Map<String, String> headers,
+            Supplier<Object> action) {
+        Reply reply = Reply.of(request);
+        String what = request.getMethod() + " " + request.getHttpURI().getPathQuery();
         Rendered answer;
         try {
             answer = render(action.get());
         } catch (ApiException e) {
-            answer = render(new Status(e.status(), Map.of("error", e.getMessage())));
+            answer = new Rendered(e.status(), JSON_TYPE, errorBody(e.getMessage()));
         } catch (RuntimeException | Error e) {
-            LOG.error("request {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
-            answer = render(new Status(500, Map.of("error", "internal error; the server log has the details")));
+            ApiException known = Neo4jTimeouts.asApiException(e);
+            if (known != null) {
+                answer = new Rendered(known.status(), JSON_TYPE, errorBody(known.getMessage()));
+            } else {
+                LOG.error("request {} failed", what, e);
+                answer = new Rendered(500, JSON_TYPE, errorBody("internal error; the server log has the details"));
+            }
         }
-        exchange.getResponseHeaders().set("Content-Type", answer.contentType());
-        exchange.sendResponseHeaders(answer.status(), answer.bytes().length == 0 ? -1 : answer.bytes().length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(answer.bytes());
-        }
+        reply.send(response, callback, answer.status(), answer.contentType(), answer.bytes(), headers);
+    }
+
+    /** The body {@code {"error": message}}. */
+    static byte[] errorBody(String message) {
+        return render(Map.of("error", message)).bytes();
     }
 
     private record Rendered(int status, String contentType, byte[] bytes) {
@@ -104,7 +122,7 @@ public final class JsonHandler implements HttpHandler {
             return new Rendered(status, "text/plain; charset=utf-8", text.text().getBytes(StandardCharsets.UTF_8));
         }
         try {
-            return new Rendered(status, "application/json; charset=utf-8", JSON.writeValueAsBytes(body));
+            return new Rendered(status, JSON_TYPE, JSON.writeValueAsBytes(body));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the response as JSON: " + e.getOriginalMessage(), e);
         }

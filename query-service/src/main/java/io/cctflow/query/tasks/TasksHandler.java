@@ -2,8 +2,6 @@ package io.cctflow.query.tasks;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.cctflow.core.task.MatchType;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.model.TaskDefinitionRecord;
@@ -17,6 +15,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * {@code /api/v1/tasks} and {@code /api/v1/tasks/{id}}: task definitions. {@code GET} lists what
@@ -26,7 +29,7 @@ import java.util.Set;
  * io.cctflow.core.task.TaskDefinition} first, so a bad one is a 400 with the reason, never a
  * dead-lettered record. Thread-safe.
  */
-public final class TasksHandler implements HttpHandler {
+public final class TasksHandler extends Handler.Abstract {
     public static final String PATH = "/api/v1/tasks";
     static final int MAX_BODY = 64 * 1024;
     private static final Set<String> FIELDS = Set.of("id", "service", "matchType", "pattern", "nameTemplate");
@@ -57,22 +60,23 @@ public final class TasksHandler implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
-        JsonHandler.respond(exchange, () -> dispatch(exchange));
+    public boolean handle(Request request, Response response, Callback callback) {
+        JsonHandler.respond(request, response, callback, () -> dispatch(request));
+        return true;
     }
 
-    private Object dispatch(HttpExchange exchange) {
-        String path = exchange.getRequestURI().getPath();
+    private Object dispatch(Request request) {
+        String path = request.getHttpURI().getDecodedPath();
         String id = path.length() > PATH.length() + 1 ? path.substring(PATH.length() + 1) : null;
         if (!path.equals(PATH) && !path.equals(PATH + "/") && (id == null || id.contains("/"))) {
             throw ApiException.notFound("no such endpoint " + path + "; use " + PATH + " or " + PATH + "/{id}");
         }
-        QueryParams params = new QueryParams(exchange.getRequestURI().getRawQuery());
-        String method = exchange.getRequestMethod();
+        QueryParams params = new QueryParams(request.getHttpURI().getQuery());
+        String method = request.getMethod();
         if (id == null) {
             return switch (method) {
                 case "GET" -> list(params);
-                case "POST" -> create(body(exchange));
+                case "POST" -> create(body(request));
                 default -> throw new ApiException(405, "method " + method + " not allowed on " + PATH
                         + "; use GET or POST");
             };
@@ -80,7 +84,7 @@ public final class TasksHandler implements HttpHandler {
         params.allowOnly(Set.of());
         return switch (method) {
             case "GET" -> Definition.of(existing(id));
-            case "PUT" -> change(id, body(exchange));
+            case "PUT" -> change(id, body(request));
             case "DELETE" -> delete(id);
             default -> throw new ApiException(405, "method " + method + " not allowed on " + PATH
                     + "/{id}; use GET, PUT or DELETE");
@@ -186,9 +190,9 @@ public final class TasksHandler implements HttpHandler {
         return v.asText();
     }
 
-    private static JsonNode body(HttpExchange exchange) {
+    private static JsonNode body(Request request) {
         byte[] bytes;
-        try (InputStream in = exchange.getRequestBody()) {
+        try (InputStream in = Content.Source.asInputStream(request)) {
             bytes = in.readNBytes(MAX_BODY + 1);
         } catch (IOException e) {
             throw ApiException.badRequest("could not read the request body: " + e.getMessage());

@@ -6,12 +6,12 @@ import io.cctflow.graph.read.WindowReader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
+import io.cctflow.query.http.ApiServer;
+import io.cctflow.query.http.ServerLimits;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.servers.TestServers;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,7 +23,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 
-/** The refresh loop behind {@code /metrics}, served by the JDK HTTP server as the query service does. */
+/** The refresh loop behind {@code /metrics}, served by the API's HTTP server as the query service does. */
 class AlertingMetricsTest {
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -43,14 +43,14 @@ class AlertingMetricsTest {
         Profiles p = Profiles.random(new Random(7), 50, 5, 4);
         new StoredProfiles(new GraphWriter(driver, "")).write(new ExecutionId("cart", "v1", "x"),
                 now - now % StoredProfiles.WINDOW_MILLIS, p.tree(), StoredProfiles.methods(4));
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
+        ApiServer server = new ApiServer("127.0.0.1", 0, ServerLimits.defaults());
         AlertingConfig config = AlertingConfig.from(Map.of(AlertingConfig.REFRESH, "100ms"));
         String series = "cctflow_deployment_samples{service=\"cart\",version=\"v1\"} " + (double) p.samples();
         try (AlertingMetrics metrics = AlertingMetrics.start(new CatalogueReader(driver, ""),
                 new WindowReader(driver, ""), new TopologyReader(driver, ""), config, Clock.systemUTC())) {
-            server.createContext("/metrics", metrics.handler());
+            server.route("/metrics", metrics.handler());
             server.start();
-            int port = server.getAddress().getPort();
+            int port = server.port();
             await("first refresh served").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
                     .until(() -> scrape(port).contains(series));
             assertThat(scrape(port)).contains("cctflow_alerting_refresh_failures_total 0.0");
@@ -61,7 +61,7 @@ class AlertingMetricsTest {
                     .until(() -> !scrape(port).contains("cctflow_alerting_refresh_failures_total 0.0"));
             assertThat(scrape(port)).contains(series);
         } finally {
-            server.stop(0);
+            server.close();
             driver.close();
         }
     }

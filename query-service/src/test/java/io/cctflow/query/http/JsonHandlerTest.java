@@ -2,8 +2,6 @@ package io.cctflow.query.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,10 +11,11 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.neo4j.driver.exceptions.ClientException;
 
 /** Whatever a handler does, the client gets an answer: never a dropped connection or a hang. */
 class JsonHandlerTest {
-    private static HttpServer server;
+    private static ApiServer server;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     /** A value Jackson cannot write: its getter throws. */
@@ -28,23 +27,27 @@ class JsonHandlerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
-        server.createContext("/overflow", new JsonHandler(p -> {
+        server = new ApiServer("127.0.0.1", 0, ServerLimits.defaults());
+        server.route("/overflow", new JsonHandler(p -> {
             throw new StackOverflowError();
         }));
-        server.createContext("/assertion", new JsonHandler(p -> {
+        server.route("/assertion", new JsonHandler(p -> {
             throw new AssertionError("an Error, not an Exception");
         }));
-        server.createContext("/unwritable", new JsonHandler(p -> Map.of("x", new Unwritable())));
-        server.createContext("/bad", new JsonHandler(p -> {
+        server.route("/unwritable", new JsonHandler(p -> Map.of("x", new Unwritable())));
+        server.route("/bad", new JsonHandler(p -> {
             throw ApiException.badRequest("parameter 'x' is wrong");
+        }));
+        server.route("/neo4j-timeout", new JsonHandler(p -> {
+            throw new IllegalStateException("reading failed", new ClientException(
+                    "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration", "terminated"));
         }));
         server.start();
     }
 
     @AfterAll
     static void stop() {
-        server.stop(0);
+        server.close();
     }
 
     @Test
@@ -60,8 +63,15 @@ class JsonHandlerTest {
         assertThat(bad.body()).contains("parameter 'x' is wrong");
     }
 
+    @Test
+    void aNeo4jTransactionTimeoutIsA503NamingTheKey() throws Exception {
+        HttpResponse<String> r = get("/neo4j-timeout");
+        assertThat(r.statusCode()).isEqualTo(503);
+        assertThat(r.body()).contains(ServerLimits.TRANSACTION_TIMEOUT);
+    }
+
     private static HttpResponse<String> get(String path) throws Exception {
-        int port = server.getAddress().getPort();
+        int port = server.port();
         // bounded: before the fix the connection hung and this timed out
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());

@@ -8,7 +8,6 @@ import io.cctflow.core.diff.TreeDiff;
 import io.cctflow.core.diff.Weight;
 import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.diff.stats.MethodSamples;
-import io.cctflow.core.migration.MethodContexts;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.query.api.Selection;
 import io.cctflow.query.api.SideReplicates;
@@ -32,7 +31,8 @@ import java.util.concurrent.Executors;
  * ranges) compared method by method first ({@link MethodComparison}: each method's method time and
  * self time on both sides with counts, interval, p-value and Benjamini-Hochberg q-value, the noise
  * estimated from the sides' instances or windows when a side has two or more, calling contexts
- * matched by method path beneath each method), then with cct-core's {@link TreeDiff} (seed 000,
+ * matched by method path beneath each method, call-site lines breaking ties only: {@link
+ * CommonTree#byMethodPath}), then with cct-core's {@link TreeDiff} (seed 000,
  * PARCS): relaxed common tree, the three stages with attributions when CodeManifests give a
  * change list, overlap, matching score and the ranked weight differences with the baseline change
  * arrow of each method's method time.
@@ -124,26 +124,17 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
         DiffResult result = TreeDiff.compare(a.tree(), b.tree(), changes.changes(), weight, noiseOut.threshold(), top);
         MethodComparison.Result tested = MethodComparison.compare(a.replicates().replicates(),
                 b.replicates().replicates(), fdr);
-        Cct byMethodA = MethodContexts.of(a.tree());
-        Cct byMethodB = MethodContexts.of(b.tree());
-        MethodReport methods = new MethodReport(tested, byMethodA, byMethodB, top, contexts);
+        CommonTree byMethodPath = CommonTree.byMethodPath(a.tree(), b.tree());
+        MethodReport methods = new MethodReport(tested, byMethodPath, top, contexts);
         return new DiffReport(catalogue, a, b, weight, top, methods).build(result, noiseOut, changes,
-                commonTreeByMethod(byMethodA, byMethodB), methods.significance(a.replicates(), b.replicates()));
+                commonTreeByMethod(byMethodPath), methods.significance(a.replicates(), b.replicates()));
     }
 
-    /**
-     * The common tree of two method-path projections. Siblings of a projection have distinct
-     * methods and every call-site line is 0, so relaxed matching (children by method, call-site
-     * order kept) matches exactly the nodes whose method path both have: nodes with the same id
-     * (a hash of the path). One lookup per node instead of the matching itself.
-     */
-    private static CompareResponse.CommonTreeByMethod commonTreeByMethod(Cct a, Cct b) {
-        int size = 0;
-        for (int n = 1; n < a.size(); n++) {
-            size += b.indexOf(a.id(n)) > Cct.ROOT ? 1 : 0;
-        }
-        int nodesA = a.size() - 1;
-        int nodesB = b.size() - 1;
+    /** The common tree by method path: matched pairs and their share of each side's nodes. */
+    private static CompareResponse.CommonTreeByMethod commonTreeByMethod(CommonTree byMethodPath) {
+        int size = byMethodPath.size();
+        int nodesA = byMethodPath.first().size() - 1;
+        int nodesB = byMethodPath.second().size() - 1;
         return new CompareResponse.CommonTreeByMethod(size, nodesA, nodesB, nodesA == 0 ? 1.0 : (double) size / nodesA,
                 nodesB == 0 ? 1.0 : (double) size / nodesB);
     }

@@ -51,13 +51,14 @@ public record CompareResponse(
      * @param size matched pairs left after every excised subtree (virtual root not counted), nodes
      *     identified by method and call-site line
      * @param shareOfA size / nodes of side a (1 for an empty side)
-     * @param byMethodPath the relaxed common tree of both sides with call-site lines dropped
-     *     ({@code MethodContexts}): what lines that moved between releases no longer split
+     * @param byMethodPath the common tree with contexts matched by method path, call-site lines
+     *     breaking ties only by their order ({@code CommonTree.byMethodPath}): what lines that
+     *     moved between releases no longer split
      */
     public record CommonTreeSize(int size, double shareOfA, double shareOfB, CommonTreeByMethod byMethodPath) {
     }
 
-    /** The common tree of the sides' method-path projections: matched nodes and their share of each side's. */
+    /** The common tree by method path: matched pairs and their share of each side's nodes. */
     public record CommonTreeByMethod(int size, int nodesA, int nodesB, double shareOfA, double shareOfB) {
     }
 
@@ -111,7 +112,9 @@ public record CompareResponse(
 
     /**
      * One calling context of a method: the method path from the outermost frame to the method, its
-     * method samples in that context on each side and their shares of the side's samples.
+     * method samples in that context on each side and their shares of the side's samples. The two
+     * sides' nodes are matched by method path ({@code CommonTree.byMethodPath}); a context one side
+     * lacks has 0 samples there.
      */
     public record Context(List<String> path, long samplesA, long samplesB, double shareA, double shareB,
             double delta) {

@@ -1,6 +1,7 @@
 package io.cctflow.query.api.compare;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.diff.CommonTree;
 import io.cctflow.core.diff.stats.Change;
 import io.cctflow.core.diff.stats.Measure;
 import io.cctflow.core.diff.stats.MethodChange;
@@ -19,29 +20,31 @@ import java.util.function.LongFunction;
 
 /**
  * The method-level part of a comparison: the top methods of a {@link MethodComparison} as rows,
- * each with its calling contexts beneath. Contexts are nodes of the two trees' projections by
- * method ({@code MethodContexts}: call-site lines dropped, so lines that moved between releases do
- * not split a context), matched by their method path; a method's contexts are its nodes with no
- * ancestor of the same method, so their method samples add up to the method's. Used by one
- * request; not thread-safe.
+ * each with its calling contexts beneath. Contexts are the method's nodes with no ancestor of the
+ * same method (so their method samples add up to the method's), a node of one side paired with its
+ * partner in the common tree by method path ({@link CommonTree#byMethodPath}: call-site lines only
+ * break ties, so lines that moved between releases do not split a context). Used by one request;
+ * not thread-safe.
  */
 final class MethodReport {
     private final MethodComparison.Result result;
-    private final Cct byMethodA;
-    private final Cct byMethodB;
+    private final CommonTree byMethodPath;
+    private final Cct treeA;
+    private final Cct treeB;
     private final int contextsPerMethod;
     private final List<MethodChange> rows;
     private final Map<Long, List<long[]>> contexts = new HashMap<>();
     private final Map<Long, MethodChange> byId = new HashMap<>();
 
     /**
-     * @param byMethodA side a's tree projected by method ({@code MethodContexts.of})
+     * @param byMethodPath the two sides' trees matched by method path
      * @param contextsPerMethod contexts listed under each method, largest |delta| first
      */
-    MethodReport(MethodComparison.Result result, Cct byMethodA, Cct byMethodB, int top, int contextsPerMethod) {
+    MethodReport(MethodComparison.Result result, CommonTree byMethodPath, int top, int contextsPerMethod) {
         this.result = result;
-        this.byMethodA = byMethodA;
-        this.byMethodB = byMethodB;
+        this.byMethodPath = byMethodPath;
+        this.treeA = byMethodPath.first();
+        this.treeB = byMethodPath.second();
         this.contextsPerMethod = contextsPerMethod;
         this.rows = result.methods().stream().limit(top).toList();
         result.methods().forEach(c -> byId.put(c.method(), c));
@@ -52,7 +55,7 @@ final class MethodReport {
     void addMethodsNamed(Set<Long> ids) {
         rows.forEach(r -> ids.add(r.method()));
         contexts.values().forEach(list -> list.forEach(c -> {
-            Cct tree = c[1] >= 0 ? byMethodA : byMethodB;
+            Cct tree = c[1] >= 0 ? treeA : treeB;
             for (int n = (int) (c[1] >= 0 ? c[1] : c[2]); n != Cct.ROOT; n = tree.parent(n)) {
                 ids.add(tree.method(n));
             }
@@ -89,27 +92,37 @@ final class MethodReport {
                 c.delta(), c.low(), c.high(), c.pValue(), m.qValue(), m.significant(), m.label().name());
     }
 
-    /** Per row method: {id, node in A or -1, node in B or -1}, largest |delta| first, at most the limit. */
+    /**
+     * Per row method: {order key, node in A or -1, node in B or -1}, largest |delta| first, at most
+     * the limit; a node of A carries its partner in B.
+     */
     private void collectContexts() {
         Map<Long, Map<Long, long[]>> byMethod = new LinkedHashMap<>();
         rows.forEach(r -> byMethod.put(r.method(), new LinkedHashMap<>()));
-        addNodes(byMethodA, byMethod, 1);
-        addNodes(byMethodB, byMethod, 2);
-        long samplesA = byMethodA.total(Cct.ROOT);
-        long samplesB = byMethodB.total(Cct.ROOT);
+        addNodes(treeA, byMethod, true);
+        addNodes(treeB, byMethod, false);
+        long samplesA = treeA.total(Cct.ROOT);
+        long samplesB = treeB.total(Cct.ROOT);
         byMethod.forEach((method, found) -> {
             List<long[]> list = new ArrayList<>(found.values());
-            list.sort(Comparator.comparingDouble((long[] c) -> -Math.abs(share(byMethodB, c[2], samplesB)
-                    - share(byMethodA, c[1], samplesA))).thenComparingLong(c -> c[0]));
+            list.sort(Comparator.comparingDouble((long[] c) -> -Math.abs(share(treeB, c[2], samplesB)
+                    - share(treeA, c[1], samplesA))).thenComparingLong(c -> c[0]));
             contexts.put(method, list.size() > contextsPerMethod ? list.subList(0, contextsPerMethod) : list);
         });
     }
 
-    private static void addNodes(Cct tree, Map<Long, Map<Long, long[]>> byMethod, int column) {
+    /** Contexts of side A with their partners, or side B's contexts without a partner. */
+    private void addNodes(Cct tree, Map<Long, Map<Long, long[]>> byMethod, boolean sideA) {
         for (int n = 1; n < tree.size(); n++) {
             Map<Long, long[]> found = byMethod.get(tree.method(n));
-            if (found != null && tree.recursiveParent(n) == Cct.NONE) {
-                found.computeIfAbsent(tree.id(n), id -> new long[] {id, -1, -1})[column] = n;
+            if (found == null || tree.recursiveParent(n) != Cct.NONE) {
+                continue;
+            }
+            if (sideA) {
+                found.put((long) n, new long[] {n, n, byMethodPath.partnerInSecond(n)});
+            } else if (byMethodPath.partnerInFirst(n) < 0) {
+                long key = (long) treeA.size() + n;
+                found.put(key, new long[] {key, -1, n});
             }
         }
     }
@@ -119,16 +132,16 @@ final class MethodReport {
     }
 
     private CompareResponse.Context context(long[] c, LongFunction<String> signature) {
-        Cct tree = c[1] >= 0 ? byMethodA : byMethodB;
+        Cct tree = c[1] >= 0 ? treeA : treeB;
         List<String> path = new ArrayList<>();
         for (int n = (int) (c[1] >= 0 ? c[1] : c[2]); n != Cct.ROOT; n = tree.parent(n)) {
             path.add(signature.apply(tree.method(n)));
         }
         Collections.reverse(path);
-        long sa = c[1] < 0 ? 0 : byMethodA.total((int) c[1]);
-        long sb = c[2] < 0 ? 0 : byMethodB.total((int) c[2]);
-        double shareA = share(byMethodA, c[1], byMethodA.total(Cct.ROOT));
-        double shareB = share(byMethodB, c[2], byMethodB.total(Cct.ROOT));
+        long sa = c[1] < 0 ? 0 : treeA.total((int) c[1]);
+        long sb = c[2] < 0 ? 0 : treeB.total((int) c[2]);
+        double shareA = share(treeA, c[1], treeA.total(Cct.ROOT));
+        double shareB = share(treeB, c[2], treeB.total(Cct.ROOT));
         return new CompareResponse.Context(path, sa, sb, shareA, shareB, shareB - shareA);
     }
 

@@ -21,7 +21,6 @@ import io.cctflow.core.diff.stats.Measure;
 import io.cctflow.core.diff.stats.MethodChange;
 import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.diff.stats.MethodSamples;
-import io.cctflow.core.migration.MethodContexts;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphSchema;
@@ -366,14 +365,12 @@ class CompareEndpointTest {
                 assertThat(sumA).as(where + " contexts").isEqualTo(e.methodTime().change().countA());
             }
         }
-        Cct projectedA = MethodContexts.of(mergedA);
-        Cct projectedB = MethodContexts.of(mergedB);
-        int byPath = CommonTree.relaxed(projectedA, projectedB).size();
+        int byPath = CommonTree.byMethodPath(mergedA, mergedB).size();
         assertThat(body.at("/commonTree/byMethodPath/size").asInt()).as(what).isEqualTo(byPath);
-        assertThat(body.at("/commonTree/byMethodPath/nodesA").asInt()).as(what).isEqualTo(projectedA.size() - 1);
-        assertThat(body.at("/commonTree/byMethodPath/nodesB").asInt()).as(what).isEqualTo(projectedB.size() - 1);
+        assertThat(body.at("/commonTree/byMethodPath/nodesA").asInt()).as(what).isEqualTo(mergedA.size() - 1);
+        assertThat(body.at("/commonTree/byMethodPath/nodesB").asInt()).as(what).isEqualTo(mergedB.size() - 1);
         assertThat(body.at("/commonTree/byMethodPath/shareOfA").asDouble()).as(what)
-                .isEqualTo((double) byPath / (projectedA.size() - 1));
+                .isEqualTo((double) byPath / (mergedA.size() - 1));
         for (JsonNode d : body.get("differences")) {
             JsonNode mt = d.get("methodTime");
             assertLabelAgrees(what + " difference", mt.get("change").asText(), mt.get("significant").asBoolean(),

@@ -1,0 +1,39 @@
+package io.cctflow.bench.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ProcFsTest {
+    @Test
+    void readsThisProcesssCpuTimeAndCommandLine() {
+        long pid = ProcessHandle.current().pid();
+        long before = ProcFs.cpuNanos(pid);
+        long spin = 0;
+        for (long end = System.nanoTime() + 300_000_000L; System.nanoTime() < end; ) {
+            spin += Long.numberOfTrailingZeros(spin + 1);
+        }
+        assertThat(spin).isPositive();
+        assertThat(ProcFs.cpuNanos(pid)).isGreaterThan(before);
+        assertThat(ProcFs.commandLine(pid)).contains("java");
+    }
+
+    @Test
+    void aProcessThatIsGoneHasNoFigures() {
+        assertThat(ProcFs.cpuNanos(Long.MAX_VALUE)).isEqualTo(-1);
+        assertThat(ProcFs.commandLine(Long.MAX_VALUE)).isEmpty();
+    }
+
+    @Test
+    void namesTheClustersProcessesByTheirMainClass() {
+        assertThat(ClusterUnderTest.role("java -cp x io.cctflow.standalone.cluster.WatchedMain"
+                + " org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir c")).isEqualTo("taskmanager");
+        assertThat(ClusterUnderTest.role("java -cp x WatchedMain"
+                + " org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint")).isEqualTo("jobmanager");
+        assertThat(ClusterUnderTest.role("java -Xmx384m -jar q/cctflow-query-service.jar --config f")).isEqualTo("query");
+        assertThat(ClusterUnderTest.role("java -cp x WatchedMain io.cctflow.standalone.cluster.Neo4jMain h 7687"))
+                .isEqualTo("neo4j");
+        assertThat(ClusterUnderTest.role("java -cp x io.cctflow.servers.internal.KafkaBrokerMain node.properties"))
+                .isEqualTo("kafka");
+    }
+}

@@ -1,0 +1,104 @@
+package io.cctflow.graph.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.ExecutionId;
+import io.cctflow.core.MethodId;
+import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.CleanGraph;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.TruncationCounts;
+import io.cctflow.model.WindowCounts;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link GraphWriter#addContributions} against a brute-force sum: random contributions to a few
+ * windows, each sent one to four times, in random order and random buffers (as a replay, copies
+ * and a job restarted without state send them), leave every window equal to the sum of its
+ * distinct contributions, and no buffer makes a window's samples shrink.
+ */
+class WindowContributionsTest extends CleanGraph {
+    private static final String EXEC = new ExecutionId("svc", "v1", "i-1").key();
+    private static final long[] METHODS = {MethodId.of("A", "main", "()V"), MethodId.of("A", "f", "()V"),
+        MethodId.of("A", "g", "()V"), MethodId.of("B", "h", "()V")};
+
+    @Test
+    void eachContributionCountsOnceWhateverItsRepetitionsAndOrder() {
+        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 600_000)));
+        Random random = new Random(3);
+        List<WindowContribution> distinct = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            long start = 60_000L * random.nextInt(4) + 3_600_000L * 24 * random.nextInt(2); // some a day apart
+            distinct.add(new WindowContribution(new WindowCounts(EXEC, start, start + 60_000, randomCounts(random),
+                    new TruncationCounts(random.nextInt(3), random.nextInt(3), 0, random.nextInt(2))),
+                    random.nextLong()));
+        }
+        List<WindowContribution> sent = new ArrayList<>();
+        for (WindowContribution c : distinct) {
+            for (int copies = 1 + random.nextInt(4); copies > 0; copies--) {
+                sent.add(c);
+            }
+        }
+        Collections.shuffle(sent, random);
+        Map<Long, Long> samplesBefore = new HashMap<>();
+        for (int from = 0; from < sent.size(); ) {
+            int to = Math.min(sent.size(), from + 1 + random.nextInt(12));
+            writer.addContributions(sent.subList(from, to));
+            from = to;
+            Map<Long, Long> samples = storedSamples();
+            samplesBefore.forEach((start, before) -> assertThat(samples.get(start)).as("window %d", start)
+                    .isGreaterThanOrEqualTo(before));
+            samplesBefore = samples;
+        }
+        Map<Long, List<WindowContribution>> expected = new LinkedHashMap<>();
+        for (WindowContribution c : distinct) {
+            expected.computeIfAbsent(c.counts().windowStartMillis(), s -> new ArrayList<>()).add(c);
+        }
+        for (Map.Entry<Long, List<WindowContribution>> e : expected.entrySet()) {
+            WindowCounts stored = stored(e.getKey());
+            assertThat(stored.counts()).as("window %d", e.getKey())
+                    .isEqualTo(TreeCounts.sum(e.getValue().stream().map(c -> c.counts().counts()).toList()));
+            assertThat(stored.truncation()).isEqualTo(e.getValue().stream().map(c -> c.counts().truncation())
+                    .reduce(TruncationCounts.NONE, TruncationCounts::plus));
+        }
+        assertThat(windows.windows(List.of(EXEC), 0, Long.MAX_VALUE)).hasSize(expected.size());
+    }
+
+    private static WindowCounts stored(long start) {
+        return windows.windows(List.of(EXEC), start, start + 1).stream()
+                .filter(w -> w.windowStartMillis() == start).findFirst().orElseThrow();
+    }
+
+    private static Map<Long, Long> storedSamples() {
+        Map<Long, Long> samples = new HashMap<>();
+        for (WindowCounts w : windows.windows(List.of(EXEC), 0, Long.MAX_VALUE)) {
+            samples.put(w.windowStartMillis(), w.counts().samples());
+        }
+        return samples;
+    }
+
+    private static TreeCounts randomCounts(Random random) {
+        Cct tree = new Cct();
+        int stacks = 1 + random.nextInt(5);
+        for (int s = 0; s < stacks; s++) {
+            int depth = 1 + random.nextInt(4);
+            long[] methods = new long[depth];
+            int[] lines = new int[depth];
+            for (int i = 0; i < depth; i++) {
+                methods[i] = METHODS[random.nextInt(METHODS.length)];
+                lines[i] = random.nextInt(3);
+            }
+            tree.addStack(methods, lines, depth, tree.thread(random.nextBoolean() ? "main" : "worker-#"),
+                    1 + random.nextInt(5));
+        }
+        return TreeCounts.of(tree);
+    }
+}
