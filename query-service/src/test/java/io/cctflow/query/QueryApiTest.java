@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cctflow.core.Cct;
+import io.cctflow.core.metrics.CallSite;
+import io.cctflow.core.metrics.CallSites;
 import io.cctflow.core.metrics.MethodMetrics;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
@@ -103,6 +105,42 @@ class QueryApiTest {
         }
     }
 
+    /**
+     * The thread filters against a brute-force per-thread count: cct-core's tree of only the samples
+     * whose raw thread name the filter selects ("worker-1" selects the pool "worker-#", so both
+     * workers' samples; "m" as a group selects "main").
+     */
+    @Test
+    void threadFiltersCountOnlyTheSelectedThreadsSamples() {
+        Map<String, java.util.function.Predicate<String>> filters = Map.of(
+                "&thread=worker-1", t -> t.startsWith("worker-"),
+                "&thread=main", t -> t.equals("main"),
+                "&thread-group=m", t -> t.equals("main"),
+                "&thread=main&thread-group=wor", t -> true);
+        filters.forEach((filter, selects) -> {
+            for (Case c : cases()) {
+                Cct ref = DATA.reference(c.executions(), c.from(), c.to(), selects);
+                String what = c.query() + filter;
+                for (MethodRecord m : QueryFixture.METHODS) {
+                    JsonNode r = api.get("/api/v1/metrics/method?" + c.query() + filter + "&method="
+                            + enc(m.className() + "." + m.methodName() + m.descriptor()), 200);
+                    assertMetrics(r, Scope.whole(ref), m, what);
+                }
+                JsonNode tree = api.get("/api/v1/tree?" + c.query() + filter, 200);
+                assertThat(tree.get("totalSamples").asLong()).as(what).isEqualTo(ref.total(Cct.ROOT));
+                assertThat(tree.get("nodes").asInt()).as(what).isEqualTo(ref.size());
+            }
+        });
+        JsonNode compare = api.get("/api/v1/compare?service=shop&a.version=v1&b.version=v2&thread=main", 200);
+        assertThat(compare.get("a").get("samples").asLong()).isEqualTo(DATA.reference(List.of(key("a"), key("b")),
+                0, Long.MAX_VALUE, "main"::equals).total(Cct.ROOT));
+        assertThat(compare.get("significance").get("model").asText()).isEqualTo("binomial");
+        assertThat(api.get("/api/v1/tree?service=shop&thread=nope", 404).get("error").asText())
+                .contains("'thread'").contains("worker-#");
+        assertThat(api.get("/api/v1/metrics/method?service=shop&method=com.shop.Db.query&thread-group=", 400)
+                .get("error").asText()).contains("'thread-group'");
+    }
+
     @Test
     void dynamicRootMetricsEqualCctCore() {
         MethodRecord root = QueryFixture.METHODS.get(3); // Tax.rate
@@ -180,6 +218,23 @@ class QueryApiTest {
         Cct tree = scope.tree();
         assertThat(shares(o.get("threads"))).as(as + " threads")
                 .isEqualTo(expected(expected.threads(), t -> tree.threadName((int) t)));
+        assertThat(sites(o.get("calleeSites"))).as(as + " callee sites")
+                .isEqualTo(expectedSites(CallSites.callees(scope, m.id())));
+        assertThat(sites(o.get("callerSites"))).as(as + " caller sites")
+                .isEqualTo(expectedSites(CallSites.callers(scope, m.id())));
+    }
+
+    /** Call sites as "method:line samples share", in the order given. */
+    private static List<String> sites(JsonNode list) {
+        List<String> out = new ArrayList<>();
+        list.forEach(s -> out.add(s.get("method").asText() + ":" + s.get("line").asInt() + " "
+                + s.get("samples").asLong() + " " + s.get("share").asDouble()));
+        return out;
+    }
+
+    private static List<String> expectedSites(List<CallSite> sites) {
+        return sites.stream().map(s -> NAMES.get(s.method()) + ":" + s.line() + " " + s.samples() + " " + s.share())
+                .toList();
     }
 
     private static Map<String, Long> shares(JsonNode list) {

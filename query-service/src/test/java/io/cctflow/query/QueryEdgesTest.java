@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.cctflow.core.task.MatchType;
 import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.TaskDefinitionRecord;
+import io.cctflow.query.api.ContextEndpoint;
 import io.cctflow.query.api.DeploymentsEndpoint;
 import io.cctflow.query.api.InstancesEndpoint;
 import io.cctflow.query.api.MethodMetricsEndpoint;
@@ -17,6 +18,7 @@ import io.cctflow.query.api.TimelineEndpoint;
 import io.cctflow.query.api.TopMethodsEndpoint;
 import io.cctflow.query.api.ServicesEndpoint;
 import io.cctflow.query.api.TreeEndpoint;
+import io.cctflow.query.api.TruncationEndpoint;
 import io.cctflow.query.api.compare.CompareEndpoint;
 import io.cctflow.schema.TaskDefinition;
 import io.cctflow.servers.TestServers;
@@ -264,10 +266,11 @@ class QueryEdgesTest {
         assertThat(service.routes()).isNotEmpty();
         assertThat(paths).containsAll(service.routes());
         Map<String, Set<String>> accepted = Map.of(
-                "/api/v1/services", ServicesEndpoint.PARAMS, "/api/v1/deployments", DeploymentsEndpoint.PARAMS,
+                "/api/v1/context", ContextEndpoint.PARAMS, "/api/v1/services", ServicesEndpoint.PARAMS, "/api/v1/deployments", DeploymentsEndpoint.PARAMS,
                 "/api/v1/instances", InstancesEndpoint.PARAMS, "/api/v1/metrics/method", MethodMetricsEndpoint.PARAMS,
                 "/api/v1/tree", TreeEndpoint.PARAMS, "/api/v1/compare", CompareEndpoint.PARAMS,
-                "/api/v1/timeline", TimelineEndpoint.PARAMS, "/api/v1/metrics/top", TopMethodsEndpoint.PARAMS);
+                "/api/v1/timeline", TimelineEndpoint.PARAMS, "/api/v1/metrics/top", TopMethodsEndpoint.PARAMS,
+                "/api/v1/truncation", TruncationEndpoint.PARAMS);
         accepted.forEach((path, params) -> {
             Set<String> documented = new HashSet<>();
             doc.get("paths").get(path).get("get").get("parameters").forEach(p -> documented.add(p.get("name").asText()));

@@ -10,6 +10,7 @@ import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;
+import io.cctflow.model.TruncationCounts;
 import io.cctflow.model.WindowCounts;
 import io.cctflow.servers.TestServers;
 import java.io.IOException;
@@ -58,8 +59,59 @@ final class QueryFixture {
             new Spec("b", "v1", Map.of("zone", "y"), 1, 4),
             new Spec("c", "v2", Map.of("zone", "x"), 5, 3));
 
+    /** Stacks of the default fixture are 1 to this many frames deep. */
+    static final int DEFAULT_MAX_DEPTH = 6;
+
     final List<Sample> samples = new ArrayList<>();
     final Map<Long, NodeRecord> nodes = new LinkedHashMap<>();
+    /** Every window written, with random truncated-stack outcomes (the tree holds the merged ones). */
+    final List<WindowCounts> windows = new ArrayList<>();
+    private final int maxDepth;
+
+    /** Stacks 1 to {@link #DEFAULT_MAX_DEPTH} frames deep. */
+    QueryFixture() {
+        this(DEFAULT_MAX_DEPTH);
+    }
+
+    /**
+     * Stacks 1 to {@code maxDepth} frames deep; beyond the default depth, the first stack of every
+     * window is {@code maxDepth} deep, so the deepest path is certain to be there.
+     */
+    QueryFixture(int maxDepth) {
+        this.maxDepth = maxDepth;
+    }
+
+    /** A fixture written to Neo4j and a query service over it; closing stops both. */
+    record Served(Driver driver, QueryService service, Api api) implements AutoCloseable {
+        @Override
+        public void close() {
+            service.close();
+            driver.close();
+        }
+    }
+
+    /** Writes this fixture ({@link #write}) and starts a query service over it ({@link #startService}). */
+    Served serve(long seed) throws IOException {
+        Driver driver = TestServers.get().newDriver();
+        write(driver, seed);
+        QueryService service = startService();
+        return new Served(driver, service, new Api(service.port(), null));
+    }
+
+    /** The query service over the test servers' Neo4j, on a free port, without the roll-up scheduler. */
+    static QueryService startService() throws IOException {
+        return startService(Map.of());
+    }
+
+    /** {@link #startService()} with some configuration keys set otherwise, e.g. smaller limits. */
+    static QueryService startService(Map<String, String> overrides) throws IOException {
+        Map<String, String> config = new HashMap<>(Map.of(
+                QueryServiceConfig.PORT, "0", QueryServiceConfig.NEO4J_URI, TestServers.get().neo4jUri(),
+                QueryServiceConfig.BOOTSTRAP_SERVERS, TestServers.get().kafkaBootstrapServers(),
+                QueryServiceConfig.ROLLUP_INTERVAL, "0"));
+        config.putAll(overrides);
+        return QueryService.start(QueryServiceConfig.defaults().with(config));
+    }
 
     static String key(String instance) {
         return new ExecutionId(SERVICE, SPECS.stream().filter(s -> s.instance().equals(instance)).findFirst()
@@ -72,16 +124,16 @@ final class QueryFixture {
         GraphSchema.ensure(driver, "");
         GraphWriter writer = new GraphWriter(driver, "");
         Random random = new Random(seed);
+        Random truncation = new Random(seed + 1); // its own, so the stacks of a seed stay what they were
         writer.writeMethods(METHODS);
         List<InstanceRecord> instances = new ArrayList<>();
-        List<WindowCounts> windows = new ArrayList<>();
         for (Spec spec : SPECS) {
             String execution = new ExecutionId(SERVICE, spec.version(), spec.instance()).key();
             for (int w = spec.firstWindow(); w < spec.firstWindow() + spec.windows(); w++) {
                 long start = T0 + w * WINDOW;
                 Cct tree = new Cct();
                 for (int s = 0; s < 3 + random.nextInt(10); s++) {
-                    int depth = 1 + random.nextInt(6);
+                    int depth = s == 0 && maxDepth > DEFAULT_MAX_DEPTH ? maxDepth : 1 + random.nextInt(maxDepth);
                     long[] methods = new long[depth];
                     int[] lines = new int[depth];
                     methods[0] = METHODS.get(random.nextInt(2)).id(); // few thread roots
@@ -99,7 +151,9 @@ final class QueryFixture {
                     nodes.putIfAbsent(tree.id(i), new NodeRecord(tree.id(i), tree.id(tree.parent(i)), tree.method(i),
                             tree.callSiteLine(i), tree.depth(i), rp < 0 ? NodeRecord.NO_RECURSIVE_PARENT : tree.id(rp)));
                 }
-                windows.add(new WindowCounts(execution, start, start + WINDOW, TreeCounts.of(tree)));
+                windows.add(new WindowCounts(execution, start, start + WINDOW, TreeCounts.of(tree),
+                        new TruncationCounts(truncation.nextInt(5), truncation.nextInt(3), truncation.nextInt(3),
+                                truncation.nextInt(2))));
             }
             instances.add(new InstanceRecord(SERVICE, spec.version(), spec.instance(), "host-" + spec.instance(), 7,
                     T0, spec.labels(), T0 + spec.firstWindow() * WINDOW,
@@ -112,9 +166,15 @@ final class QueryFixture {
 
     /** The reference: cct-core's tree of the samples of these executions in windows overlapping [from, to). */
     Cct reference(List<String> executions, long from, long to) {
+        return reference(executions, from, to, thread -> true);
+    }
+
+    /** {@link #reference(List, long, long)} of the samples whose (raw) thread name passes {@code thread}. */
+    Cct reference(List<String> executions, long from, long to, java.util.function.Predicate<String> thread) {
         Cct tree = new Cct();
         for (Sample s : samples) {
-            if (executions.contains(s.execution()) && s.windowStart() < to && s.windowStart() + WINDOW > from) {
+            if (executions.contains(s.execution()) && s.windowStart() < to && s.windowStart() + WINDOW > from
+                    && thread.test(s.thread())) {
                 tree.addStack(s.methods(), s.lines(), s.methods().length, tree.thread(s.thread()), s.count());
             }
         }

@@ -97,6 +97,58 @@ public final class TopologyReader {
         return out;
     }
 
+    /**
+     * The stored depth of a node (1 for a thread root frame), or -1 when the node is not stored
+     * (or only as a placeholder parent). Served from the topology cache where it can be.
+     */
+    public int depth(long nodeId) {
+        List<NodeRecord> found = nodes(List.of(nodeId));
+        return found.isEmpty() ? -1 : found.get(0).depth();
+    }
+
+    /**
+     * Decodes a calling context (seed 004: the stored parent id keeps every path decodable): the
+     * records of the node and of every ancestor but the virtual root, outermost frame first; empty
+     * when the node is not stored. One query, following the single incoming {@code CALLS} edge of
+     * each node up to the root. Each record's id is recomputed from its parent's id, method and
+     * line ({@link NodeId#child}), so a corrupt or colliding topology cannot go unnoticed.
+     *
+     * @param maxDepth the deepest path the caller accepts; a deeper stored node is an {@link
+     *     IllegalArgumentException} naming its depth, before its path is read
+     */
+    public List<NodeRecord> path(long nodeId, int maxDepth) {
+        int depth = depth(nodeId);
+        if (depth < 0) {
+            return List.of();
+        }
+        if (depth > maxDepth) {
+            throw new IllegalArgumentException("node " + Long.toUnsignedString(nodeId) + " is " + depth
+                    + " frames deep, more than " + maxDepth);
+        }
+        List<NodeRecord> path = new ArrayList<>(reads.read("""
+                MATCH (n:CctNode {id: $id})<-[:CALLS*0..]-(a:CctNode)
+                WHERE a.depth > 0
+                RETURN collect(a.id) AS id, collect(a.parentId) AS parentId, collect(a.methodId) AS methodId,
+                       collect(a.line) AS line, collect(a.depth) AS depth,
+                       collect(a.recursiveParentId) AS recursiveParentId
+                """, Reads.params("id", nodeId), TopologyReader::toNodes).get(0));
+        path.sort(Comparator.comparingInt(NodeRecord::depth));
+        long parent = NodeId.ROOT;
+        for (int i = 0; i < path.size(); i++) {
+            NodeRecord n = path.get(i);
+            if (n.depth() != i + 1 || n.parentId() != parent || NodeId.child(parent, n.methodId(), n.line()) != n.id()) {
+                throw new IllegalStateException("stored path of node " + Long.toUnsignedString(nodeId)
+                        + " is broken at depth " + (i + 1) + ": " + n);
+            }
+            parent = n.id();
+        }
+        if (path.size() != depth || parent != nodeId) {
+            throw new IllegalStateException("stored path of node " + Long.toUnsignedString(nodeId) + " has "
+                    + path.size() + " frames but the node is " + depth + " deep");
+        }
+        return path;
+    }
+
     /** The node records of one {@link #nodes} query: parallel columns of one row. */
     private static List<NodeRecord> toNodes(Record r) {
         long[] id = Reads.longs(r.get("id"));

@@ -1,6 +1,8 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.metrics.CallSite;
+import io.cctflow.core.metrics.CallSites;
 import io.cctflow.core.metrics.MethodMetrics;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Shares;
@@ -20,10 +22,14 @@ import java.util.stream.Collectors;
  * {@code GET /api/v1/metrics/method}: every metric of a method (seed 002 Sect. 3.3.2) over a
  * selection of executions and a time range, relative to the whole tree, selected tasks or a
  * dynamic root method: method and self time (over all named overloads together), and per overload
- * its callee, caller and thread time, each with the raw sample counts behind it.
+ * its callee, caller and thread time, and its callees and callers by call site (the invocation
+ * view: one row per method and line of the call), each with the raw sample counts behind it;
+ * counting the samples of the selected threads only with {@code thread} and {@code thread-group}
+ * ({@link ThreadParams}).
  */
 public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
-    public static final Set<String> PARAMS = union(Selection.PARAMS, ScopeParams.PARAMS, Set.of("method", "top"));
+    public static final Set<String> PARAMS = union(Selection.PARAMS, ScopeParams.PARAMS, ThreadParams.PARAMS,
+            Set.of("method", "top"));
 
     private final CatalogueReader catalogue;
     private final TopologyReader topology;
@@ -39,9 +45,22 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
     public record Share(String name, long samples, double share) {
     }
 
-    /** Every metric of one overload. */
+    /**
+     * One call site (seed 002's invocation view): the calling or called method, the line of the
+     * call, and "samples out of the method's method samples".
+     */
+    public record Site(String method, int line, long samples, double share) {
+    }
+
+    /**
+     * Every metric of one overload.
+     *
+     * @param calleeSites the callees split by the line of this method calling them
+     * @param callerSites the callers split by the line of the caller calling this method
+     */
     public record Overload(String signature, long methodSamples, double methodTime, long selfSamples, double selfTime,
-            List<Share> callees, List<Share> callers, List<Share> threads) {
+            List<Share> callees, List<Share> callers, List<Share> threads, List<Site> calleeSites,
+            List<Site> callerSites) {
     }
 
     /** The response body. */
@@ -55,6 +74,7 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
             String scope,
             List<String> tasks,
             String root,
+            ThreadParams threads,
             List<String> overloads,
             long methodSamples,
             long totalSamples,
@@ -69,13 +89,16 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
         params.allowOnly(PARAMS);
         int top = params.integer("top", 1, trees.limits().maxResults()).orElse(Math.min(50, trees.limits().maxResults()));
         List<MethodRecord> methods = MethodResolver.all(catalogue, "method", params.required("method"));
+        ThreadParams threads = ThreadParams.of(params);
         Selection selection = Selection.of(params, catalogue, trees.limits());
-        Cct tree = trees.load(selection);
+        Cct tree = threads.apply(trees.load(selection));
         ScopeParams scope = ScopeParams.of(params, catalogue, topology, selection.service(), tree);
         Set<Long> ids = methods.stream().map(MethodRecord::id).collect(Collectors.toSet());
         MethodTime all = MethodTime.of(scope.scope(), ids::contains);
 
         List<MethodMetrics> each = new ArrayList<>();
+        List<List<CallSite>> calleeSites = new ArrayList<>();
+        List<List<CallSite>> callerSites = new ArrayList<>();
         Set<Long> named = new HashSet<>();
         for (MethodRecord m : methods) {
             MethodMetrics mm = MethodMetrics.of(scope.scope(), m.id());
@@ -85,6 +108,10 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
                     named.add(s.key(i));
                 }
             }
+            calleeSites.add(top(CallSites.callees(scope.scope(), m.id()), top));
+            callerSites.add(top(CallSites.callers(scope.scope(), m.id()), top));
+            calleeSites.get(calleeSites.size() - 1).forEach(site -> named.add(site.method()));
+            callerSites.get(callerSites.size() - 1).forEach(site -> named.add(site.method()));
         }
         Map<Long, String> names = MethodResolver.signatures(catalogue, named);
         List<Overload> overloads = new ArrayList<>();
@@ -93,12 +120,13 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
             overloads.add(new Overload(methods.get(k).signature(), mm.time().methodSamples(), mm.time().methodTime(),
                     mm.time().selfSamples(), mm.time().selfTime(), shares(mm.callees(), top, names::get),
                     shares(mm.callers(), top, names::get),
-                    shares(mm.threads(), top, t -> tree.threadName((int) t))));
+                    shares(mm.threads(), top, t -> tree.threadName((int) t)), sites(calleeSites.get(k), names),
+                    sites(callerSites.get(k), names)));
         }
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(),
                 selection.from().toString(), selection.to().toString(), params.required("method"),
-                scope.kind(), scope.tasks(), scope.root(),
+                scope.kind(), scope.tasks(), scope.root(), threads,
                 methods.stream().map(MethodRecord::signature).toList(),
                 all.methodSamples(), all.scopeSamples(), all.methodTime(), all.selfSamples(), all.selfTime(),
                 overloads);
@@ -110,6 +138,14 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
             out.add(new Share(name.apply(s.key(i)), s.samples(i), s.share(i)));
         }
         return out;
+    }
+
+    private static List<CallSite> top(List<CallSite> sites, int top) {
+        return sites.subList(0, Math.min(top, sites.size()));
+    }
+
+    private static List<Site> sites(List<CallSite> sites, Map<Long, String> names) {
+        return sites.stream().map(s -> new Site(names.get(s.method()), s.line(), s.samples(), s.share())).toList();
     }
 
     @SafeVarargs

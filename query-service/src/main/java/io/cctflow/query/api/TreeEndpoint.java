@@ -27,10 +27,12 @@ import java.util.function.LongFunction;
  * total, or deeper than {@code maxDepth} below it, are pruned; their samples stay in their parent's
  * total. {@code format=json} (default) nests nodes; {@code format=collapsed} gives one line per
  * path, {@code frame;frame;... count} (the FlameGraph format), where count is the path's self
- * samples plus those of its pruned children, so the lines add up to the start node's total.
+ * samples plus those of its pruned children, so the lines add up to the start node's total. With
+ * {@code thread} or {@code thread-group} ({@link ThreadParams}) the tree holds the selected
+ * threads' samples only.
  */
 public final class TreeEndpoint implements JsonHandler.Endpoint {
-    public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Selection.PARAMS,
+    public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Selection.PARAMS, ThreadParams.PARAMS,
             Set.of("node", "method", "minShare", "maxDepth", "format"));
     static final int DEFAULT_MAX_DEPTH = 512;
 
@@ -51,8 +53,12 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
     public interface Nodes extends JsonSerializable {
     }
 
+    /**
+     * @param context how to decode a node's calling context: {@link ContextEndpoint#LINK}, {@code
+     *     {id}} standing for a node's {@code id}
+     */
     public record Response(String service, String version, List<String> instances, String from, String to,
-            String start, long totalSamples, int nodes, Nodes root) {
+            String start, ThreadParams threads, long totalSamples, int nodes, String context, Nodes root) {
     }
 
     @Override
@@ -65,11 +71,12 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         double minShare = params.number("minShare", 0, 1).orElse(0.0);
         int maxDepth = params.integer("maxDepth", 1, JsonHandler.MAX_TREE_DEPTH).orElse(DEFAULT_MAX_DEPTH);
         boolean collapsed = params.oneOf("format", "json", "collapsed").orElse("json").equals("collapsed");
-        Long nodeId = params.optional("node").map(TreeEndpoint::nodeId).orElse(null);
+        Long nodeId = params.optional("node").map(t -> NodeIds.parse("node", t)).orElse(null);
         List<MethodRecord> methods = params.optional("method")
                 .map(m -> MethodResolver.all(catalogue, "method", m)).orElse(null);
+        ThreadParams threads = ThreadParams.of(params);
         Selection selection = Selection.of(params, catalogue, trees.limits());
-        Cct tree = trees.load(selection);
+        Cct tree = threads.apply(trees.load(selection));
 
         Cct view = tree;
         int start = Cct.ROOT;
@@ -106,20 +113,8 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         });
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
-                selection.to().toString(), startName, view.total(start), pruned.kept().size(), root);
-    }
-
-    private static long nodeId(String text) {
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            try {
-                return Long.parseUnsignedLong(text);
-            } catch (NumberFormatException e2) {
-                throw ApiException.badRequest("parameter 'node' must be a node id (a 64-bit decimal number as the tree"
-                        + " endpoint returns it), got '" + text + "'");
-            }
-        }
+                selection.to().toString(), startName, threads, view.total(start), pruned.kept().size(), ContextEndpoint.LINK,
+                root);
     }
 
     /** The nodes kept after pruning, parents before children. Not thread-safe. */

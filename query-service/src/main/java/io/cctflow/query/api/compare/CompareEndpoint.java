@@ -7,9 +7,11 @@ import io.cctflow.core.diff.Overlap;
 import io.cctflow.core.diff.TreeDiff;
 import io.cctflow.core.diff.Weight;
 import io.cctflow.core.diff.stats.MethodComparison;
+import io.cctflow.core.diff.stats.MethodSamples;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.query.api.Selection;
 import io.cctflow.query.api.SideReplicates;
+import io.cctflow.query.api.ThreadParams;
 import io.cctflow.query.api.TreeSource;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
@@ -44,7 +46,9 @@ import java.util.concurrent.Executors;
  * ({@code self} or {@code total}, default {@code self}); {@code top} (1..{@value #MAX_TOP},
  * default {@value #DEFAULT_TOP}); the noise threshold as {@code threshold} (0..1) or as two noise
  * sides {@code noise.a.instance} and {@code noise.b.instance} (more {@code noise.*} selection
- * parameters optional), whose overlap becomes the threshold. Stateless; thread-safe.
+ * parameters optional), whose overlap becomes the threshold; {@code thread} and {@code
+ * thread-group} ({@link ThreadParams}) count the selected threads' samples on every side.
+ * Stateless; thread-safe.
  */
 public final class CompareEndpoint implements JsonHandler.Endpoint {
     static final int DEFAULT_TOP = 20;
@@ -74,6 +78,7 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
 
     private static Set<String> allowedParams() {
         Set<String> names = new HashSet<>(Set.of("weight", "top", "threshold", "fdr", "contexts"));
+        names.addAll(ThreadParams.PARAMS);
         for (String prefix : SIDE_PREFIXES) {
             ComparisonSide.SELECTION_PARAMS.forEach(n -> names.add(prefix + n));
         }
@@ -92,6 +97,7 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
         double fdr = params.number("fdr", MIN_FDR, MAX_FDR).orElse(MethodComparison.DEFAULT_LEVEL);
         int contexts = params.integer("contexts", 0, MAX_CONTEXTS).orElse(DEFAULT_CONTEXTS);
         Optional<Double> threshold = threshold(params);
+        ThreadParams threads = ThreadParams.of(params);
         boolean noise = ComparisonSide.given(params, "noise.") || ComparisonSide.given(params, "noise.a.")
                 || ComparisonSide.given(params, "noise.b.");
         if (!ComparisonSide.given(params, "a.") && !ComparisonSide.given(params, "b.")) {
@@ -104,12 +110,12 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
                     + "threshold; give one of them");
         }
         Loaded[] sides = loadBoth("a", ComparisonSide.select(params, catalogue, trees.limits(), "a.", ""),
-                "b", ComparisonSide.select(params, catalogue, trees.limits(), "b.", ""));
+                "b", ComparisonSide.select(params, catalogue, trees.limits(), "b.", ""), threads);
         Loaded a = sides[0];
         Loaded b = sides[1];
         CompareResponse.Noise noiseOut;
         if (noise) {
-            noiseOut = noiseFromInstances(params, weight);
+            noiseOut = noiseFromInstances(params, weight, threads);
         } else {
             noiseOut = new CompareResponse.Noise(threshold.isPresent() ? "threshold" : "none",
                     threshold.orElse(1.0), null, null);
@@ -134,11 +140,11 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
     }
 
     /** Loads two sides at once (the reads of each side are sequential round trips to Neo4j). */
-    private Loaded[] loadBoth(String nameA, Selection a, String nameB, Selection b) {
-        CompletableFuture<Loaded> second = CompletableFuture.supplyAsync(() -> load(nameB, b), LOADERS);
+    private Loaded[] loadBoth(String nameA, Selection a, String nameB, Selection b, ThreadParams threads) {
+        CompletableFuture<Loaded> second = CompletableFuture.supplyAsync(() -> load(nameB, b, threads), LOADERS);
         Loaded first;
         try {
-            first = load(nameA, a);
+            first = load(nameA, a, threads);
         } catch (RuntimeException e) {
             second.cancel(false);
             throw e;
@@ -150,19 +156,24 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
         }
     }
 
-    private Loaded load(String name, Selection s) {
+    /**
+     * A side's tree and replicates. With a thread filter, the stored windows' per-method tables
+     * (every thread) cannot serve as replicates: the side is then one replicate, its filtered tree.
+     */
+    private Loaded load(String name, Selection s, ThreadParams threads) {
         TreeSource.Windows windows = trees.loadWindows(s);
-        Cct tree = windows.tree();
+        Cct tree = threads.apply(windows.tree());
         if (tree.total(Cct.ROOT) == 0) {
             throw ApiException.notFound("side " + name + " selects no samples: service '" + s.service() + "'"
                     + (s.version() == null ? "" : " version '" + s.version() + "'") + ", instances "
                     + s.instances().stream().map(i -> i.instanceId()).toList() + ", " + s.from() + " to " + s.to());
         }
-        return new Loaded(name, s, tree, SideReplicates.of(windows.windows()));
+        return new Loaded(name, s, tree, threads.all() ? SideReplicates.of(windows.windows())
+                : new SideReplicates(List.of(MethodSamples.of(tree)), "none"));
     }
 
     /** The overlap of two instances of one deployment: what noise alone leaves of a perfect match. */
-    private CompareResponse.Noise noiseFromInstances(QueryParams params, Weight weight) {
+    private CompareResponse.Noise noiseFromInstances(QueryParams params, Weight weight, ThreadParams threads) {
         for (String key : List.of("noise.a.instance", "noise.b.instance")) {
             if (params.all(key).isEmpty()) {
                 throw ApiException.badRequest("missing parameter '" + key + "': the noise option compares two "
@@ -170,7 +181,7 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
             }
         }
         Loaded[] sides = loadBoth("noise.a", ComparisonSide.select(params, catalogue, trees.limits(), "noise.a.", "noise.", ""),
-                "noise.b", ComparisonSide.select(params, catalogue, trees.limits(), "noise.b.", "noise.", ""));
+                "noise.b", ComparisonSide.select(params, catalogue, trees.limits(), "noise.b.", "noise.", ""), threads);
         Loaded na = sides[0];
         Loaded nb = sides[1];
         Optional<String> va = ComparisonSide.deployment(na.selection());

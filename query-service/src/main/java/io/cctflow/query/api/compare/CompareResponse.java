@@ -17,6 +17,8 @@ import java.util.List;
  * @param differences the significant weight differences, largest |delta| first, at most {@code top}
  * @param attributions the excised subtrees, stage order, most samples first, at most {@code top}
  *     per stage
+ * @param context how to decode a node's calling context ({@code /api/v1/context?node={id}}, {@code
+ *     {id}} a node id of a weight change or an attribution)
  */
 public record CompareResponse(
         boolean significant,
@@ -34,7 +36,8 @@ public record CompareResponse(
         Changes changes,
         List<StageCounts> stages,
         List<WeightChange> differences,
-        List<Attribution> attributions) {
+        List<Attribution> attributions,
+        String context) {
 
     /**
      * @param version null when the side spans several versions
@@ -153,9 +156,13 @@ public record CompareResponse(
      * @param delta pweightB - pweightA: positive when the node's share grew
      * @param overlapAfter overlap once this and every higher-ranked node are adjusted
      * @param methodTime the node's method over each whole side, with the baseline change arrow
+     * @param nodeA the node's id on side a (decimal), for {@code /api/v1/context}
+     * @param nodeB the matched node's id on side b; differs from nodeA when relaxed matching paired
+     *     different call-site lines
      */
-    public record WeightChange(String method, List<Frame> path, long weightA, long weightB, double pweightA,
-            double pweightB, double delta, double overlapAfter, MethodTimeChange methodTime) {
+    public record WeightChange(String method, String nodeA, String nodeB, List<Frame> path, long weightA,
+            long weightB, double pweightA, double pweightB, double delta, double overlapAfter,
+            MethodTimeChange methodTime) {
     }
 
     /**
@@ -185,8 +192,9 @@ public record CompareResponse(
      * @param suspects methods most likely holding the cause, most likely first (the caller for
      *     stages ADDED, DELETED and SIDE_EFFECT; the modified ancestors from the closest upwards for
      *     MODIFIED)
+     * @param node the subtree root's id on its side (decimal), for {@code /api/v1/context}
      */
-    public record Attribution(String stage, String side, String method, List<Frame> path, int nodes, long samples,
-            List<String> suspects) {
+    public record Attribution(String stage, String side, String method, String node, List<Frame> path, int nodes,
+            long samples, List<String> suspects) {
     }
 }

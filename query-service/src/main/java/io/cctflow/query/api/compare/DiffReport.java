@@ -12,6 +12,7 @@ import io.cctflow.core.diff.stats.Measure;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.query.api.ContextEndpoint;
 import io.cctflow.query.api.compare.CompareEndpoint.Loaded;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -78,7 +79,8 @@ final class DiffReport {
                         changes.modified(), changes.note()),
                 result.stages().stream().map(DiffReport::stage).toList(),
                 result.weightDifferences().stream().map(this::weightChange).toList(),
-                attributed.stream().map(this::attribution).toList());
+                attributed.stream().map(this::attribution).toList(),
+                ContextEndpoint.LINK);
     }
 
     static CompareResponse.Side side(Loaded s) {
@@ -153,7 +155,9 @@ final class DiffReport {
     private CompareResponse.WeightChange weightChange(WeightDifference w) {
         long wa = weight == Weight.SELF ? a.tree().self(w.nodeFirst()) : a.tree().total(w.nodeFirst());
         long wb = weight == Weight.SELF ? b.tree().self(w.nodeSecond()) : b.tree().total(w.nodeSecond());
-        return new CompareResponse.WeightChange(signature(w.method()), path(a.tree(), w.nodeFirst()), wa, wb,
+        return new CompareResponse.WeightChange(signature(w.method()),
+                Long.toString(a.tree().id(w.nodeFirst())), Long.toString(b.tree().id(w.nodeSecond())),
+                path(a.tree(), w.nodeFirst()), wa, wb,
                 w.pweightFirst(), w.pweightSecond(), w.delta(), w.overlapAfter(), methodTime(w.method()));
     }
 
@@ -174,7 +178,7 @@ final class DiffReport {
     private CompareResponse.Attribution attribution(Difference d) {
         Cct tree = tree(d.inSecond());
         return new CompareResponse.Attribution(d.stage().name(), d.inSecond() ? "b" : "a", signature(d.method()),
-                path(tree, d.root()), d.nodes(), tree.total(d.root()),
+                Long.toString(tree.id(d.root())), path(tree, d.root()), d.nodes(), tree.total(d.root()),
                 Arrays.stream(d.suspectMethods()).mapToObj(this::signature).toList());
     }
 }
