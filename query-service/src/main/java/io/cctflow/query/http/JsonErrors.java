@@ -19,6 +19,7 @@ final class JsonErrors implements Request.Handler {
         int status = request.getAttribute(ErrorHandler.ERROR_STATUS) instanceof Integer s ? s : response.getStatus();
         String reason = request.getAttribute(ErrorHandler.ERROR_MESSAGE) instanceof String m && !m.isBlank()
                 && !m.contains("Exception") ? m : HttpStatus.getMessage(status);
+        JsonHandler.drainBody(request);
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, JsonHandler.JSON_TYPE);
         response.write(true, ByteBuffer.wrap(JsonHandler.errorBody("HTTP " + status + ": " + reason)), callback);

@@ -4,9 +4,12 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -99,7 +102,29 @@ public final class JsonHandler extends Handler.Abstract {
                 answer = new Rendered(500, JSON_TYPE, errorBody("internal error; the server log has the details"));
             }
         }
+        drainBody(request);
         reply.send(response, callback, answer.status(), answer.contentType(), answer.bytes(), headers);
+    }
+
+    /** Most request-body bytes read and dropped so that an early answer reaches the client. */
+    static final int DRAIN_LIMIT = 1 << 20;
+
+    /**
+     * Reads and drops what the client sent that the endpoint did not read (a body on a GET, a
+     * method answered 405 before its body was looked at), up to {@link #DRAIN_LIMIT} bytes. An
+     * answer sent while the client is still writing its body is otherwise lost: the server closes
+     * the connection under the client's write, and the client sees no answer at all.
+     */
+    static void drainBody(Request request) {
+        InputStream in = Content.Source.asInputStream(request); // not closed: closing fails an unread source
+        byte[] sink = new byte[8192];
+        try {
+            for (int total = 0, n; total < DRAIN_LIMIT && (n = in.read(sink)) >= 0; total += n) {
+                // dropped
+            }
+        } catch (IOException e) {
+            // the client went away or sent a broken body: the answer goes out as far as it can
+        }
     }
 
     /** The body {@code {"error": message}}. */
