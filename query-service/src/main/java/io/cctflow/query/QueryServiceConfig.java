@@ -104,7 +104,7 @@ public record QueryServiceConfig(
             ValueParsers.nonNegativeDuration(), "5m", "how often each replica tries the roll-up and retention pass; the one holding the lease in Neo4j (ttl three intervals) runs it; 0 disables it");
     private static final ConfigKey<Duration> ROLLUP_SETTLE_KEY = ConfigKey.of(ROLLUP_SETTLE,
             ValueParsers.nonNegativeDuration(), "10m",
-            "an hour is rolled up once it ended this long ago (more than the job's allowed-lateness)");
+            "an hour is rolled up once it ended this long ago (most batches of the hour have arrived by then; a later one is merged into the roll-up by the next pass)");
     private static final ConfigKey<Duration> RETENTION_FINE_KEY = ConfigKey.of(RETENTION_FINE,
             ValueParsers.positiveDuration(), "7d",
             "fine windows (the job's window) and the ten-minute roll-ups of deployments are kept this long");

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * in the query service); anything that owns a driver may run it.
  *
  * <p>An hour is rolled up once it is <em>settled</em>: its end lies {@code settle} before now, so
- * late batches (the samples job's allowed lateness plus its early firings) have been written. Fine
+ * most of its batches have been written (the samples job adds each batch to its window as it comes). Fine
  * windows written after their hour was rolled up (an import of old recordings, a replay) are found
  * by their write time ({@code written}, the database clock) and their hour and day are rolled up
  * again. A day is rolled up from its hours once all of them are settled.

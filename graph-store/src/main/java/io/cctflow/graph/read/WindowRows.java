@@ -108,7 +108,7 @@ public final class WindowRows {
     /**
      * Reads windows with {@code query} ({@link #COLUMNS}). Neo4j reads are read-committed:
      * a read can see a window's properties half from before and half from after a concurrent
-     * rewrite (the samples job rewrites open windows every early-firing interval), which shows as
+     * rewrite (the samples job rewrites a window with every batch it adds), which shows as
      * columns that do not fit together; such a read is repeated, up to {@value #TORN_READ_ATTEMPTS}
      * times.
      */
