@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.neo4j.driver.Driver;
 
 /**
@@ -110,16 +109,7 @@ public final class ClusterUnderTest implements BatchTarget, AutoCloseable {
 
     @Override
     public CompletableFuture<Void> sendSamples(String executionKey, byte[] encodedBatch) {
-        CompletableFuture<Void> acked = new CompletableFuture<>();
-        producer.send(new ProducerRecord<>(samplesTopic, executionKey.getBytes(StandardCharsets.UTF_8), encodedBatch),
-                (metadata, e) -> {
-                    if (e == null) {
-                        acked.complete(null);
-                    } else {
-                        acked.completeExceptionally(e);
-                    }
-                });
-        return acked;
+        return EmbeddedPipeline.send(producer, samplesTopic, executionKey, encodedBatch);
     }
 
     public String bootstrapServers() {

@@ -98,6 +98,11 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
     }
 
     private CompletableFuture<Void> send(String topic, String key, byte[] value) {
+        return send(producer, topic, key, value);
+    }
+
+    /** Publishes {@code value} under {@code key} with {@code producer}; completes on the broker's ack. */
+    static CompletableFuture<Void> send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
         CompletableFuture<Void> acked = new CompletableFuture<>();
         producer.send(new ProducerRecord<>(topic, key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value),
                 (metadata, e) -> {
