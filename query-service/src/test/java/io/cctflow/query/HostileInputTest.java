@@ -132,7 +132,17 @@ class HostileInputTest {
                         : HttpRequest.BodyPublishers.ofString(body))
                 .build();
         try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            try {
+                return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            } catch (IOException closedUnderUs) {
+                // A pooled keep-alive connection may be closed by the server between two requests;
+                // the JDK client retries only GETs on another. The request itself must still be
+                // answered: sent again on a connection of its own, a second silence fails.
+                // TODO: CI saw this on a PUT answered 405 (1 in a few hundred requests, not
+                // reproduced with its seed): which earlier answer closes the connection is not known.
+                return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
+                        .send(request, HttpResponse.BodyHandlers.ofString());
+            }
         } catch (IOException e) {
             throw new AssertionError(method + " " + pathAndQuery + ": no answer: " + e, e);
         } catch (InterruptedException e) {
