@@ -9,15 +9,12 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.MethodId;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
-import io.cctflow.flink.SamplesJob;
-import io.cctflow.flink.SamplesJobConfig;
 import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
-import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.query.QueryService;
 import io.cctflow.schema.SampleBatch;
-import io.cctflow.servers.TestServers;
 import io.cctflow.standalone.e2e.AgentRun;
+import io.cctflow.standalone.e2e.PipelineRun;
 import io.cctflow.standalone.e2e.SplitWorkload;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -33,9 +30,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -60,7 +54,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class EndToEndTest {
     private static final String SAMPLES = "e2e.samples";
-    private static final String DLQ = "e2e.samples.dlq";
+    private static final String DLQ = PipelineRun.deadLetterTopic(SAMPLES);
     private static final String SERVICE = "e2e-split";
     private static final String A_WORK = SplitWorkload.A.class.getName() + ".work";
     private static final String FIB = SplitWorkload.Fib.class.getName() + ".fib";
@@ -68,37 +62,16 @@ class EndToEndTest {
     /** Samples the pipeline must carry at least, for the split's ±0.08 to mean something. */
     private static final long MIN_SAMPLES = 300;
 
-    private TestServers servers;
+    private PipelineRun pipeline;
     private QueryService api;
     private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     void runPipeline() throws Exception {
-        servers = TestServers.get();
-        servers.createTopic(SAMPLES, 2);
-        servers.createTopic(DLQ, 1);
-        servers.cleanNeo4j();
-
+        pipeline = PipelineRun.prepare(SAMPLES);
         runAgentWorkload();
         sendMalformedRecord();
-
-        SamplesJobConfig config = SamplesJobConfig.defaults()
-                .with(Map.of(SamplesJobConfig.STATE_BACKEND, "hashmap")).with(Map.of(
-                SamplesJobConfig.BOOTSTRAP_SERVERS, servers.kafkaBootstrapServers(),
-                SamplesJobConfig.SAMPLES_TOPIC, SAMPLES,
-                SamplesJobConfig.DEAD_LETTER_TOPIC, DLQ,
-                SamplesJobConfig.GROUP_ID, "e2e-" + System.nanoTime(),
-                SamplesJobConfig.NEO4J_URI, servers.neo4jUri(),
-                SamplesJobConfig.NEO4J_USER, servers.neo4jUser(),
-                SamplesJobConfig.NEO4J_PASSWORD, servers.neo4jPassword(),
-                SamplesJobConfig.PARALLELISM, "2",
-                SamplesJobConfig.BOUNDED, "true"));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(
-                Configuration.fromMap(Map.of("restart-strategy.type", "none")));
-        JobClient job = SamplesJob.start(env, config);
-        job.getJobExecutionResult().get(4, TimeUnit.MINUTES);
-
-        api = QueryService.start(config.graph(), "127.0.0.1", 0);
+        api = pipeline.processAndServe(Map.of());
     }
 
     @AfterAll
@@ -110,13 +83,13 @@ class EndToEndTest {
 
     private void runAgentWorkload() throws Exception {
         // the workload runs its 12 s and then until Kafka holds more than MIN_SAMPLES
-        AgentRun.run(servers.kafkaBootstrapServers(), SAMPLES, new ExecutionId(SERVICE, "1.0", "child-1"),
+        AgentRun.run(pipeline.bootstrapServers(), SAMPLES, new ExecutionId(SERVICE, "1.0", "child-1"),
                 "period=10ms,flush=2s", MIN_SAMPLES, Duration.ofMinutes(3), SplitWorkload.class.getName(), "12");
     }
 
     private void sendMalformedRecord() throws Exception {
         Properties p = new Properties();
-        p.put("bootstrap.servers", servers.kafkaBootstrapServers());
+        p.put("bootstrap.servers", pipeline.bootstrapServers());
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] key = new ExecutionId(SERVICE, "1.0", "child-1").key().getBytes(StandardCharsets.UTF_8);
@@ -126,7 +99,7 @@ class EndToEndTest {
 
     private List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers.kafkaBootstrapServers());
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "e2e-reader-" + System.nanoTime());
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();

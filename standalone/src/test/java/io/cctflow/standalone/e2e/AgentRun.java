@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
+import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +36,7 @@ public final class AgentRun {
 
     /**
      * @param agentArgs the agent's options besides bootstrap.servers, topic, service, version and instance
-     * @param mainAndArgs the workload class (on the test classpath) and its arguments
+     * @param mainAndArgs the workload class (test or main code of this module) and its arguments
      */
     public static void run(String bootstrapServers, String topic, ExecutionId execution, String agentArgs,
             long minSamples, Duration deadline, String... mainAndArgs) throws Exception {
@@ -48,7 +49,9 @@ public final class AgentRun {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:FlightRecorderOptions:stackdepth=256",
                 "-javaagent:" + agentJar + "=" + args,
-                "-cp", Path.of("target", "test-classes").toAbsolutePath().toString()));
+                // test workloads, and the demo's (main code)
+                "-cp", Path.of("target", "test-classes").toAbsolutePath() + File.pathSeparator
+                        + Path.of("target", "classes").toAbsolutePath()));
         command.addAll(Arrays.asList(mainAndArgs));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
