@@ -1,6 +1,8 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.RawThreadNames;
+import io.cctflow.core.ThreadNames;
 import io.cctflow.core.metrics.CallSite;
 import io.cctflow.core.metrics.CallSites;
 import io.cctflow.core.metrics.MethodMetrics;
@@ -46,6 +48,15 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
     }
 
     /**
+     * One thread (pool) of the method's samples: its normalised name, "samples out of the method's
+     * method samples", and the raw names of the pool's threads stored for the selection (at most
+     * {@value RawThreadNames#MAX_PER_POOL}, the smallest in string order; empty for data of agents
+     * that did not send them).
+     */
+    public record ThreadShare(String name, long samples, double share, List<String> rawNames) {
+    }
+
+    /**
      * One call site (seed 002's invocation view): the calling or called method, the line of the
      * call, and "samples out of the method's method samples".
      */
@@ -59,7 +70,7 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
      * @param callerSites the callers split by the line of the caller calling this method
      */
     public record Overload(String signature, long methodSamples, double methodTime, long selfSamples, double selfTime,
-            List<Share> callees, List<Share> callers, List<Share> threads, List<Site> calleeSites,
+            List<Share> callees, List<Share> callers, List<ThreadShare> threads, List<Site> calleeSites,
             List<Site> callerSites) {
     }
 
@@ -91,7 +102,8 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
         List<MethodRecord> methods = MethodResolver.all(catalogue, "method", params.required("method"));
         ThreadParams threads = ThreadParams.of(params);
         Selection selection = Selection.of(params, catalogue, trees.limits());
-        Cct tree = threads.apply(trees.load(selection));
+        TreeSource.Named loaded = trees.loadWithThreadNames(selection);
+        Cct tree = threads.apply(loaded.tree());
         ScopeParams scope = ScopeParams.of(params, catalogue, topology, selection.service(), tree);
         Set<Long> ids = methods.stream().map(MethodRecord::id).collect(Collectors.toSet());
         MethodTime all = MethodTime.of(scope.scope(), ids::contains);
@@ -120,7 +132,7 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
             overloads.add(new Overload(methods.get(k).signature(), mm.time().methodSamples(), mm.time().methodTime(),
                     mm.time().selfSamples(), mm.time().selfTime(), shares(mm.callees(), top, names::get),
                     shares(mm.callers(), top, names::get),
-                    shares(mm.threads(), top, t -> tree.threadName((int) t)), sites(calleeSites.get(k), names),
+                    threadShares(mm.threads(), top, tree, loaded.rawThreadNames()), sites(calleeSites.get(k), names),
                     sites(callerSites.get(k), names)));
         }
         return new Response(selection.service(), selection.version(),
@@ -136,6 +148,15 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
         List<Share> out = new ArrayList<>();
         for (int i = 0; i < Math.min(top, s.size()); i++) {
             out.add(new Share(name.apply(s.key(i)), s.samples(i), s.share(i)));
+        }
+        return out;
+    }
+
+    private static List<ThreadShare> threadShares(Shares s, int top, Cct tree, RawThreadNames raw) {
+        List<ThreadShare> out = new ArrayList<>();
+        for (int i = 0; i < Math.min(top, s.size()); i++) {
+            String name = tree.threadName((int) s.key(i));
+            out.add(new ThreadShare(name, s.samples(i), s.share(i), raw.namesOf(ThreadNames.id(name))));
         }
         return out;
     }
