@@ -175,6 +175,22 @@ class EndToEndTest {
     }
 
     @Test
+    void threadsListTheRawNamesTheAgentSawBehindThePoolName() throws Exception {
+        JsonNode a = get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(A_WORK), 200);
+        JsonNode pool = null;
+        for (JsonNode t : a.at("/metrics/0/threads")) {
+            if (t.get("name").asText().equals("worker-#")) {
+                pool = t;
+            }
+        }
+        assertThat(pool).as("the workers' pool in %s", a.at("/metrics/0/threads")).isNotNull();
+        List<String> raw = new ArrayList<>();
+        pool.get("rawNames").forEach(n -> raw.add(n.asText()));
+        // SplitWorkload names its two threads worker-0 and worker-1
+        assertThat(raw).containsExactly("worker-0", "worker-1");
+    }
+
+    @Test
     void malformedRecordIsDeadLetteredWithItsReason() {
         List<ConsumerRecord<byte[], byte[]>> dead = readAll(DLQ);
         assertThat(dead).hasSize(1);
