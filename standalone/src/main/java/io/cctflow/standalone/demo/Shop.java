@@ -47,7 +47,7 @@ final class Shop {
         long price = priceCart(200 + request % 50);
         int available = checkInventory(250);
         long discounted = applyDiscounts(price);
-        long score = Recommender.score(19 + request % 3);
+        long score = Recommender.score(3 + request % 3, request);
         long shipping = estimateShipping(available);
         int length = renderResponse(discounted + shipping, available, score);
         DemoWorkload.consume(checksum(length));
