@@ -12,10 +12,10 @@ package io.cctflow.standalone.demo;
  *       call on a hot path. What the JIT makes of such code does not change which method a sample
  *       lands in; boxing did ({@code Integer.valueOf} and {@code Integer.equals} came and went
  *       between two JVMs of the same code, significant both ways).
- *   <li>{@link #priceCart} holds about 3 % of the samples; each other step holds at most about
+ *   <li>{@link #priceCart} holds about 5 % of the samples; each other step holds at most about
  *       20 %. Shares are relative: twice the work in {@code priceCart} lowers every other step's
- *       share by about 3 %, which at a 20 % share is a fall of 0.006, about a tenth of what the
- *       rise of {@code priceCart} itself weighs against the same noise.
+ *       share by about 5 %, which at a 20 % share is a fall of 0.01, weighing about a tenth of
+ *       what the rise of {@code priceCart} itself (0.05 to 0.10) weighs against the same noise.
  * </ul>
  */
 final class Shop {
