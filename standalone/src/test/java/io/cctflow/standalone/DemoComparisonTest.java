@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
  * Issue 29 item 6: the demo's first comparison finds exactly the planted method. The demo's two
  * deployments ({@link DemoWorkload} as {@link DemoProcess#VERSION}, and as {@link
  * DemoProcess#NEXT_VERSION} with {@link DemoProcess#SLOWDOWN} more work in {@code Shop.priceCart})
- * run with the shipped agent at the demo's sampling period, through a real broker, the samples job
+ * run with the shipped agent at the demo's sampling period and JVM options, through a real broker, the samples job
  * on a Flink MiniCluster with standalone's job settings (1-minute windows), Neo4j and the HTTP
  * API's compare. The significant set must be exactly {@code priceCart}, as a {@code REGRESSION},
  * and its odds (its samples against all others) must have doubled, as twice its work makes them.
@@ -57,7 +57,7 @@ class DemoComparisonTest {
             throws Exception {
         // duration 0: the demo runs until AgentRun closes its input
         AgentRun.run(pipeline.bootstrapServers(), pipeline.samplesTopic(), new ExecutionId(SERVICE, version, "demo-" + version),
-                "period=" + DemoProcess.PERIOD + ",flush=2s", samples, Duration.ofMinutes(4), DemoWorkload.class.getName(),
+                DemoProcess.JVM_OPTIONS, "period=" + DemoProcess.PERIOD + ",flush=2s", samples, Duration.ofMinutes(4), DemoWorkload.class.getName(),
                 "0", Double.toString(slowdown));
         return null;
     }

@@ -40,6 +40,12 @@ public final class AgentRun {
      */
     public static void run(String bootstrapServers, String topic, ExecutionId execution, String agentArgs,
             long minSamples, Duration deadline, String... mainAndArgs) throws Exception {
+        run(bootstrapServers, topic, execution, List.of(), agentArgs, minSamples, deadline, mainAndArgs);
+    }
+
+    /** As above, with JVM options for the workload's JVM (e.g. the demo's {@code DemoProcess.JVM_OPTIONS}). */
+    public static void run(String bootstrapServers, String topic, ExecutionId execution, List<String> jvmOptions,
+            String agentArgs, long minSamples, Duration deadline, String... mainAndArgs) throws Exception {
         Path agentJar = Path.of(System.getProperty("cctflow.agent.jar"));
         assertThat(agentJar).as("shipped agent jar (built by the collector module)").isRegularFile();
         String args = "bootstrap.servers=" + bootstrapServers + ",topic=" + topic + ",service=" + execution.service()
@@ -47,7 +53,9 @@ public final class AgentRun {
         Path log = Files.createTempFile("e2e-workload", ".log");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:FlightRecorderOptions:stackdepth=256",
+                "-XX:FlightRecorderOptions:stackdepth=256"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
                 "-javaagent:" + agentJar + "=" + args,
                 // test workloads, and the demo's (main code)
                 "-cp", Path.of("target", "test-classes").toAbsolutePath() + File.pathSeparator
