@@ -53,8 +53,8 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
     /**
      * The nested nodes of a response: {@code {"id", "method", "line", "self", "total", "children":
      * [...]}}, {@code id} the node id as a decimal string (64-bit ids do not fit a JSON double), null
-     * in a merged view; with a migration also {@code "migrated"} and {@code "migratedTotal"}. Written with an explicit stack, so a tree thousands of levels deep costs no
-     * call stack.
+     * in a merged view; with a migration also {@code "migrated"} and {@code "migratedTotal"}. Written
+     * with an explicit stack, so a tree thousands of levels deep costs no call stack.
      */
     public interface Nodes extends JsonSerializable {
     }
