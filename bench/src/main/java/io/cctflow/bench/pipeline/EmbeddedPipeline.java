@@ -1,6 +1,7 @@
 package io.cctflow.bench.pipeline;
 
 import io.cctflow.core.ExecutionId;
+import io.cctflow.flink.JobTopics;
 import io.cctflow.flink.SamplesJob;
 import io.cctflow.flink.SamplesJobConfig;
 import io.cctflow.graph.read.WindowReader;
@@ -46,7 +47,7 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
         KafkaServer kafka = KafkaServer.start(dataDir.resolve("kafka"));
         running.push(kafka);
         SamplesJobConfig defaults = SamplesJobConfig.defaults();
-        kafka.createTopic(defaults.samplesTopic(), partitions, Map.of());
+        kafka.createTopic(defaults.samplesTopic(), partitions, JobTopics.agentTopicConfigs());
         kafka.createTopic(defaults.deadLetterTopic(), 1, Map.of());
         Neo4jServer neo4j = Neo4jServer.start(dataDir.resolve("neo4j"));
         running.push(neo4j);
