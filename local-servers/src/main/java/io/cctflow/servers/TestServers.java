@@ -35,9 +35,9 @@ import org.neo4j.driver.Session;
  * The servers are shared: use unique topic names per test, and call {@link #cleanNeo4j()}
  * where a test needs an empty graph. Thread-safe.
  *
- * <p>The servers stop when the JVM exits. Test runners exit their JVM explicitly; a plain
- * {@code main} using this class must call {@code System.exit}, because the embedded Neo4j's
- * Bolt threads are not daemon threads.
+ * <p>The servers stop when the JVM exits; the embedded ones, child processes that watch their
+ * parent, also when it dies. Test runners exit their JVM explicitly; a plain {@code main} using
+ * this class should call {@code System.exit} too, which runs the shutdown hook that stops them.
  */
 public final class TestServers {
 
