@@ -212,11 +212,13 @@ const Timeline = {
     const method = S.view === 'method' ? S.method : S.q && S.q.includes('(') ? S.q : '';
     if (method) p.set('method', method);
     p.set('buckets', '160');
+    if (p.toString() === this.key) return this.draw(); // e.g. a zoom: the same series
     try {
       this.data = await api('/api/v1/timeline?' + p);
     } catch (e) {
       if (method && e.status === 400) { p.delete('method'); this.data = await api('/api/v1/timeline?' + p); } else throw e;
     }
+    this.key = p.toString();
     const b = this.data.buckets;
     this.end = b.length ? Date.parse(b[b.length - 1].end) : 0;
     this.draw();

@@ -38,9 +38,13 @@ function showTooltip(e, rows, sig) {
   t.style.left = x + 'px'; t.style.top = y + 'px';
 }
 
-/** Marks nodes whose name contains the query; method time counts each sample once (recursion-aware). */
-function searchTree(f, q) {
+/**
+ * Marks the nodes of the subtree of {@code from} (default: the whole tree) whose name contains the
+ * query; method time counts each sample once (recursion-aware).
+ */
+function searchTree(f, q, from) {
   if (!q) return null;
+  const first = from || 0;
   const needle = q.toLowerCase();
   const nameHit = f.names.map(n => n.toLowerCase().includes(needle));
   const mask = new Uint8Array(f.n);
@@ -48,7 +52,7 @@ function searchTree(f, q) {
   const matchedNames = new Set();
   const stack = []; // depth-first order: ancestors of node i are the stack entries with smaller depth
   let openMatches = 0;
-  for (let i = 0; i < f.n; i++) {
+  for (let i = first; i < f.n && (i === first || f.depth[i] > f.depth[first]); i++) {
     while (stack.length && f.depth[stack[stack.length - 1]] >= f.depth[i]) { if (mask[stack.pop()]) openMatches--; }
     if (nameHit[f.name[i]] && i > 0) {
       mask[i] = 1; frames++; matchedNames.add(f.names[f.name[i]]);
@@ -79,21 +83,40 @@ App.views.flame = {
     };
   },
 
-  params(collapsed) {
+  /** The tree request of the view; {@code node} false: without the zoomed node. */
+  params(collapsed, node) {
     const p = selection(S);
-    if (S.root) p.set('method', S.root); else if (S.node) p.set('node', S.node);
-    if (this.minShare) p.set('minShare', this.minShare);
+    if (S.root) p.set('method', S.root); else if (S.node && node !== false) p.set('node', S.node);
+    const minShare = S.minShare || this.minShare;
+    if (minShare) p.set('minShare', minShare);
     if (collapsed) p.set('format', 'collapsed');
     return p;
+  },
+
+  /**
+   * The node to focus in the tree held, when it can show the requested zoom by itself: the same
+   * selection, and the zoomed node's subtree complete in it (nothing below it pruned by the
+   * server); otherwise -1, and the subtree is re-queried.
+   */
+  localFocus() {
+    if (!this.flat || this.heldBase !== this.params(false, false).toString()) return -1;
+    if (!S.node) return this.heldNode ? -1 : 0;
+    const i = Flame.indexOfId(this.flat, S.node);
+    return i >= 0 && (this.flat.complete[i] || S.node === this.heldNode) ? i : -1;
   },
 
   async render() {
     this.init();
     this.graph.setFlame(S.orient === 'flame');
     $('orient').value = S.orient || 'icicle';
-    const p = this.params();
-    if (p.toString() !== this.key) {
+    const local = this.localFocus();
+    if (local >= 0) {
+      this.graph.setFocus(local);
+    } else {
+      const p = this.params();
+      p.set('format', 'columns');
       let data;
+      const timing = { start: performance.now() };
       try {
         data = await api('/api/v1/tree?' + p);
       } catch (e) {
@@ -104,9 +127,13 @@ App.views.flame = {
         if (e.status === 404 && S.node) throw new Error(e.message + ' — press Esc to reset the zoom');
         throw e;
       }
-      this.key = p.toString();
+      timing.received = performance.now();
+      this.heldBase = this.params(false, false).toString();
+      this.heldNode = S.node || '';
       this.data = data;
-      this.flat = Flame.flatten(data.root);
+      this.flat = Flame.fromColumns(data.tree);
+      timing.laidOut = performance.now();
+      (window.cctflowTimings = window.cctflowTimings || []).push(timing); // for the paint benchmark
       this.graph.setData(this.flat);
       if (!S.node) this.trail = [];
     }
@@ -120,15 +147,19 @@ App.views.flame = {
 
   resetZoom() { this.graph.setFocus(0); },
 
+  /** The node at the top of the view: the zoomed one. */
+  focus() { return this.graph.focus; },
+
   click(i) {
     const f = this.flat;
     if (i <= 0) return;
     if (window.event && window.event.shiftKey) return update({ view: 'method', method: f.names[f.name[i]] });
-    this.graph.setFocus(i); // at once; the re-queried subtree replaces it
+    this.graph.setFocus(i); // at once; a re-queried subtree (when pruning hid part of it) replaces it
     if (!f.ids[i]) return; // a merged view (dynamic root) has no stored ids: zoom stays local
     const path = [];
-    for (let n = i; n > 0; n = f.parent[n]) path.unshift({ id: f.ids[n], name: f.info[f.name[n]].simple });
-    this.trail = (S.node ? this.trail : []).concat(path.slice(S.node ? 1 : 0));
+    for (let n = i; n > 0 && f.ids[n] !== this.heldNode; n = f.parent[n]) path.unshift({ id: f.ids[n], name: f.info[f.name[n]].simple });
+    const heldTrail = this.heldNode ? this.trail.slice(0, this.trail.findIndex(t => t.id === this.heldNode) + 1) : [];
+    this.trail = heldTrail.concat(path);
     update({ node: f.ids[i] });
   },
 
@@ -136,7 +167,7 @@ App.views.flame = {
     const box = $('crumbs');
     const items = [el('a', { onclick: () => update({ node: '' }) }, S.root ? 'root: ' + Flame.splitName(S.root).simple : 'all samples')];
     if (S.node) {
-      const trail = this.trail.length ? this.trail : [{ id: S.node, name: this.flat ? this.flat.info[this.flat.name[0]].simple : S.node }];
+      const trail = this.trail.length ? this.trail : [{ id: S.node, name: this.flat ? this.flat.info[this.flat.name[this.focus()]].simple : S.node }];
       trail.forEach((t, k) => { items.push(el('span', { class: 'sep' }, '›'));
         items.push(k === trail.length - 1 ? el('b', {}, t.name) : el('a', { onclick: () => { this.trail = trail.slice(0, k + 1); update({ node: t.id }); } }, t.name)); });
       items.push(el('span', { class: 'sep' }, ' (Esc resets)'));
@@ -145,12 +176,12 @@ App.views.flame = {
   },
 
   applySearch() {
-    const r = searchTree(this.flat, S.q);
+    const r = searchTree(this.flat, S.q, this.focus());
     this.graph.setHighlight(r ? r.mask : null);
     const out = $('search-result');
     if (!r) { out.replaceChildren(); return; }
     if (!r.frames) { out.replaceChildren('no frame matches "' + S.q + '"'); return; }
-    const total = this.flat.w[0];
+    const total = this.flat.w[this.focus()];
     const parts = [r.frames + ' frames · method time ' + fmt.of(r.samples, total) + ' samples (' + fmt.pct(r.samples / Math.max(total, 1)) + ')'];
     if (r.names.length === 1 && r.names[0] !== 'root') parts.push(' · ', el('a', { href: '#', onclick: e => { e.preventDefault(); update({ view: 'method', method: r.names[0] }); } }, 'method view'));
     out.replaceChildren(...parts);
@@ -158,7 +189,7 @@ App.views.flame = {
 
   hover(i, e) {
     if (i < 0) return showTooltip(e, null);
-    const f = this.flat, total = f.w[0], sig = f.names[f.name[i]];
+    const f = this.flat, total = f.w[this.focus()], sig = f.names[f.name[i]];
     const rows = [
       ['total', fmt.of(f.w[i], total) + ' samples (' + fmt.pct(f.w[i] / Math.max(total, 1)) + ')'],
       ['self', fmt.of(f.self[i], total) + ' samples (' + fmt.pct(f.self[i] / Math.max(total, 1)) + ')'],

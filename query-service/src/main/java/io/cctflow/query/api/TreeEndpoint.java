@@ -25,7 +25,8 @@ import java.util.function.LongFunction;
  * method=M}): then the subtrees of the method's recursion-free nodes are merged by path into one
  * tree rooted at the method. Children whose total is below {@code minShare} of the start node's
  * total, or deeper than {@code maxDepth} below it, are pruned; their samples stay in their parent's
- * total. {@code format=json} (default) nests nodes; {@code format=collapsed} gives one line per
+ * total. {@code format=json} (default) nests nodes; {@code format=columns} gives the same nodes as
+ * parallel arrays ({@link TreeColumns}); {@code format=collapsed} gives one line per
  * path, {@code frame;frame;... count} (the FlameGraph format), where count is the path's self
  * samples plus those of its pruned children, so the lines add up to the start node's total. With
  * {@code thread} or {@code thread-group} ({@link ThreadParams}) the tree holds the selected
@@ -61,6 +62,11 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
             String start, ThreadParams threads, long totalSamples, int nodes, String context, Nodes root) {
     }
 
+    /** The answer of {@code format=columns}: the header of {@link Response}, the nodes as {@link TreeColumns}. */
+    public record ColumnsResponse(String service, String version, List<String> instances, String from, String to,
+            String start, ThreadParams threads, long totalSamples, int nodes, String context, JsonSerializable tree) {
+    }
+
     @Override
     public Object handle(QueryParams params) {
         params.allowOnly(PARAMS);
@@ -70,7 +76,7 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         }
         double minShare = params.number("minShare", 0, 1).orElse(0.0);
         int maxDepth = params.integer("maxDepth", 1, JsonHandler.MAX_TREE_DEPTH).orElse(DEFAULT_MAX_DEPTH);
-        boolean collapsed = params.oneOf("format", "json", "collapsed").orElse("json").equals("collapsed");
+        String format = params.oneOf("format", "json", "collapsed", "columns").orElse("json");
         Long nodeId = params.optional("node").map(t -> NodeIds.parse("node", t)).orElse(null);
         List<MethodRecord> methods = params.optional("method")
                 .map(m -> MethodResolver.all(catalogue, "method", m)).orElse(null);
@@ -101,16 +107,23 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         }
         Map<Long, MethodRecord> names = new java.util.HashMap<>();
         catalogue.methodsById(methodIds).forEach(m -> names.put(m.id(), m));
-        if (collapsed) {
+        if (format.equals("collapsed")) {
             return new JsonHandler.PlainText(pruned.collapsed(id -> {
                 MethodRecord m = names.get(id);
                 return m == null ? "0x" + Long.toHexString(id) : m.className() + "." + m.methodName();
             }));
         }
-        Nodes root = pruned.json(view == tree, id -> {
+        LongFunction<String> signature = id -> {
             MethodRecord m = names.get(id);
             return id == 0 ? "root" : m == null ? "0x" + Long.toHexString(id) : m.signature();
-        });
+        };
+        if (format.equals("columns")) {
+            return new ColumnsResponse(selection.service(), selection.version(),
+                    selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
+                    selection.to().toString(), startName, threads, view.total(start), pruned.kept().size(),
+                    ContextEndpoint.LINK, pruned.columns(view == tree, signature));
+        }
+        Nodes root = pruned.json(view == tree, signature);
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
                 selection.to().toString(), startName, threads, view.total(start), pruned.kept().size(), ContextEndpoint.LINK,
@@ -194,6 +207,10 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
                     write(gen, realIds, name);
                 }
             };
+        }
+
+        TreeColumns columns(boolean realIds, LongFunction<String> name) {
+            return new TreeColumns(tree, kept, children, realIds, name);
         }
 
         /** Depth first with an explicit stack of (kept position, next child to write). */
