@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.cctflow.core.Cct;
 import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
@@ -34,14 +35,16 @@ import java.util.function.LongFunction;
  */
 public final class TreeEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Selection.PARAMS, ThreadParams.PARAMS,
-            Set.of("node", "method", "minShare", "maxDepth", "format"));
+            Set.of("node", "method", "task", "minShare", "maxDepth", "format"));
     static final int DEFAULT_MAX_DEPTH = 512;
 
     private final CatalogueReader catalogue;
+    private final TopologyReader topology;
     private final TreeSource trees;
 
-    public TreeEndpoint(CatalogueReader catalogue, TreeSource trees) {
+    public TreeEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees) {
         this.catalogue = catalogue;
+        this.topology = topology;
         this.trees = trees;
     }
 
@@ -59,12 +62,14 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
      *     {id}} standing for a node's {@code id}
      */
     public record Response(String service, String version, List<String> instances, String from, String to,
-            String start, ThreadParams threads, long totalSamples, int nodes, String context, Nodes root) {
+            String start, List<String> tasks, ThreadParams threads, long totalSamples, int nodes, String context,
+            Nodes root) {
     }
 
     /** The answer of {@code format=columns}: the header of {@link Response}, the nodes as {@link TreeColumns}. */
     public record ColumnsResponse(String service, String version, List<String> instances, String from, String to,
-            String start, ThreadParams threads, long totalSamples, int nodes, String context, JsonSerializable tree) {
+            String start, List<String> tasks, ThreadParams threads, long totalSamples, int nodes, String context,
+            JsonSerializable tree) {
     }
 
     @Override
@@ -83,6 +88,10 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         ThreadParams threads = ThreadParams.of(params);
         Selection selection = Selection.of(params, catalogue, trees.limits());
         Cct tree = threads.apply(trees.load(selection));
+        List<String> tasks = params.all("task");
+        if (!tasks.isEmpty()) {
+            tree = Subtrees.within(ScopeParams.of(params, catalogue, topology, selection.service(), tree).scope());
+        }
 
         Cct view = tree;
         int start = Cct.ROOT;
@@ -120,13 +129,13 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         if (format.equals("columns")) {
             return new ColumnsResponse(selection.service(), selection.version(),
                     selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
-                    selection.to().toString(), startName, threads, view.total(start), pruned.kept().size(),
+                    selection.to().toString(), startName, tasks, threads, view.total(start), pruned.kept().size(),
                     ContextEndpoint.LINK, pruned.columns(view == tree, signature));
         }
         Nodes root = pruned.json(view == tree, signature);
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
-                selection.to().toString(), startName, threads, view.total(start), pruned.kept().size(), ContextEndpoint.LINK,
+                selection.to().toString(), startName, tasks, threads, view.total(start), pruned.kept().size(), ContextEndpoint.LINK,
                 root);
     }
 

@@ -22,7 +22,7 @@ import net.jqwik.api.constraints.IntRange;
  * format=json}) of the same pruned tree, on random trees, shares and depths: decoded back into
  * nested form, the two are equal; and the columns come in drawing order.
  */
-class TreeColumnsTest {
+public class TreeColumnsTest {
     @Property(tries = 200)
     void columnsDecodeToTheNestedJson(@ForAll long seed, @ForAll @IntRange(min = 1, max = 400) int size,
             @ForAll @IntRange(min = 0, max = 30) int minSharePercent, @ForAll @IntRange(min = 1, max = 12) int maxDepth,
@@ -42,7 +42,7 @@ class TreeColumnsTest {
     }
 
     /** The nested form of the columns: {id, method, line, self, total, children}. */
-    static ObjectNode decode(JsonNode c) {
+    public static ObjectNode decode(JsonNode c) {
         int n = c.get("parent").size();
         List<ObjectNode> nodes = new ArrayList<>(n);
         ObjectNode root = null;
