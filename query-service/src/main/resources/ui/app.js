@@ -3,7 +3,7 @@
 
 const $ = id => document.getElementById(id);
 const TOKEN_KEY = 'cctflow.token';
-const MULTI = ['instance', 'label', 'task'];
+const MULTI = ['instance', 'label', 'task', 'a.instance', 'b.instance'];
 
 /** The whole view as URL query parameters, so it can be shared and reloaded. */
 const State = {
@@ -43,7 +43,8 @@ function update(changes, options) {
 }
 
 /**
- * A request to the API; asks for the bearer token on 401 and tries again; on a 503 with
+ * A request to the API; asks for the bearer token on 401, and for the write token on a 403 that
+ * says the token may only read, and tries again; on a 503 with
  * Retry-After (too many heavy requests at once) waits that long and tries again.
  */
 async function api(path, init) {
@@ -63,7 +64,12 @@ async function api(path, init) {
       try { body = JSON.parse(text); } catch (e) { /* keep the text */ }
     }
     if (response.status === 401) {
-      await askToken(body && body.error ? body.error : 'the API needs a bearer token');
+      await askToken(body && body.error ? body.error : 'the API needs a bearer token', 'auth.token');
+      continue;
+    }
+    // a token that may only read, on a write: another token (the write token) would help
+    if (response.status === 403 && /insufficient_scope/.test(response.headers.get('WWW-Authenticate') || '')) {
+      await askToken(body && body.error ? body.error : 'this token may only read', 'auth.write-token, which reads too');
       continue;
     }
     const retryAfter = Number(response.headers.get('Retry-After'));
@@ -81,10 +87,11 @@ async function api(path, init) {
   throw new Error('the bearer token was refused; reload the page to enter it again');
 }
 
-function askToken(reason) {
+/** Asks for a bearer token (which one: {@code which}) and keeps it for the browser tab's session. */
+function askToken(reason, which) {
   return new Promise(resolve => {
     const dialog = $('token-dialog');
-    $('token-reason').textContent = 'The API answered: ' + reason + '. Paste the bearer token (auth.token);'
+    $('token-reason').textContent = 'The API answered: ' + reason + '. Paste the bearer token (' + which + ');'
       + ' it is kept for this browser tab only.';
     $('token-input').value = '';
     dialog.onclose = () => { sessionStorage.setItem(TOKEN_KEY, $('token-input').value.trim()); resolve(); };
@@ -182,7 +189,7 @@ const Selection = {
   },
 
   bind() {
-    $('service').onchange = e => update({ service: e.target.value, version: '', instance: [], from: '', to: '', node: '', method: '', a: '', b: '' });
+    $('service').onchange = e => update({ service: e.target.value, version: '', instance: [], from: '', to: '', node: '', method: '', a: '', b: '', 'a.instance': [], 'b.instance': [], 'a.from': '', 'a.to': '', 'b.from': '', 'b.to': '' });
     $('deployment').onchange = e => update({ version: e.target.value, instance: [], from: '', to: '', node: '' });
     $('label').onchange = e => update({ label: e.target.value.split(',').map(x => x.trim()).filter(Boolean), node: '' });
     $('from').onchange = e => update({ from: e.target.value.trim(), node: '' });

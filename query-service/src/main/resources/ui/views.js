@@ -86,7 +86,11 @@ App.views.flame = {
   /** The tree request of the view; {@code node} false: without the zoomed node. */
   params(collapsed, node) {
     const p = selection(S);
-    if (S.root) p.set('method', S.root); else if (S.node && node !== false) p.set('node', S.node);
+    if (S.root) p.set('method', S.root);
+    else {
+      S.task.forEach(t => p.append('task', t)); // the tasks' subtrees with their calling contexts
+      if (S.node && node !== false) p.set('node', S.node);
+    }
     const minShare = S.minShare || this.minShare;
     if (minShare) p.set('minShare', minShare);
     if (collapsed) p.set('format', 'collapsed');
@@ -165,7 +169,7 @@ App.views.flame = {
 
   crumbs() {
     const box = $('crumbs');
-    const items = [el('a', { onclick: () => update({ node: '' }) }, S.root ? 'root: ' + Flame.splitName(S.root).simple : 'all samples')];
+    const items = [el('a', { onclick: () => update({ node: '' }) }, S.root ? 'root: ' + Flame.splitName(S.root).simple : S.task.length ? 'task ' + S.task.join(', ') : 'all samples')];
     if (S.node) {
       const trail = this.trail.length ? this.trail : [{ id: S.node, name: this.flat ? this.flat.info[this.flat.name[this.focus()]].simple : S.node }];
       trail.forEach((t, k) => { items.push(el('span', { class: 'sep' }, '›'));
@@ -339,27 +343,59 @@ App.views.method = {
 
 const STAGE_LETTER = { ADDED: 'A', DELETED: 'D', MODIFIED: 'M', SIDE_EFFECT: 'S' };
 
+/**
+ * One side of a comparison as the URL holds it ({@code a} or {@code b}: the deployment, {@code
+ * a.instance} (repeatable), {@code a.from}, {@code a.to}) and as selection parameters for the API.
+ */
+function compareSide(s, side, defaultVersion) {
+  const instances = s[side + '.instance'] || [], from = s[side + '.from'] || '', to = s[side + '.to'] || '';
+  // '*': every deployment; none given: the default deployment, unless instances or a range are
+  const version = s[side] === '*' ? '' : s[side] || (instances.length || from || to ? '' : defaultVersion);
+  const p = new URLSearchParams();
+  if (version && !from && !to) p.set('at', s.service + '@' + version);
+  else { p.set('service', s.service); if (version) p.set('version', version); }
+  instances.forEach(i => p.append('instance', i));
+  if (from) p.set('from', from);
+  if (to) p.set('to', to);
+  const label = (version || 'all deployments') + (instances.length ? ' · ' + instances.join(', ') : '')
+    + (from || to ? ' · ' + (from || '…') + ' → ' + (to || '…') : '');
+  return { version, instances, from, to, params: p, label };
+}
+
 App.views.compare = {
   graph: null,
   async render() {
     const svc = Selection.service();
     const versions = svc.versions.map(v => v.version);
-    const options = versions.map(v => el('option', { value: v, textContent: v }));
-    $('side-a').replaceChildren(...options.map(o => o.cloneNode(true)));
-    $('side-b').replaceChildren(...options);
-    if (versions.length < 2) {
-      setStatus('empty', 'Service ' + S.service + ' has one deployment (' + versions[0] + '); a comparison needs two. Deploy another version, or compare time ranges with the API (a.from/b.from).');
+    const allInstances = svc.versions.flatMap(v => v.instances.map(i => ({ id: i.instanceId, version: v.version })));
+    const a = compareSide(S, 'a', versions[versions.length - 2] || versions[0]);
+    const b = compareSide(S, 'b', versions[versions.length - 1]);
+    for (const [name, side] of [['a', a], ['b', b]]) {
+      const dep = $('side-' + name);
+      dep.replaceChildren(el('option', { value: '*', textContent: 'all deployments' }), ...versions.map(v => el('option', { value: v, textContent: v })));
+      dep.value = side.version || '*';
+      dep.onchange = e => update({ [name]: e.target.value, [name + '.instance']: [] });
+      const inst = $('side-' + name + '-instances');
+      inst.replaceChildren(...allInstances.filter(i => !side.version || i.version === side.version)
+        .map(i => el('option', { value: i.id, textContent: i.id, selected: side.instances.includes(i.id) })));
+      inst.onchange = e => update({ [name]: side.version || '*', [name + '.instance']: [...e.target.selectedOptions].map(o => o.value) });
+      $('side-' + name + '-from').value = side.from;
+      $('side-' + name + '-to').value = side.to;
+      $('side-' + name + '-from').onchange = e => update({ [name]: side.version || '*', [name + '.from']: e.target.value.trim() });
+      $('side-' + name + '-to').onchange = e => update({ [name]: side.version || '*', [name + '.to']: e.target.value.trim() });
+    }
+    $('weight').value = S.weight || 'self';
+    $('weight').onchange = e => update({ weight: e.target.value });
+    if (a.params.toString() === b.params.toString()) {
+      setStatus('empty', 'Both sides select the same samples (' + a.label + '). Pick another deployment, other instances or another time range for one side'
+        + (versions.length < 2 ? ': ' + S.service + ' has one deployment, so compare instances or time ranges.' : '.'));
       return;
     }
-    const a = S.a || versions[versions.length - 2], b = S.b || versions[versions.length - 1];
-    $('side-a').value = a; $('side-b').value = b; $('weight').value = S.weight || 'self';
-    $('side-a').onchange = e => update({ a: e.target.value });
-    $('side-b').onchange = e => update({ b: e.target.value });
-    $('weight').onchange = e => update({ weight: e.target.value });
-    const q = new URLSearchParams({ 'a.at': S.service + '@' + a, 'b.at': S.service + '@' + b, weight: S.weight || 'self', top: '50' });
-    S.instance.forEach(i => { q.append('a.instance', i); q.append('b.instance', i); });
-    const side = v => { const p = new URLSearchParams({ at: S.service + '@' + v, minShare: '0.0001' }); return api('/api/v1/tree?' + p); };
-    const [r, ta, tb] = await Promise.all([api('/api/v1/compare?' + q), side(a), side(b)]);
+    const q = new URLSearchParams({ weight: S.weight || 'self', top: '50' });
+    for (const [name, side] of [['a', a], ['b', b]]) for (const [k, v] of side.params) q.append(name + '.' + k, v);
+    const tree = side => { const p = new URLSearchParams(side.params); p.set('minShare', '0.0001'); return api('/api/v1/tree?' + p); };
+    const [r, ta, tb] = await Promise.all([api('/api/v1/compare?' + q), tree(a), tree(b)]);
+    this.sides = [a.label, b.label];
     this.summary(r);
     document.querySelectorAll('.diff-legend .swatch').forEach((sw, k) => { sw.style.background = diffColour([2, 1, 0.5][k], 1); });
     this.diff(ta, tb, r);
@@ -370,7 +406,7 @@ App.views.compare = {
     const card = (value, title, text) => el('div', { class: 'card' }, el('b', {}, value), el('div', {}, title), el('span', {}, text));
     const ct = r.commonTree || {}, ov = r.overlap || {};
     const cards = [
-      card(fmt.n(r.a.samples) + ' → ' + fmt.n(r.b.samples), 'samples (a → b)', (r.a.version || 'a') + ' vs ' + (r.b.version || 'b') + '; ' + fmt.n(r.a.nodes) + ' and ' + fmt.n(r.b.nodes) + ' nodes'),
+      card(fmt.n(r.a.samples) + ' → ' + fmt.n(r.b.samples), 'samples (a → b)', this.sides[0] + ' vs ' + this.sides[1] + '; ' + fmt.n(r.a.nodes) + ' and ' + fmt.n(r.b.nodes) + ' nodes'),
       card(ov.self !== undefined ? fmt.pct(ov.self) + ' / ' + fmt.pct(ov.total) : '–', 'overlap (self / total)', 'how much of the weight the two trees share on their common nodes; 100 % = same distribution'),
       card(ct.size !== undefined ? fmt.n(ct.size) + ' nodes' : '–', 'common tree', 'contexts in both trees once changed subtrees are excised: ' + (ct.shareOfA !== undefined ? fmt.pct(ct.shareOfA) + ' of a, ' + fmt.pct(ct.shareOfB) + ' of b' : '')),
       card(r.score !== undefined ? r.score.toFixed(1) + ' %' : '–', 'matching score', 'overlap times coverage: how well b\'s profile matches a\'s (100 % = identical)'),

@@ -242,6 +242,8 @@ class QueryEdgesTest {
             HttpResponse<String> readerWrites = reader.send("POST", "/api/v1/tasks", task);
             assertThat(readerWrites.statusCode()).isEqualTo(403);
             assertThat(readerWrites.body()).contains("auth.write-token");
+            assertThat(readerWrites.headers().firstValue("WWW-Authenticate")).as("another token would help")
+                    .hasValueSatisfying(v -> assertThat(v).contains("error=\"insufficient_scope\""));
             assertThat(anonymous.send("DELETE", "/api/v1/tasks/auth", null).statusCode()).isEqualTo(401);
             QueryFixture.Api writer = new QueryFixture.Api(secured.port(), "wr1te");
             assertThat(writer.get("/api/v1/tasks", 200).get("tasks")).isNotNull(); // the write token reads too
@@ -253,6 +255,7 @@ class QueryEdgesTest {
                     "{}");
             assertThat(refused.statusCode()).isEqualTo(403);
             assertThat(refused.body()).contains("writes are disabled");
+            assertThat(refused.headers().firstValue("WWW-Authenticate")).as("no token would help").isEmpty();
         }
         assertThat(api.get("/api/v1/services", 200).get("services")).hasSize(1); // off by default
     }
