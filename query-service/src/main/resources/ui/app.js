@@ -294,7 +294,9 @@ const App = {
       Selection.fill();
       setStatus('loading', 'Loading…');
       const view = this.views[S.view];
-      await Promise.all([Timeline.load(), view ? view.render() : null]);
+      // the view's requests first: the timeline's would share the server's cores with them
+      if (view) await view.render();
+      await Timeline.load();
       if ($('status').className.includes('loading')) setStatus('', '');
     } catch (e) {
       setStatus('error', e.message);

@@ -164,7 +164,8 @@ App.views.flame = {
     for (let n = i; n > 0 && f.ids[n] !== this.heldNode; n = f.parent[n]) path.unshift({ id: f.ids[n], name: f.info[f.name[n]].simple });
     const heldTrail = this.heldNode ? this.trail.slice(0, this.trail.findIndex(t => t.id === this.heldNode) + 1) : [];
     this.trail = heldTrail.concat(path);
-    update({ node: f.ids[i] });
+    // the URL, breadcrumbs and legend once the zoomed frame is on screen (the task after its paint)
+    requestAnimationFrame(() => setTimeout(() => update({ node: f.ids[i] }), 0));
   },
 
   crumbs() {

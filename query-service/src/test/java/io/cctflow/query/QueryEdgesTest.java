@@ -169,7 +169,7 @@ class QueryEdgesTest {
             {"/api/v1/metrics/method?service=shop" + m + "&from=2026-01-06T00:00:00Z&to=2026-01-05T00:00:00Z", 400, "must be before 'to'"},
             {"/api/v1/tree?service=shop&minShare=2", 400, "parameter 'minShare' must be a number in [0.0, 1.0]"},
             {"/api/v1/tree?service=shop&maxDepth=-1", 400, "parameter 'maxDepth'"},
-            {"/api/v1/tree?service=shop&format=xml", 400, "parameter 'format' must be one of [json, collapsed]"},
+            {"/api/v1/tree?service=shop&format=xml", 400, "parameter 'format' must be one of [json, collapsed, columns]"},
             {"/api/v1/tree?service=shop&node=abc", 400, "parameter 'node' must be a node id"},
             {"/api/v1/tree?service=shop&node=12345", 404, "node 12345 (parameter 'node')"},
             {"/api/v1/tree?service=shop&node=1&method=com.shop.Db.query", 400, "'node' and 'method' exclude"},

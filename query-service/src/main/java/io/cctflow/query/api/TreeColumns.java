@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.cctflow.core.Cct;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,16 @@ final class TreeColumns implements JsonSerializable {
 
     /** Kept positions in drawing order: depth first, children by method signature, then line. */
     int[] order() {
+        int[] rank = new int[kept.size()];
+        int[] line = new int[kept.size()];
+        for (int k = 0; k < rank.length; k++) {
+            rank[k] = methodOf(k);
+            line[k] = tree.callSiteLine(kept.get(k));
+        }
+        Comparator<Integer> byMethodThenLine = (a, b) -> {
+            int c = Integer.compare(rank[a], rank[b]);
+            return c != 0 ? c : Integer.compare(line[a], line[b]);
+        };
         int[] out = new int[kept.size()];
         int[] stack = new int[Math.max(16, kept.size())];
         int top = 0;
@@ -63,13 +75,13 @@ final class TreeColumns implements JsonSerializable {
         while (top > 0) {
             int k = stack[--top];
             out[size++] = k;
-            Integer[] cs = children.get(k).toArray(Integer[]::new);
-            Arrays.sort(cs, (a, b) -> {
-                int c = Integer.compare(methodOf(a), methodOf(b));
-                return c != 0 ? c : Integer.compare(tree.callSiteLine(kept.get(a)), tree.callSiteLine(kept.get(b)));
-            });
-            for (int j = cs.length - 1; j >= 0; j--) { // pushed last to first: the first child comes out next
-                stack[top++] = cs[j];
+            List<Integer> cs = children.get(k);
+            if (cs.size() > 1) {
+                cs = new ArrayList<>(cs);
+                cs.sort(byMethodThenLine);
+            }
+            for (int j = cs.size() - 1; j >= 0; j--) { // pushed last to first: the first child comes out next
+                stack[top++] = cs.get(j);
             }
         }
         return out;
