@@ -4,44 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
-import io.cctflow.core.MethodId;
-import io.cctflow.core.metrics.MethodTime;
-import io.cctflow.core.metrics.Scope;
 import io.cctflow.flink.SamplesJob;
 import io.cctflow.flink.SamplesJobConfig;
-import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
-import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.query.QueryService;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.servers.TestServers;
-import io.cctflow.standalone.e2e.AgentRun;
-import io.cctflow.standalone.e2e.SplitWorkload;
+import io.cctflow.standalone.e2e.SplitAnswers;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongPredicate;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,14 +48,12 @@ class EndToEndTest {
     private static final String SAMPLES = "e2e.samples";
     private static final String DLQ = "e2e.samples.dlq";
     private static final String SERVICE = "e2e-split";
-    private static final String A_WORK = SplitWorkload.A.class.getName() + ".work";
-    private static final String FIB = SplitWorkload.Fib.class.getName() + ".fib";
+    private static final String A_WORK = SplitAnswers.A_WORK;
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Samples the pipeline must carry at least, for the split's ±0.08 to mean something. */
-    private static final long MIN_SAMPLES = 300;
 
     private TestServers servers;
     private QueryService api;
+    private SplitAnswers split;
     private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
@@ -109,9 +93,8 @@ class EndToEndTest {
     }
 
     private void runAgentWorkload() throws Exception {
-        // the workload runs its 12 s and then until Kafka holds more than MIN_SAMPLES
-        AgentRun.run(servers.kafkaBootstrapServers(), SAMPLES, new ExecutionId(SERVICE, "1.0", "child-1"),
-                "period=10ms,flush=2s", MIN_SAMPLES, Duration.ofMinutes(3), SplitWorkload.class.getName(), "12");
+        split = new SplitAnswers(servers.kafkaBootstrapServers(), SAMPLES, new ExecutionId(SERVICE, "1.0", "child-1"));
+        split.runWorkload();
     }
 
     private void sendMalformedRecord() throws Exception {
@@ -124,50 +107,13 @@ class EndToEndTest {
         }
     }
 
-    private List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers.kafkaBootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "e2e-reader-" + System.nanoTime());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            int emptyPolls = 0;
-            while (System.nanoTime() < deadline && emptyPolls < 3) {
-                var records = consumer.poll(Duration.ofSeconds(2));
-                records.forEach(out::add);
-                emptyPolls = records.isEmpty() && !consumer.assignment().isEmpty() ? emptyPolls + 1 : 0;
-            }
-        }
-        return out;
-    }
-
-    /** cct-core's answer on the decodable batches in Kafka: the reference the API must match. */
-    private MethodTime expected(String method) throws Exception {
-        Cct tree = new Cct();
-        for (ConsumerRecord<byte[], byte[]> r : readAll(SAMPLES)) {
-            SampleBatch batch;
-            try {
-                batch = SampleBatch.fromByteBuffer(ByteBuffer.wrap(r.value()));
-            } catch (Exception e) {
-                continue; // the malformed record
-            }
-            BatchTrees.mergeComplete(batch, tree);
-        }
-        int dot = method.lastIndexOf('.');
-        String cls = method.substring(0, dot);
-        String name = method.substring(dot + 1);
-        String descriptor = name.equals("fib") ? "(I)J" : "(J)V";
-        long id = MethodId.of(cls, name, descriptor);
-        LongPredicate isMethod = m -> m == id;
-        return MethodTime.of(Scope.whole(tree), isMethod);
+    private URI api() {
+        return URI.create("http://127.0.0.1:" + api.port());
     }
 
     private JsonNode get(String pathAndQuery, int expectedStatus) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + api.port() + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(api().resolve(pathAndQuery)).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as("%s -> %s", pathAndQuery, response.body()).isEqualTo(expectedStatus);
         return JSON.readTree(response.body());
     }
@@ -178,32 +124,17 @@ class EndToEndTest {
 
     @Test
     void methodTimeOfAWorkMatchesTheKnownSplitAndTheReference() throws Exception {
-        JsonNode a = get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(A_WORK), 200);
-        MethodTime expected = expected(A_WORK);
-
-        assertThat(a.get("totalSamples").asLong()).as("samples through the pipeline").isGreaterThan(MIN_SAMPLES);
-        assertThat(a.get("totalSamples").asLong()).isEqualTo(expected.scopeSamples());
-        assertThat(a.get("methodSamples").asLong()).isEqualTo(expected.methodSamples());
-        assertThat(a.get("selfSamples").asLong()).isEqualTo(expected.selfSamples());
-        // the figure quoted in the closing note; surefire keeps it in the test's output file
-        System.out.printf("A.work methodTime %.3f (%d of %d samples)%n", a.get("methodTime").asDouble(),
-                a.get("methodSamples").asLong(), a.get("totalSamples").asLong());
-        assertThat(a.get("methodTime").asDouble()).isCloseTo(0.75, org.assertj.core.data.Offset.offset(0.08));
+        split.checkAWork(api());
     }
 
     @Test
     void recursiveMethodIsCountedOncePerSample() throws Exception {
-        JsonNode fib = get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(FIB)
-                + "&version=1.0&instance=child-1", 200);
-        MethodTime expected = expected(FIB);
-        assertThat(fib.get("methodSamples").asLong()).isEqualTo(expected.methodSamples()).isPositive();
-        assertThat(fib.get("methodSamples").asLong()).isLessThanOrEqualTo(fib.get("totalSamples").asLong());
-        assertThat(fib.get("overloads").get(0).asText()).endsWith("fib(I)J");
+        split.checkRecursion(api());
     }
 
     @Test
     void malformedRecordIsDeadLetteredWithItsReason() {
-        List<ConsumerRecord<byte[], byte[]>> dead = readAll(DLQ);
+        List<ConsumerRecord<byte[], byte[]>> dead = SplitAnswers.readAll(servers.kafkaBootstrapServers(), DLQ);
         assertThat(dead).hasSize(1);
         assertThat(new String(dead.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("definitely not avro");
         assertThat(new String(dead.get(0).headers().lastHeader(DeadLetterSerializer.REASON_HEADER).value(),

@@ -27,8 +27,8 @@ final class FixedBatches {
     static final String SERVICE = "fixed";
     static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00Z, a minute boundary
     final List<SampleBatch> batches = new ArrayList<>();
-    /** instance key "instance@windowStart" to samples. */
-    final Map<String, Long> expected = new TreeMap<>();
+    /** Samples of each batch, by the batch's index. */
+    private final List<Long> samplesOf = new ArrayList<>();
 
     FixedBatches(long seed, int instances, int batchesPerInstance) {
         Random random = new Random(seed);
@@ -55,9 +55,24 @@ final class FixedBatches {
                 }
                 InstanceInfo info = new InstanceInfo(SERVICE, "v1", instance, "host", 7L, T0 - 60_000, Map.of());
                 batches.add(new SampleBatch(info, start, start + 10_000, (long) b, 20, methods, stacks, null));
-                expected.merge(instance + "@" + (start - start % 60_000), samples, Long::sum);
+                samplesOf.add(samples);
             }
         }
+    }
+
+    /**
+     * What a failure-free run stores once batches {@code [0, to)} are in: the samples of each
+     * (instance, one-minute window), keyed "instance@windowStart", summed from the batches alone.
+     */
+    Map<String, Long> expectedUpTo(int to) {
+        Map<String, Long> expected = new TreeMap<>();
+        for (int i = 0; i < to; i++) {
+            SampleBatch batch = batches.get(i);
+            long start = batch.getWindowStartMillis();
+            expected.merge(batch.getInstance().getInstanceId() + "@" + (start - start % 60_000), samplesOf.get(i),
+                    Long::sum);
+        }
+        return expected;
     }
 
     /** Sends batches {@code [from, to)} to the samples topic, keyed by execution as the agent does; waits for every ack. */
