@@ -169,6 +169,10 @@ class FlameGraph {
     ctx.textBaseline = 'middle';
     const hl = this.highlight;
     const end = L.x0 + f.w[this.focus];
+    // the visible frames (1 px or wider), then drawn in batches: one path per colour, so the
+    // canvas parses each colour once instead of once per frame
+    const batches = new Map(); // colour, dimmed -> [x, y, w, ...]
+    const notches = [], labels = [], marked = [];
     for (let d = L.base; d <= f.maxDepth; d++) {
       const row = f.rows[d];
       const y = this.rowY(L, d);
@@ -179,26 +183,38 @@ class FlameGraph {
         if (x >= end) break;
         const px = (x - L.x0) * L.scale;
         const pw = f.w[i] * L.scale;
-        if (pw < 1 || px + pw <= 0) continue; // only visible frames: 1 px or wider
-        let colour = this.colourOf ? this.colourOf(i) : f.colours[f.name[i]];
-        ctx.globalAlpha = hl && !hl[i] ? 0.28 : 1;
-        ctx.fillStyle = colour;
-        ctx.fillRect(px, y, Math.max(pw - 0.5, 1), ROW - 1);
-        if (f.rec[i] && pw > 4) { // recursive frame: a dark notch on the left
-          ctx.fillStyle = 'rgba(40,30,60,0.55)';
-          ctx.fillRect(px, y, 3, ROW - 1);
-        }
-        if (this.marks && this.marks[i] && pw > 6) {
-          ctx.strokeStyle = '#222'; ctx.lineWidth = 1.5;
-          ctx.strokeRect(px + 0.75, y + 0.75, pw - 2, ROW - 2.5);
-        }
-        if (pw > 28) {
-          ctx.fillStyle = '#1b1b1f';
-          const label = (this.marks && this.marks[i] ? '[' + this.marks[i] + '] ' : '') + (f.rec[i] ? '↻ ' : '') +
-            (i === 0 && d === 0 && f.names[f.name[i]] === 'root' ? 'all samples' : f.info[f.name[i]].simple);
-          ctx.fillText(fit(ctx, label, pw - 8), px + (f.rec[i] ? 6 : 4), y + ROW / 2);
-        }
+        if (pw < 1 || px + pw <= 0) continue;
+        const key = (this.colourOf ? this.colourOf(i) : f.colours[f.name[i]]) + (hl && !hl[i] ? '|dim' : '');
+        let batch = batches.get(key);
+        if (!batch) batches.set(key, batch = []);
+        batch.push(px, y, Math.max(pw - 0.5, 1));
+        if (f.rec[i] && pw > 4) notches.push(px, y); // recursive frame: a dark notch on the left
+        if (this.marks && this.marks[i] && pw > 6) marked.push(px, y, pw);
+        if (pw > 28) labels.push(i, px, y, pw);
       }
+    }
+    for (const [key, rects] of batches) {
+      const bar = key.indexOf('|');
+      ctx.globalAlpha = bar < 0 ? 1 : 0.28;
+      ctx.fillStyle = bar < 0 ? key : key.substring(0, bar);
+      ctx.beginPath();
+      for (let r = 0; r < rects.length; r += 3) ctx.rect(rects[r], rects[r + 1], rects[r + 2], ROW - 1);
+      ctx.fill();
+    }
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = 'rgba(40,30,60,0.55)';
+    ctx.beginPath();
+    for (let r = 0; r < notches.length; r += 2) ctx.rect(notches[r], notches[r + 1], 3, ROW - 1);
+    ctx.fill();
+    ctx.strokeStyle = '#222'; ctx.lineWidth = 1.5;
+    for (let r = 0; r < marked.length; r += 3) ctx.strokeRect(marked[r] + 0.75, marked[r + 1] + 0.75, marked[r + 2] - 2, ROW - 2.5);
+    ctx.fillStyle = '#1b1b1f';
+    for (let r = 0; r < labels.length; r += 4) {
+      const i = labels[r], px = labels[r + 1], y = labels[r + 2], pw = labels[r + 3];
+      ctx.globalAlpha = hl && !hl[i] ? 0.28 : 1;
+      const label = (this.marks && this.marks[i] ? '[' + this.marks[i] + '] ' : '') + (f.rec[i] ? '↻ ' : '') +
+        (i === 0 && f.depth[i] === 0 && f.names[f.name[i]] === 'root' ? 'all samples' : f.info[f.name[i]].simple);
+      ctx.fillText(fit(ctx, label, pw - 8), px + (f.rec[i] ? 6 : 4), y + ROW / 2);
     }
     ctx.globalAlpha = 1;
     if (this.hover >= 0 && f.depth[this.hover] >= L.base) {
