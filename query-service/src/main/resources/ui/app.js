@@ -87,16 +87,22 @@ async function api(path, init) {
   throw new Error('the bearer token was refused; reload the page to enter it again');
 }
 
-/** Asks for a bearer token (which one: {@code which}) and keeps it for the browser tab's session. */
+/**
+ * Asks for a bearer token (which one: {@code which}) and keeps it for the browser tab's session.
+ * Requests refused while the dialog is open wait for the same answer.
+ */
+let tokenAsked = null;
 function askToken(reason, which) {
-  return new Promise(resolve => {
+  if (tokenAsked) return tokenAsked;
+  tokenAsked = new Promise(resolve => {
     const dialog = $('token-dialog');
     $('token-reason').textContent = 'The API answered: ' + reason + '. Paste the bearer token (' + which + ');'
       + ' it is kept for this browser tab only.';
     $('token-input').value = '';
-    dialog.onclose = () => { sessionStorage.setItem(TOKEN_KEY, $('token-input').value.trim()); resolve(); };
+    dialog.onclose = () => { sessionStorage.setItem(TOKEN_KEY, $('token-input').value.trim()); tokenAsked = null; resolve(); };
     if (!dialog.open) dialog.showModal();
   });
+  return tokenAsked;
 }
 
 function setStatus(kind, text) {
@@ -285,6 +291,8 @@ const App = {
     document.querySelectorAll('.view').forEach(v => v.classList.toggle('active', v.id === 'view-' + S.view));
     $('search').value = S.q || '';
     try {
+      // the flame graph's tree request need not wait for the service list: both at once
+      if (S.service && S.view === 'flame' && !Selection.services) this.views.flame.prefetch();
       const services = await Selection.load();
       if (!services.length) {
         setStatus('empty', 'No profiles are stored yet: start an agent (or `standalone demo`) and wait for the first window to close.');

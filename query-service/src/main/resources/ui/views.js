@@ -120,9 +120,11 @@ App.views.flame = {
       const p = this.params();
       p.set('format', 'columns');
       let data;
-      const timing = { start: performance.now() };
+      const timing = this.early && this.early.key === p.toString() ? this.early.timing : { start: performance.now() };
+      const request = this.early && this.early.key === p.toString() ? this.early.request : api('/api/v1/tree?' + p);
+      this.early = null;
       try {
-        data = await api('/api/v1/tree?' + p);
+        data = await request;
       } catch (e) {
         if (e.status === 400 && /max-tree-nodes/.test(e.message) && !this.minShare) {
           this.minShare = '0.0001';
@@ -147,6 +149,15 @@ App.views.flame = {
     this.crumbs();
     this.applySearch();
     this.legend();
+  },
+
+  /** Starts the tree request of the view in the URL before the page knows its services (the first render). */
+  prefetch() {
+    const p = this.params();
+    p.set('format', 'columns');
+    const request = api('/api/v1/tree?' + p);
+    request.catch(() => {}); // render() reports its failure
+    this.early = { key: p.toString(), request, timing: { start: performance.now() } };
   },
 
   resetZoom() { this.graph.setFocus(0); },

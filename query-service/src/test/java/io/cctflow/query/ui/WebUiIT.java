@@ -165,7 +165,8 @@ class WebUiIT {
         browser.until("checkout's whole tree", d -> Long.valueOf(all).equals(browser.js(
                 "return S.service === 'checkout' && App.views.flame.flat ? App.views.flame.flat.w[0] : -1")));
         assertThat(browser.driver.getCurrentUrl()).contains("service=checkout");
-        assertThat(text("timeline-legend")).startsWith(n(all) + " samples");
+        // the timeline is requested after the flame graph's tree
+        browser.until("checkout's timeline", d -> text("timeline-legend").startsWith(n(all) + " samples"));
     }
 
     @Test
