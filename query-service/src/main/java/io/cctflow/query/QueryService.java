@@ -6,11 +6,13 @@ import io.cctflow.graph.maintenance.MaintenanceScheduler;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
+import io.cctflow.core.migration.MigrationBlend;
 import io.cctflow.query.api.ContextEndpoint;
 import io.cctflow.query.api.DeploymentsEndpoint;
 import io.cctflow.query.api.InstancesEndpoint;
 import io.cctflow.query.api.Limits;
 import io.cctflow.query.api.MethodMetricsEndpoint;
+import io.cctflow.query.api.MigratedAnswers;
 import io.cctflow.query.api.OpenApiEndpoint;
 import io.cctflow.query.api.ServicesEndpoint;
 import io.cctflow.query.alerting.AlertingConfig;
@@ -123,6 +125,7 @@ public final class QueryService implements AutoCloseable {
         Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults(),
                 config.maxLoadedNodes(), config.pageSize());
         TreeSource trees = new TreeSource(windows, topology, limits);
+        MigratedAnswers migrations = new MigratedAnswers(catalogue, trees, MigrationBlend.PhaseOut.DEFAULT);
         TaskPublisher publisher = new TaskPublisher(config.bootstrapServers(), config.tasksTopic());
 
         AccessTokens tokens = new AccessTokens(config.bearerToken(), config.writeToken());
@@ -135,11 +138,11 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/services", new JsonHandler(new ServicesEndpoint(catalogue, limits)));
         route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(catalogue, limits)));
         route.add("/api/v1/instances", new JsonHandler(new InstancesEndpoint(catalogue, limits)));
-        route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(catalogue, topology, trees)));
-        route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(catalogue, topology, trees)));
+        route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(catalogue, topology, trees, migrations)));
+        route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(catalogue, topology, trees, migrations)));
         route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(catalogue, trees)));
         route.add("/api/v1/timeline", new JsonHandler(new TimelineEndpoint(catalogue, trees)));
-        route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(catalogue, topology, trees)));
+        route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(catalogue, topology, trees, migrations)));
         route.add(ContextEndpoint.PATH, new JsonHandler(new ContextEndpoint(catalogue, topology, limits)));
         route.add(TruncationEndpoint.PATH, new JsonHandler(new TruncationEndpoint(catalogue, trees)));
         route.add(TasksHandler.PATH, new TasksHandler(catalogue, publisher, Clock.systemUTC()));

@@ -48,6 +48,8 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
         SamplesJobConfig defaults = SamplesJobConfig.defaults();
         kafka.createTopic(defaults.samplesTopic(), partitions, Map.of());
         kafka.createTopic(defaults.deadLetterTopic(), 1, Map.of());
+        // before the job starts, as standalone does: the job subscribes to it by pattern
+        kafka.createTopic(defaults.manifestsTopic(), 1, Map.of());
         Neo4jServer neo4j = Neo4jServer.start(dataDir.resolve("neo4j"));
         running.push(neo4j);
         Map<String, String> settings = new HashMap<>(jobSettings);

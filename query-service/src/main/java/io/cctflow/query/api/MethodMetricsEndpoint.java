@@ -5,6 +5,7 @@ import io.cctflow.core.metrics.CallSite;
 import io.cctflow.core.metrics.CallSites;
 import io.cctflow.core.metrics.MethodMetrics;
 import io.cctflow.core.metrics.MethodTime;
+import io.cctflow.core.metrics.Scope;
 import io.cctflow.core.metrics.Shares;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.TopologyReader;
@@ -25,31 +26,42 @@ import java.util.stream.Collectors;
  * its callee, caller and thread time, and its callees and callers by call site (the invocation
  * view: one row per method and line of the call), each with the raw sample counts behind it;
  * counting the samples of the selected threads only with {@code thread} and {@code thread-group}
- * ({@link ThreadParams}).
+ * ({@link ThreadParams}). With {@code migrate} ({@link MigratedAnswers}) the figures of a young
+ * deployment blend its previous deployment's migrated profile in; every count then has a {@code
+ * migrated...} twin saying how much of it came from the previous deployment (the thread breakdown
+ * is empty: the migrated part has no per-thread counts), and {@code migration} says how much of the
+ * whole answer is migrated.
  */
 public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = union(Selection.PARAMS, ScopeParams.PARAMS, ThreadParams.PARAMS,
-            Set.of("method", "top"));
+            MigratedAnswers.PARAMS, Set.of("method", "top"));
 
     private final CatalogueReader catalogue;
     private final TopologyReader topology;
     private final TreeSource trees;
+    private final MigratedAnswers migrations;
 
-    public MethodMetricsEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees) {
+    public MethodMetricsEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees,
+            MigratedAnswers migrations) {
         this.catalogue = catalogue;
         this.topology = topology;
         this.trees = trees;
+        this.migrations = migrations;
     }
 
-    /** One callee, caller or thread: "samples out of the method's method samples". */
-    public record Share(String name, long samples, double share) {
+    /**
+     * One callee, caller or thread: "samples out of the method's method samples".
+     *
+     * @param migratedSamples the part of {@code samples} migrated from the previous deployment
+     */
+    public record Share(String name, long samples, double share, long migratedSamples) {
     }
 
     /**
      * One call site (seed 002's invocation view): the calling or called method, the line of the
      * call, and "samples out of the method's method samples".
      */
-    public record Site(String method, int line, long samples, double share) {
+    public record Site(String method, int line, long samples, double share, long migratedSamples) {
     }
 
     /**
@@ -59,7 +71,7 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
      * @param callerSites the callers split by the line of the caller calling this method
      */
     public record Overload(String signature, long methodSamples, double methodTime, long selfSamples, double selfTime,
-            List<Share> callees, List<Share> callers, List<Share> threads, List<Site> calleeSites,
+            long migratedMethodSamples, long migratedSelfSamples, List<Share> callees, List<Share> callers, List<Share> threads, List<Site> calleeSites,
             List<Site> callerSites) {
     }
 
@@ -81,6 +93,9 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
             double methodTime,
             long selfSamples,
             double selfTime,
+            long migratedMethodSamples,
+            long migratedSelfSamples,
+            MigratedAnswers.Summary migration,
             List<Overload> metrics) {
     }
 
@@ -91,18 +106,29 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
         List<MethodRecord> methods = MethodResolver.all(catalogue, "method", params.required("method"));
         ThreadParams threads = ThreadParams.of(params);
         Selection selection = Selection.of(params, catalogue, trees.limits());
-        Cct tree = threads.apply(trees.load(selection));
+        MigratedAnswers.Answer answer = migrations.answer(params, selection, threads,
+                threads.apply(trees.load(selection)));
+        Cct tree = answer.tree();
         ScopeParams scope = ScopeParams.of(params, catalogue, topology, selection.service(), tree);
+        // the migrated part of every figure: the same metric in the same scope on the migrated counts
+        Scope migratedScope = answer.migrated() ? answer.migratedScope(scope.scope()) : null;
         Set<Long> ids = methods.stream().map(MethodRecord::id).collect(Collectors.toSet());
         MethodTime all = MethodTime.of(scope.scope(), ids::contains);
+        MethodTime allMigrated = migratedScope == null ? NONE : MethodTime.of(migratedScope, ids::contains);
 
         List<MethodMetrics> each = new ArrayList<>();
         List<List<CallSite>> calleeSites = new ArrayList<>();
         List<List<CallSite>> callerSites = new ArrayList<>();
         Set<Long> named = new HashSet<>();
+        List<MethodMetrics> eachMigrated = new ArrayList<>();
+        List<List<CallSite>> calleeSitesMigrated = new ArrayList<>();
+        List<List<CallSite>> callerSitesMigrated = new ArrayList<>();
         for (MethodRecord m : methods) {
             MethodMetrics mm = MethodMetrics.of(scope.scope(), m.id());
             each.add(mm);
+            eachMigrated.add(migratedScope == null ? null : MethodMetrics.of(migratedScope, m.id()));
+            calleeSitesMigrated.add(migratedScope == null ? List.of() : CallSites.callees(migratedScope, m.id()));
+            callerSitesMigrated.add(migratedScope == null ? List.of() : CallSites.callers(migratedScope, m.id()));
             for (Shares s : List.of(mm.callees(), mm.callers())) {
                 for (int i = 0; i < Math.min(top, s.size()); i++) {
                     named.add(s.key(i));
@@ -117,11 +143,15 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
         List<Overload> overloads = new ArrayList<>();
         for (int k = 0; k < methods.size(); k++) {
             MethodMetrics mm = each.get(k);
+            MethodMetrics mig = eachMigrated.get(k);
             overloads.add(new Overload(methods.get(k).signature(), mm.time().methodSamples(), mm.time().methodTime(),
-                    mm.time().selfSamples(), mm.time().selfTime(), shares(mm.callees(), top, names::get),
-                    shares(mm.callers(), top, names::get),
-                    shares(mm.threads(), top, t -> tree.threadName((int) t)), sites(calleeSites.get(k), names),
-                    sites(callerSites.get(k), names)));
+                    mm.time().selfSamples(), mm.time().selfTime(), mig == null ? 0 : mig.time().methodSamples(),
+                    mig == null ? 0 : mig.time().selfSamples(),
+                    shares(mm.callees(), mig == null ? null : mig.callees(), top, names::get),
+                    shares(mm.callers(), mig == null ? null : mig.callers(), top, names::get),
+                    shares(mm.threads(), null, top, t -> tree.threadName((int) t)),
+                    sites(calleeSites.get(k), calleeSitesMigrated.get(k), names),
+                    sites(callerSites.get(k), callerSitesMigrated.get(k), names)));
         }
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(),
@@ -129,13 +159,17 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
                 scope.kind(), scope.tasks(), scope.root(), threads,
                 methods.stream().map(MethodRecord::signature).toList(),
                 all.methodSamples(), all.scopeSamples(), all.methodTime(), all.selfSamples(), all.selfTime(),
-                overloads);
+                allMigrated.methodSamples(), allMigrated.selfSamples(), answer.summary(), overloads);
     }
 
-    private static List<Share> shares(Shares s, int top, java.util.function.LongFunction<String> name) {
+    private static final MethodTime NONE = new MethodTime(0, 0, 0);
+
+    /** @param migrated the same shares on the migrated counts, or null */
+    private static List<Share> shares(Shares s, Shares migrated, int top, java.util.function.LongFunction<String> name) {
         List<Share> out = new ArrayList<>();
         for (int i = 0; i < Math.min(top, s.size()); i++) {
-            out.add(new Share(name.apply(s.key(i)), s.samples(i), s.share(i)));
+            out.add(new Share(name.apply(s.key(i)), s.samples(i), s.share(i),
+                    migrated == null ? 0 : migrated.samplesOf(s.key(i))));
         }
         return out;
     }
@@ -144,8 +178,12 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
         return sites.subList(0, Math.min(top, sites.size()));
     }
 
-    private static List<Site> sites(List<CallSite> sites, Map<Long, String> names) {
-        return sites.stream().map(s -> new Site(names.get(s.method()), s.line(), s.samples(), s.share())).toList();
+    /** @param migrated the same call sites on the migrated counts (empty without a migration) */
+    private static List<Site> sites(List<CallSite> sites, List<CallSite> migrated, Map<Long, String> names) {
+        Map<List<Long>, Long> migratedSamples = new java.util.HashMap<>();
+        migrated.forEach(m -> migratedSamples.put(List.of(m.method(), (long) m.line()), m.samples()));
+        return sites.stream().map(s -> new Site(names.get(s.method()), s.line(), s.samples(), s.share(),
+                migratedSamples.getOrDefault(List.of(s.method(), (long) s.line()), 0L))).toList();
     }
 
     @SafeVarargs

@@ -23,6 +23,8 @@ import java.util.Set;
  */
 public record ThreadParams(List<String> threads, List<String> groups) {
     public static final Set<String> PARAMS = Set.of("thread", "thread-group");
+    /** Every thread: what endpoints without a thread filter count. */
+    public static final ThreadParams ALL = new ThreadParams(List.of(), List.of());
 
     public static ThreadParams of(QueryParams params) {
         return new ThreadParams(params.all("thread").stream().map(ThreadNames::normalise).toList(),

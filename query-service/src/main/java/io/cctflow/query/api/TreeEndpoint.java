@@ -31,28 +31,35 @@ import java.util.function.LongFunction;
  * path, {@code frame;frame;... count} (the FlameGraph format), where count is the path's self
  * samples plus those of its pruned children, so the lines add up to the start node's total. With
  * {@code thread} or {@code thread-group} ({@link ThreadParams}) the tree holds the selected
- * threads' samples only.
+ * threads' samples only. With {@code migrate} ({@link MigratedAnswers}) a young deployment's tree
+ * is blended with its previous deployment's migrated profile: each node then also says {@code
+ * migrated} (whether any of its count came from the previous deployment) and {@code
+ * migratedTotal} (how much), and {@code migration} says how much of the whole answer is migrated;
+ * {@code format=collapsed}, which cannot mark a frame, is refused with a migration mode.
  */
 public final class TreeEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Selection.PARAMS, ThreadParams.PARAMS,
-            Set.of("node", "method", "task", "minShare", "maxDepth", "format"));
+            MigratedAnswers.PARAMS, Set.of("node", "method", "task", "minShare", "maxDepth", "format"));
     static final int DEFAULT_MAX_DEPTH = 512;
 
     private final CatalogueReader catalogue;
     private final TopologyReader topology;
     private final TreeSource trees;
+    private final MigratedAnswers migrations;
 
-    public TreeEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees) {
+    public TreeEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees,
+            MigratedAnswers migrations) {
         this.catalogue = catalogue;
         this.topology = topology;
         this.trees = trees;
+        this.migrations = migrations;
     }
 
     /**
      * The nested nodes of a response: {@code {"id", "method", "line", "self", "total", "children":
      * [...]}}, {@code id} the node id as a decimal string (64-bit ids do not fit a JSON double), null
-     * in a merged view. Written with an explicit stack, so a tree thousands of levels deep costs no
-     * call stack.
+     * in a merged view; with a migration also {@code "migrated"} and {@code "migratedTotal"}. Written
+     * with an explicit stack, so a tree thousands of levels deep costs no call stack.
      */
     public interface Nodes extends JsonSerializable {
     }
@@ -63,7 +70,7 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
      */
     public record Response(String service, String version, List<String> instances, String from, String to,
             String start, List<String> tasks, ThreadParams threads, long totalSamples, int nodes, String context,
-            Nodes root) {
+            MigratedAnswers.Summary migration, Nodes root) {
     }
 
     /** The answer of {@code format=columns}: the header of {@link Response}, the nodes as {@link TreeColumns}. */
@@ -82,18 +89,30 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         double minShare = params.number("minShare", 0, 1).orElse(0.0);
         int maxDepth = params.integer("maxDepth", 1, JsonHandler.MAX_TREE_DEPTH).orElse(DEFAULT_MAX_DEPTH);
         String format = params.oneOf("format", "json", "collapsed", "columns").orElse("json");
+        boolean migrating = !MigratedAnswers.mode(params).equals(MigratedAnswers.OFF);
+        if (!format.equals("json") && migrating) {
+            throw ApiException.badRequest("parameter 'migrate' needs format=json: " + format + " cannot mark"
+                    + " migrated frames; give migrate=off for format=" + format);
+        }
+        if (migrating && !params.all("task").isEmpty()) {
+            throw ApiException.badRequest("parameters 'migrate' and 'task' exclude each other: the migrated"
+                    + " profile of the previous deployment is not split by task; give migrate=off with 'task'");
+        }
         Long nodeId = params.optional("node").map(t -> NodeIds.parse("node", t)).orElse(null);
         List<MethodRecord> methods = params.optional("method")
                 .map(m -> MethodResolver.all(catalogue, "method", m)).orElse(null);
         ThreadParams threads = ThreadParams.of(params);
         Selection selection = Selection.of(params, catalogue, trees.limits());
-        Cct tree = threads.apply(trees.load(selection));
+        MigratedAnswers.Answer answer = migrations.answer(params, selection, threads,
+                threads.apply(trees.load(selection)));
+        Cct tree = answer.tree();
         List<String> tasks = params.all("task");
         if (!tasks.isEmpty()) {
             tree = Subtrees.within(ScopeParams.of(params, catalogue, topology, selection.service(), tree).scope());
         }
 
         Cct view = tree;
+        Cct migratedView = answer.migratedPart();
         int start = Cct.ROOT;
         String startName = "root";
         if (nodeId != null) {
@@ -107,6 +126,7 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
             Set<Long> ids = new HashSet<>();
             methods.forEach(m -> ids.add(m.id()));
             view = Subtrees.mergedBelow(tree, ids);
+            migratedView = migratedView == null ? null : Subtrees.mergedBelow(migratedView, ids);
             startName = "method " + params.required("method");
         }
         Pruned pruned = Pruned.of(view, start, minShare, maxDepth, trees.limits().maxTreeNodes());
@@ -132,11 +152,11 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
                     selection.to().toString(), startName, tasks, threads, view.total(start), pruned.kept().size(),
                     ContextEndpoint.LINK, pruned.columns(view == tree, signature));
         }
-        Nodes root = pruned.json(view == tree, signature);
+        Nodes root = pruned.json(view == tree, migratedView, signature);
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
-                selection.to().toString(), startName, tasks, threads, view.total(start), pruned.kept().size(), ContextEndpoint.LINK,
-                root);
+                selection.to().toString(), startName, tasks, threads, view.total(start), pruned.kept().size(),
+                ContextEndpoint.LINK, answer.summary(), root);
     }
 
     /** The nodes kept after pruning, parents before children. Not thread-safe. */
@@ -202,18 +222,21 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
             return kept;
         }
 
-        /** @param realIds whether node ids are those of the stored tree (not of a merged view) */
-        Nodes json(boolean realIds, LongFunction<String> name) {
+        /**
+         * @param realIds whether node ids are those of the stored tree (not of a merged view)
+         * @param migrated the tree's nodes (same indexes) with only their migrated counts, or null
+         */
+        Nodes json(boolean realIds, Cct migrated, LongFunction<String> name) {
             return new Nodes() {
                 @Override
                 public void serialize(JsonGenerator gen, SerializerProvider provider) throws IOException {
-                    write(gen, realIds, name);
+                    write(gen, realIds, migrated, name);
                 }
 
                 @Override
                 public void serializeWithType(JsonGenerator gen, SerializerProvider provider, TypeSerializer type)
                         throws IOException {
-                    write(gen, realIds, name);
+                    write(gen, realIds, migrated, name);
                 }
             };
         }
@@ -223,11 +246,12 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         }
 
         /** Depth first with an explicit stack of (kept position, next child to write). */
-        private void write(JsonGenerator gen, boolean realIds, LongFunction<String> name) throws IOException {
+        private void write(JsonGenerator gen, boolean realIds, Cct migrated, LongFunction<String> name)
+                throws IOException {
             int[] node = new int[16];
             int[] next = new int[16];
             int top = 0;
-            open(gen, 0, realIds, name);
+            open(gen, 0, realIds, migrated, name);
             node[0] = 0;
             next[0] = 0;
             while (top >= 0) {
@@ -239,7 +263,7 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
                     continue;
                 }
                 int c = cs.get(next[top]++);
-                open(gen, c, realIds, name);
+                open(gen, c, realIds, migrated, name);
                 if (++top == node.length) {
                     node = Arrays.copyOf(node, top * 2);
                     next = Arrays.copyOf(next, top * 2);
@@ -250,7 +274,8 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         }
 
         /** Writes a node's fields and opens its children array. */
-        private void open(JsonGenerator gen, int k, boolean realIds, LongFunction<String> name) throws IOException {
+        private void open(JsonGenerator gen, int k, boolean realIds, Cct migrated, LongFunction<String> name)
+                throws IOException {
             int n = kept.get(k);
             gen.writeStartObject();
             gen.writeStringField("id", realIds ? Long.toString(tree.id(n)) : null);
@@ -258,6 +283,10 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
             gen.writeNumberField("line", tree.callSiteLine(n));
             gen.writeNumberField("self", tree.self(n));
             gen.writeNumberField("total", tree.total(n));
+            if (migrated != null) {
+                gen.writeBooleanField("migrated", migrated.total(n) > 0);
+                gen.writeNumberField("migratedTotal", migrated.total(n));
+            }
             gen.writeArrayFieldStart("children");
         }
 

@@ -34,7 +34,7 @@ public class TreeColumnsTest {
         int start = random.nextInt(3) == 0 ? random.nextInt(tree.size()) : Cct.ROOT;
         TreeEndpoint.Pruned pruned = TreeEndpoint.Pruned.of(tree, start, minSharePercent / 100.0, maxDepth, 1_000_000);
 
-        JsonNode nested = JsonHandler.json().valueToTree(pruned.json(realIds, name));
+        JsonNode nested = JsonHandler.json().valueToTree(pruned.json(realIds, null, name));
         JsonNode columns = JsonHandler.json().valueToTree(pruned.columns(realIds, name));
 
         assertThat(canonical(decode(columns))).isEqualTo(canonical(nested));

@@ -16,7 +16,7 @@ import java.util.Optional;
  * @param added methods only side b's deployment has (likewise {@code deleted}, {@code modified})
  * @param note why the stages ran as they did, for the response
  */
-record CodeChanges(ChangeList changes, boolean manifests, int added, int deleted, int modified, String note) {
+public record CodeChanges(ChangeList changes, boolean manifests, int added, int deleted, int modified, String note) {
 
     private static CodeChanges none(String note) {
         return new CodeChanges(ChangeList.NONE, false, 0, 0, 0, note);
@@ -38,9 +38,10 @@ record CodeChanges(ChangeList changes, boolean manifests, int added, int deleted
 
     /**
      * The change list of two deployments' CodeManifests ({@link ChangeList#between}); none when
-     * either deployment has no manifest stored.
+     * either deployment has no manifest stored. Also what profile migration ({@code migrate})
+     * discriminates by.
      */
-    private static CodeChanges fromManifests(CatalogueReader catalogue, String service, String versionA, String versionB) {
+    public static CodeChanges fromManifests(CatalogueReader catalogue, String service, String versionA, String versionB) {
         Map<String, Long> a = catalogue.methodFingerprints(service, versionA);
         Map<String, Long> b = catalogue.methodFingerprints(service, versionB);
         if (a.isEmpty() || b.isEmpty()) {

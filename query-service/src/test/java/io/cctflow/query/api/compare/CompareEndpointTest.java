@@ -193,39 +193,17 @@ class CompareEndpointTest {
         });
     }
 
-    /** Fingerprints of every method of the alphabet; {@code modified} gets another one, {@code extra} is added. */
-    private static List<CodeClassRecord> manifest(String version, int modified, MethodRecord... extra) {
-        List<CodeClassRecord> out = new ArrayList<>();
-        List<MethodRecord> methods = new ArrayList<>(List.of(extra));
-        for (int k = 0; k < ALPHABET; k++) {
-            methods.add(StoredStacks.method(k));
-        }
-        for (MethodRecord m : methods) {
-            long fingerprint = m.signature().hashCode() + (m.equals(StoredStacks.method(modified)) ? 1 : 0);
-            out.add(new CodeClassRecord(StoredStacks.SERVICE, version, m.className(), new String[] {m.methodName()},
-                    new String[] {m.descriptor()}, new long[] {fingerprint}));
-        }
-        return out;
-    }
-
-    private static Map<String, Long> fingerprints(List<CodeClassRecord> classes) {
-        Map<String, Long> out = new HashMap<>();
-        for (CodeClassRecord c : classes) {
-            out.put(c.signature(0), c.fingerprints()[0]);
-        }
-        return out;
-    }
-
     @Test
     void withManifestsTheThreeStagesAttributeAddedAndModifiedCode() throws Exception {
         for (long seed = 21; seed <= 22; seed++) {
             Map<String, StoredStacks> s = store(seed);
-            List<CodeClassRecord> v1 = manifest("v1", -1);
-            List<CodeClassRecord> v2 = manifest("v2", 4, ADDED);
+            List<CodeClassRecord> v1 = StoredStacks.manifest("v1", ALPHABET, -1);
+            List<CodeClassRecord> v2 = StoredStacks.manifest("v2", ALPHABET, 4, ADDED);
             GraphWriter writer = new GraphWriter(driver, "");
             writer.writeCode(v1);
             writer.writeCode(v2);
-            ChangeList changes = ChangeList.between(fingerprints(v1), fingerprints(v2), MethodId::ofSignature);
+            ChangeList changes = ChangeList.between(StoredStacks.fingerprints(v1), StoredStacks.fingerprints(v2),
+                    MethodId::ofSignature);
             assertThat(changes.added()).containsExactly(ADDED.id());
             assertThat(changes.modified()).containsExactly(StoredStacks.method(4).id());
 

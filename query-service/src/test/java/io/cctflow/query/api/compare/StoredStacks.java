@@ -4,6 +4,7 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.CodeClassRecord;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;
@@ -57,7 +58,7 @@ public final class StoredStacks {
      * The same stacks with counts changed by up to +-{@code spread} (0.5: 50 %) and, with
      * probability {@code p}, one frame replaced.
      */
-    static List<Stack> perturbed(List<Stack> stacks, Random random, double spread, double p, int alphabet) {
+    public static List<Stack> perturbed(List<Stack> stacks, Random random, double spread, double p, int alphabet) {
         List<Stack> out = new ArrayList<>();
         for (Stack s : stacks) {
             MethodRecord[] frames = s.frames().clone();
@@ -80,7 +81,7 @@ public final class StoredStacks {
         return treeOf(List.of(this), fromWindow, toWindow);
     }
 
-    static Cct treeOf(List<StoredStacks> instances, int fromWindow, int toWindow) {
+    public static Cct treeOf(List<StoredStacks> instances, int fromWindow, int toWindow) {
         Cct tree = new Cct();
         for (StoredStacks i : instances) {
             for (Stack s : i.stacks) {
@@ -126,5 +127,28 @@ public final class StoredStacks {
         });
         writer.writeNodes(List.copyOf(nodes.values()));
         writer.writeWindowCounts(counts);
+    }
+
+    /** Fingerprints of methods 0..alphabet-1; {@code modified} gets another one, {@code extra} is added. */
+    public static List<CodeClassRecord> manifest(String version, int alphabet, int modified, MethodRecord... extra) {
+        List<CodeClassRecord> out = new ArrayList<>();
+        List<MethodRecord> methods = new ArrayList<>(List.of(extra));
+        for (int k = 0; k < alphabet; k++) {
+            methods.add(method(k));
+        }
+        for (MethodRecord m : methods) {
+            long fingerprint = m.signature().hashCode() + (m.equals(method(modified)) ? 1 : 0);
+            out.add(new CodeClassRecord(SERVICE, version, m.className(), new String[] {m.methodName()},
+                    new String[] {m.descriptor()}, new long[] {fingerprint}));
+        }
+        return out;
+    }
+
+    public static Map<String, Long> fingerprints(List<CodeClassRecord> classes) {
+        Map<String, Long> out = new HashMap<>();
+        for (CodeClassRecord c : classes) {
+            out.put(c.signature(0), c.fingerprints()[0]);
+        }
+        return out;
     }
 }
