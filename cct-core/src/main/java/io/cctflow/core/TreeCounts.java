@@ -18,7 +18,8 @@ import java.util.function.IntUnaryOperator;
  * <ul>
  *   <li>per node: self and total counts, rows sorted by node id (the root included);
  *   <li>per (node, thread): self counts (Eq. 3.17), sorted by node id then thread id, with a
- *       dictionary from thread id ({@link ThreadNames#id}) to normalised name;
+ *       dictionary from thread id ({@link ThreadNames#id}) to normalised name, and the raw names
+ *       seen behind those names ({@link RawThreadNames}, at most a few per pool);
  *   <li>per method: method samples (the totals of its recursion-free nodes, Eq. 3.5) and self
  *       samples, sorted by method id: what alerting needs without loading the tree.
  * </ul>
@@ -31,16 +32,18 @@ import java.util.function.IntUnaryOperator;
  */
 public final class TreeCounts {
     private static final TreeCounts EMPTY = new TreeCounts(new long[3][0], new long[3][0], new long[0],
-            new String[0], new long[3][0]);
+            new String[0], new long[3][0], RawThreadNames.empty());
 
     private final long[][] nodes;
     private final long[][] threads;
     private final long[] threadDictIds;
     private final String[] threadDictNames;
     private final long[][] methods;
+    private final RawThreadNames rawThreadNames;
 
     private TreeCounts(long[][] nodes, long[][] threads, long[] threadDictIds, String[] threadDictNames,
-            long[][] methods) {
+            long[][] methods, RawThreadNames rawThreadNames) {
+        this.rawThreadNames = rawThreadNames;
         this.nodes = nodes;
         this.threads = threads;
         this.threadDictIds = threadDictIds;
@@ -70,7 +73,7 @@ public final class TreeCounts {
                     + threadDictNames.length + " names");
         }
         long[][] methods = checked("method", 1, methodIds, methodSamples, methodSelf);
-        return new TreeCounts(nodes, threads, threadDictIds, threadDictNames, methods);
+        return new TreeCounts(nodes, threads, threadDictIds, threadDictNames, methods, RawThreadNames.empty());
     }
 
     /** The counts of a tree: one pass over its nodes and per-thread entries. */
@@ -158,7 +161,7 @@ public final class TreeCounts {
         }
         return new TreeCounts(nodes, SortedColumns.sortAndCombine(threads, 2),
                 dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),
-                dictionary.values().toArray(String[]::new), methods);
+                dictionary.values().toArray(String[]::new), methods, RawThreadNames.empty());
     }
 
     /** The sum of both: counts of equal keys added, everything else kept. */
@@ -178,7 +181,8 @@ public final class TreeCounts {
         }
         return new TreeCounts(SortedColumns.sum(nodes, other.nodes, 1), SortedColumns.sum(threads, other.threads, 2),
                 dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),
-                dictionary.values().toArray(String[]::new), SortedColumns.sum(methods, other.methods, 1));
+                dictionary.values().toArray(String[]::new), SortedColumns.sum(methods, other.methods, 1),
+                rawThreadNames.plus(other.rawThreadNames));
     }
 
     /**
@@ -200,7 +204,9 @@ public final class TreeCounts {
         List<long[][]> nodeTables = new ArrayList<>(parts.size());
         List<long[][]> threadTables = new ArrayList<>(parts.size());
         List<long[][]> methodTables = new ArrayList<>(parts.size());
+        List<RawThreadNames> raw = new ArrayList<>(parts.size());
         for (TreeCounts c : parts) {
+            raw.add(c.rawThreadNames);
             for (int i = 0; i < c.threadDictIds.length; i++) {
                 dictionary.putIfAbsent(c.threadDictIds[i], c.threadDictNames[i]);
             }
@@ -210,7 +216,21 @@ public final class TreeCounts {
         }
         return new TreeCounts(SortedColumns.sumAll(nodeTables, 1), SortedColumns.sumAll(threadTables, 2),
                 dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),
-                dictionary.values().toArray(String[]::new), SortedColumns.sumAll(methodTables, 1));
+                dictionary.values().toArray(String[]::new), SortedColumns.sumAll(methodTables, 1),
+                RawThreadNames.union(raw));
+    }
+
+    /**
+     * These counts with the raw thread names seen behind their pool names (replacing any they had):
+     * what the samples job attaches from a batch, and the graph store reads back.
+     */
+    public TreeCounts withRawThreadNames(RawThreadNames raw) {
+        return new TreeCounts(nodes, threads, threadDictIds, threadDictNames, methods, raw);
+    }
+
+    /** The raw thread names kept with these counts ({@link RawThreadNames}, bounded per pool); summed as a union. */
+    public RawThreadNames rawThreadNames() {
+        return rawThreadNames;
     }
 
     public boolean isEmpty() {
@@ -296,7 +316,7 @@ public final class TreeCounts {
     public boolean equals(Object o) {
         return o instanceof TreeCounts t && Arrays.deepEquals(nodes, t.nodes) && Arrays.deepEquals(threads, t.threads)
                 && Arrays.equals(threadDictIds, t.threadDictIds) && Arrays.equals(threadDictNames, t.threadDictNames)
-                && Arrays.deepEquals(methods, t.methods);
+                && Arrays.deepEquals(methods, t.methods) && rawThreadNames.equals(t.rawThreadNames);
     }
 
     @Override

@@ -55,7 +55,7 @@ public final class TestBatches {
         }
         InstanceInfo info = new InstanceInfo(execution.service(), execution.version(), execution.instance(),
                 "host", 42L, 1_000L, Map.of("zone", "a"));
-        return new SampleBatch(info, windowStart, windowStart + 10_000, sequence, 20, methods, out, null);
+        return new SampleBatch(info, windowStart, windowStart + 10_000, sequence, 20, methods, out, null, List.of());
     }
 
     /** Marks the given stacks of {@code batch} truncated (JFR cut their root-most frames); returns it. */

@@ -17,7 +17,7 @@ import org.neo4j.driver.Session;
  *                                    labels, firstSample, lastSample})
  *     -[:HAS_WINDOW]-> (:Window {key, instance, resolution, start, end, nodeIds[], self[], total[],
  *                                threadNodeIds[], threadIds[], threadSelf[],
- *                                threadDictIds[], threadDictNames[],
+ *                                threadDictIds[], threadDictNames[], threadRawNames[],
  *                                methodIds[], methodSamples[], methodSelf[],
  *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired, checksum})
  * (:Window {key, instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})

@@ -29,6 +29,10 @@ public final class WindowChecksum {
         for (String name : c.threadDictNames()) {
             h = mix(h, name.hashCode());
         }
+        // none in windows written before raw names were kept: their checksums stay valid
+        for (String name : c.rawThreadNames().names()) {
+            h = mix(h, name.hashCode());
+        }
         h = mix(mix(mix(mix(h, t.merged()), t.pending()), t.ambiguous()), t.expired());
         return h ^ (h >>> 29);
     }

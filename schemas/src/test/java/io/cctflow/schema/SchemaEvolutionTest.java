@@ -19,9 +19,12 @@ import org.junit.jupiter.api.Test;
 
 class SchemaEvolutionTest {
 
-    /** The writer of an older agent: today's SampleBatch without its optional {@code stats} field. */
+    /**
+     * The writer of an older agent: SampleBatch without its optional {@code stats} field (and
+     * without the fields added after it, {@link SampleBatchHistory#ADDED_FIELDS}).
+     */
     private static Schema olderSampleBatch() {
-        Schema current = SampleBatch.getClassSchema();
+        Schema current = SampleBatchHistory.olderSchemas().get(SampleBatchHistory.ADDED_FIELDS.size() - 1);
         List<Schema.Field> fields = new ArrayList<>();
         for (Schema.Field f : current.getFields()) {
             if (!f.name().equals("stats")) {
@@ -31,7 +34,10 @@ class SchemaEvolutionTest {
         return Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false, fields);
     }
 
-    /** The writer and reader of an older agent: AgentStats with only its first six counters. */
+    /**
+     * The writer and reader of an older agent: AgentStats with only its first six counters (and no
+     * field added later).
+     */
     private static Schema sampleBatchWithOlderStats() {
         Schema stats = AgentStats.getClassSchema();
         List<Schema.Field> statsFields = new ArrayList<>();
@@ -40,7 +46,7 @@ class SchemaEvolutionTest {
         }
         Schema olderStats = Schema.createRecord(stats.getName(), stats.getDoc(), stats.getNamespace(), false,
                 statsFields);
-        Schema current = SampleBatch.getClassSchema();
+        Schema current = SampleBatchHistory.olderSchemas().get(SampleBatchHistory.ADDED_FIELDS.size() - 1);
         List<Schema.Field> fields = new ArrayList<>();
         for (Schema.Field f : current.getFields()) {
             fields.add(f.name().equals("stats")
@@ -85,6 +91,44 @@ class SchemaEvolutionTest {
         batch.put("methods", List.of(method));
         batch.put("stacks", List.of(stack));
         return batch;
+    }
+
+    @Test
+    void historyDecodesBatchesOfAgentsThatSentNoRawThreadNames() throws Exception {
+        Schema older = SampleBatchHistory.olderSchemas().get(0);
+        assertThat(older.getField("rawThreadNames")).as("the older agent's schema").isNull();
+        assertThat(SchemaNormalization.parsingFingerprint64(older))
+                .isNotEqualTo(SchemaNormalization.parsingFingerprint64(SampleBatch.getClassSchema()));
+        ByteBuffer bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), older).encode(olderBatch(older));
+
+        SampleBatch decoded = SampleBatchHistory.decoder().decode(bytes);
+
+        assertThat(decoded.getInstance().getService()).isEqualTo("checkout");
+        assertThat(decoded.getStacks()).singleElement().satisfies(s -> assertThat(s.getThread()).isEqualTo("pool-#-thread-#"));
+        assertThat(decoded.getRawThreadNames()).isEmpty(); // the added field's default
+        // and batches of this build's schema, with raw names
+        SampleBatch current = SampleBatch.newBuilder(decoded).setRawThreadNames(
+                List.of(new PoolThreads("pool-#-thread-#", List.of("pool-1-thread-1", "pool-1-thread-2")))).build();
+        assertThat(SampleBatchHistory.decoder().decode(current.toByteBuffer())).isEqualTo(current);
+    }
+
+    @Test
+    void anOldReaderSkipsRawThreadNames() throws Exception {
+        SampleBatch batch = SampleBatch.newBuilder()
+                .setInstance(new InstanceInfo("s", "v", "i", "h", 1L, 2L, Map.of()))
+                .setWindowStartMillis(1).setWindowEndMillis(2).setSequence(9).setSamplingPeriodMillis(20)
+                .setMethods(List.of(new MethodRef("A", "b", "()V")))
+                .setStacks(List.of(new Stack(List.of(0), List.of(0), "pool-#-thread-#", false, 1L)))
+                .setRawThreadNames(List.of(new PoolThreads("pool-#-thread-#", List.of("pool-1-thread-1"))))
+                .build();
+        BinaryMessageDecoder<GenericRecord> oldReader =
+                new BinaryMessageDecoder<>(GenericData.get(), SampleBatchHistory.olderSchemas().get(0));
+        oldReader.addSchema(SampleBatch.getClassSchema());
+
+        GenericRecord decoded = oldReader.decode(batch.toByteBuffer());
+
+        assertThat(decoded.get("sequence")).isEqualTo(9L);
+        assertThat(decoded.getSchema().getField("rawThreadNames")).isNull();
     }
 
     @Test

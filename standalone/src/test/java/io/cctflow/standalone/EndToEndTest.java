@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cctflow.core.ExecutionId;
-import io.cctflow.flink.SamplesJob;
-import io.cctflow.flink.SamplesJobConfig;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.query.QueryService;
 import io.cctflow.schema.SampleBatch;
-import io.cctflow.servers.TestServers;
+import io.cctflow.standalone.e2e.PipelineRun;
 import io.cctflow.standalone.e2e.SplitAnswers;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -18,13 +16,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -46,43 +42,22 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class EndToEndTest {
     private static final String SAMPLES = "e2e.samples";
-    private static final String DLQ = "e2e.samples.dlq";
+    private static final String DLQ = PipelineRun.deadLetterTopic(SAMPLES);
     private static final String SERVICE = "e2e-split";
     private static final String A_WORK = SplitAnswers.A_WORK;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private TestServers servers;
+    private PipelineRun pipeline;
     private QueryService api;
     private SplitAnswers split;
     private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     void runPipeline() throws Exception {
-        servers = TestServers.get();
-        servers.createTopic(SAMPLES, 2);
-        servers.createTopic(DLQ, 1);
-        servers.cleanNeo4j();
-
+        pipeline = PipelineRun.prepare(SAMPLES);
         runAgentWorkload();
         sendMalformedRecord();
-
-        SamplesJobConfig config = SamplesJobConfig.defaults()
-                .with(Map.of(SamplesJobConfig.STATE_BACKEND, "hashmap")).with(Map.of(
-                SamplesJobConfig.BOOTSTRAP_SERVERS, servers.kafkaBootstrapServers(),
-                SamplesJobConfig.SAMPLES_TOPIC, SAMPLES,
-                SamplesJobConfig.DEAD_LETTER_TOPIC, DLQ,
-                SamplesJobConfig.GROUP_ID, "e2e-" + System.nanoTime(),
-                SamplesJobConfig.NEO4J_URI, servers.neo4jUri(),
-                SamplesJobConfig.NEO4J_USER, servers.neo4jUser(),
-                SamplesJobConfig.NEO4J_PASSWORD, servers.neo4jPassword(),
-                SamplesJobConfig.PARALLELISM, "2",
-                SamplesJobConfig.BOUNDED, "true"));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(
-                Configuration.fromMap(Map.of("restart-strategy.type", "none")));
-        JobClient job = SamplesJob.start(env, config);
-        job.getJobExecutionResult().get(4, TimeUnit.MINUTES);
-
-        api = QueryService.start(config.graph(), "127.0.0.1", 0);
+        api = pipeline.processAndServe(Map.of());
     }
 
     @AfterAll
@@ -93,13 +68,13 @@ class EndToEndTest {
     }
 
     private void runAgentWorkload() throws Exception {
-        split = new SplitAnswers(servers.kafkaBootstrapServers(), SAMPLES, new ExecutionId(SERVICE, "1.0", "child-1"));
+        split = new SplitAnswers(pipeline.bootstrapServers(), SAMPLES, new ExecutionId(SERVICE, "1.0", "child-1"));
         split.runWorkload();
     }
 
     private void sendMalformedRecord() throws Exception {
         Properties p = new Properties();
-        p.put("bootstrap.servers", servers.kafkaBootstrapServers());
+        p.put("bootstrap.servers", pipeline.bootstrapServers());
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] key = new ExecutionId(SERVICE, "1.0", "child-1").key().getBytes(StandardCharsets.UTF_8);
@@ -133,8 +108,24 @@ class EndToEndTest {
     }
 
     @Test
+    void threadsListTheRawNamesTheAgentSawBehindThePoolName() throws Exception {
+        JsonNode a = get("/api/v1/metrics/method?service=" + SERVICE + "&method=" + enc(A_WORK), 200);
+        JsonNode pool = null;
+        for (JsonNode t : a.at("/metrics/0/threads")) {
+            if (t.get("name").asText().equals("worker-#")) {
+                pool = t;
+            }
+        }
+        assertThat(pool).as("the workers' pool in %s", a.at("/metrics/0/threads")).isNotNull();
+        List<String> raw = new ArrayList<>();
+        pool.get("rawNames").forEach(n -> raw.add(n.asText()));
+        // SplitWorkload names its two threads worker-0 and worker-1
+        assertThat(raw).containsExactly("worker-0", "worker-1");
+    }
+
+    @Test
     void malformedRecordIsDeadLetteredWithItsReason() {
-        List<ConsumerRecord<byte[], byte[]>> dead = SplitAnswers.readAll(servers.kafkaBootstrapServers(), DLQ);
+        List<ConsumerRecord<byte[], byte[]>> dead = SplitAnswers.readAll(pipeline.bootstrapServers(), DLQ);
         assertThat(dead).hasSize(1);
         assertThat(new String(dead.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("definitely not avro");
         assertThat(new String(dead.get(0).headers().lastHeader(DeadLetterSerializer.REASON_HEADER).value(),

@@ -4,29 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cctflow.core.ExecutionId;
-import io.cctflow.flink.SamplesJob;
 import io.cctflow.flink.SamplesJobConfig;
 import io.cctflow.query.QueryService;
-import io.cctflow.servers.TestServers;
 import io.cctflow.standalone.e2e.AgentRun;
+import io.cctflow.standalone.e2e.CompareApi;
 import io.cctflow.standalone.e2e.FourWayWorkload;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.cctflow.standalone.e2e.PipelineRun;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,7 +46,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class SignificanceEndToEndTest {
     private static final String SAMPLES = "sig.samples";
-    private static final String DLQ = "sig.samples.dlq";
     private static final String SERVICE = "e2e-four-way";
     private static final String FIRST = "1.0-first";
     private static final String SECOND = "1.0-second";
@@ -64,53 +53,23 @@ class SignificanceEndToEndTest {
     private static final double SLOWDOWN = 1.0;
     private static final long SAMPLES_PER_RUN = 2_000;
     private static final String A_WORK = FourWayWorkload.A.class.getName() + ".work(J)V";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private QueryService api;
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     void runPipeline() throws Exception {
-        TestServers servers = TestServers.get();
-        servers.createTopic(SAMPLES, 2);
-        servers.createTopic(DLQ, 1);
-        servers.cleanNeo4j();
-        // the three runs at once: on a busy machine they wait for a core together, not one after another
-        ExecutorService runs = Executors.newFixedThreadPool(3);
-        try {
-            List<Future<Void>> done = new ArrayList<>();
-            for (String version : List.of(FIRST, SECOND, SLOWED)) {
-                done.add(runs.submit(() -> {
-                    AgentRun.run(servers.kafkaBootstrapServers(), SAMPLES,
-                            new ExecutionId(SERVICE, version, "run-" + version), "period=2ms,flush=2s", SAMPLES_PER_RUN,
-                            Duration.ofMinutes(4), FourWayWorkload.class.getName(), "10",
-                            Double.toString(version.equals(SLOWED) ? SLOWDOWN : 0));
-                    return null;
-                }));
-            }
-            for (Future<Void> f : done) {
-                f.get();
-            }
-        } finally {
-            runs.shutdownNow();
+        PipelineRun pipeline = PipelineRun.prepare(SAMPLES);
+        List<Callable<Void>> runs = new ArrayList<>();
+        for (String version : List.of(FIRST, SECOND, SLOWED)) {
+            runs.add(() -> {
+                AgentRun.run(pipeline.bootstrapServers(), SAMPLES, new ExecutionId(SERVICE, version, "run-" + version),
+                        "period=2ms,flush=2s", SAMPLES_PER_RUN, Duration.ofMinutes(4), FourWayWorkload.class.getName(),
+                        "10", Double.toString(version.equals(SLOWED) ? SLOWDOWN : 0));
+                return null;
+            });
         }
-        SamplesJobConfig config = SamplesJobConfig.defaults()
-                .with(Map.of(SamplesJobConfig.STATE_BACKEND, "hashmap")).with(Map.of(
-                SamplesJobConfig.BOOTSTRAP_SERVERS, servers.kafkaBootstrapServers(),
-                SamplesJobConfig.SAMPLES_TOPIC, SAMPLES,
-                SamplesJobConfig.DEAD_LETTER_TOPIC, DLQ,
-                SamplesJobConfig.GROUP_ID, "sig-" + System.nanoTime(),
-                SamplesJobConfig.NEO4J_URI, servers.neo4jUri(),
-                SamplesJobConfig.NEO4J_USER, servers.neo4jUser(),
-                SamplesJobConfig.NEO4J_PASSWORD, servers.neo4jPassword(),
-                SamplesJobConfig.WINDOW, "10s",
-                SamplesJobConfig.PARALLELISM, "2",
-                SamplesJobConfig.BOUNDED, "true"));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(
-                Configuration.fromMap(Map.of("restart-strategy.type", "none")));
-        JobClient job = SamplesJob.start(env, config);
-        job.getJobExecutionResult().get(4, TimeUnit.MINUTES);
-        api = QueryService.start(config.graph(), "127.0.0.1", 0);
+        PipelineRun.runAtOnce(runs);
+        api = pipeline.processAndServe(Map.of(SamplesJobConfig.WINDOW, "10s"));
     }
 
     @AfterAll
@@ -122,26 +81,26 @@ class SignificanceEndToEndTest {
 
     @Test
     void twoRunsOfOneReleaseShowNoSignificantChange() throws Exception {
-        JsonNode body = compare(FIRST, SECOND);
+        JsonNode body = CompareApi.compare(api.port(), SERVICE, FIRST, SECOND);
         assertCarriesTheRuns(body);
-        assertThat(body.get("significant").asBoolean()).as(summary(body)).isFalse();
+        assertThat(body.get("significant").asBoolean()).as(CompareApi.summary(body)).isFalse();
         assertThat(body.get("message").asText()).isEqualTo("no significant change");
         for (JsonNode row : body.get("methods")) {
             assertThat(row.get("change").asText()).as(row.get("method").asText()).isEqualTo("UNCHANGED");
         }
         // the data is the workload's: A.work holds a quarter on both sides (known split)
-        JsonNode a = row(body, A_WORK);
+        JsonNode a = CompareApi.row(body, A_WORK);
         assertThat(a.at("/methodTime/shareA").asDouble()).isCloseTo(0.25, within(0.05));
         assertThat(a.at("/methodTime/shareB").asDouble()).isCloseTo(0.25, within(0.05));
     }
 
     @Test
     void plantedSlowdownIsFlaggedWithTheSlowedMethodFirst() throws Exception {
-        JsonNode body = compare(FIRST, SLOWED);
+        JsonNode body = CompareApi.compare(api.port(), SERVICE, FIRST, SLOWED);
         assertCarriesTheRuns(body);
-        assertThat(body.get("significant").asBoolean()).as(summary(body)).isTrue();
+        assertThat(body.get("significant").asBoolean()).as(CompareApi.summary(body)).isTrue();
         JsonNode first = body.get("methods").get(0);
-        assertThat(first.get("method").asText()).as(summary(body)).isEqualTo(A_WORK);
+        assertThat(first.get("method").asText()).as(CompareApi.summary(body)).isEqualTo(A_WORK);
         assertThat(first.get("change").asText()).isEqualTo("REGRESSION");
         JsonNode time = first.get("methodTime");
         assertThat(time.get("significant").asBoolean()).isTrue();
@@ -150,46 +109,16 @@ class SignificanceEndToEndTest {
         assertThat(time.get("delta").asDouble()).isCloseTo(2.0 / 5 - 1.0 / 4, within(0.04));
         for (JsonNode row : body.get("methods")) {
             if (!row.get("method").asText().equals(A_WORK)) {
-                assertThat(row.get("change").asText()).as(summary(body)).isNotEqualTo("REGRESSION");
+                assertThat(row.get("change").asText()).as(CompareApi.summary(body)).isNotEqualTo("REGRESSION");
             }
         }
     }
 
     /** Both sides carry at least a run's samples, and the significance block says what it used. */
     private static void assertCarriesTheRuns(JsonNode body) {
-        assertThat(body.at("/a/samples").asLong()).as(summary(body)).isGreaterThan(SAMPLES_PER_RUN);
-        assertThat(body.at("/b/samples").asLong()).as(summary(body)).isGreaterThan(SAMPLES_PER_RUN);
+        assertThat(body.at("/a/samples").asLong()).as(CompareApi.summary(body)).isGreaterThan(SAMPLES_PER_RUN);
+        assertThat(body.at("/b/samples").asLong()).as(CompareApi.summary(body)).isGreaterThan(SAMPLES_PER_RUN);
         assertThat(body.at("/significance/fdr").asDouble()).isEqualTo(0.05);
         assertThat(body.at("/significance/tested").asInt()).isPositive();
-    }
-
-    private static JsonNode row(JsonNode body, String method) {
-        for (JsonNode row : body.get("methods")) {
-            if (row.get("method").asText().equals(method)) {
-                return row;
-            }
-        }
-        throw new AssertionError("no row for " + method + " in " + summary(body));
-    }
-
-    /** The significance block and the top rows, for failure messages and the test's output. */
-    private static String summary(JsonNode body) {
-        StringBuilder sb = new StringBuilder(body.get("significance").toString());
-        for (JsonNode row : body.get("methods")) {
-            sb.append(String.format("%n  %s %s method time %.4f -> %.4f q %.3g", row.get("change").asText(),
-                    row.get("method").asText(), row.at("/methodTime/shareA").asDouble(),
-                    row.at("/methodTime/shareB").asDouble(), row.at("/methodTime/qValue").asDouble()));
-        }
-        return sb.toString();
-    }
-
-    private JsonNode compare(String a, String b) throws Exception {
-        String query = "/api/v1/compare?service=" + SERVICE + "&a.version=" + a + "&b.version=" + b + "&top=100";
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + api.port() + query)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("%s -> %s", query, response.body()).isEqualTo(200);
-        JsonNode body = JSON.readTree(response.body());
-        System.out.printf("%s vs %s: %s%n", a, b, summary(body)); // the figures quoted in the closing note
-        return body;
     }
 }

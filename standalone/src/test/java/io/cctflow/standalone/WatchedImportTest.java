@@ -194,7 +194,7 @@ class WatchedImportTest {
                     new MethodRef("live.Main", "work", "()V"));
             List<Stack> stacks = new ArrayList<>(List.of(new Stack(List.of(0, 1), List.of(0, 1), "main", false, 3L)));
             SampleBatch batch = new SampleBatch(info, now, now + 100, sequence.getAndIncrement(), 20, methods, stacks,
-                    null);
+                    null, List.of());
             try {
                 ByteBuffer value = batch.toByteBuffer();
                 byte[] bytes = new byte[value.remaining()];

@@ -10,7 +10,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.cctflow.schema.AgentStats;
 import io.cctflow.schema.InstanceInfo;
+import io.cctflow.core.RawThreadNames;
 import io.cctflow.schema.MethodRef;
+import io.cctflow.schema.PoolThreads;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
 
@@ -27,13 +29,23 @@ import io.cctflow.schema.Stack;
  * samples were truncated, a {@link TruncationWarning} naming the flag that fixes it.
  *
  * <p>Memory is bounded: a batch holds at most {@code maxMethods} methods and {@code maxStacks}
- * distinct stacks; a sample that would exceed either is dropped and counted.
+ * distinct stacks; a sample that would exceed either is dropped and counted. Beside the normalised
+ * thread names of its stacks, a batch keeps raw thread names (as the application named its threads)
+ * when the sampler gives them: at most {@link #MAX_RAW_NAMES_PER_POOL} per pool and
+ * {@link #MAX_RAW_NAME_POOLS} pools, the first seen; more are not kept (the samples are).
  */
 public final class BatchAggregator implements SampleRecorder {
     /** Default bound on the methods of one batch. */
     public static final int DEFAULT_MAX_METHODS = 1 << 16;
     /** Default bound on the distinct stacks of one batch. */
     public static final int DEFAULT_MAX_STACKS = 1 << 16;
+    /**
+     * Raw thread names a batch keeps per pool (normalised name): the first seen in the batch. A
+     * constant, inlined by javac: the agent jar does not carry {@code RawThreadNames}.
+     */
+    public static final int MAX_RAW_NAMES_PER_POOL = RawThreadNames.MAX_PER_POOL;
+    /** Pools whose raw thread names a batch keeps: the first seen in the batch. */
+    public static final int MAX_RAW_NAME_POOLS = 1024;
 
     private final InstanceInfo instance;
     private final int samplingPeriodMillis;
@@ -86,6 +98,12 @@ public final class BatchAggregator implements SampleRecorder {
 
     @Override
     public void record(MethodId[] frames, int[] lines, int depth, String thread, boolean truncated) {
+        record(frames, lines, depth, thread, null, truncated);
+    }
+
+    /** Records the sample, and its thread's raw name within the bounds {@link #MAX_RAW_NAMES_PER_POOL} and {@link #MAX_RAW_NAME_POOLS}. */
+    @Override
+    public void record(MethodId[] frames, int[] lines, int depth, String thread, String rawThread, boolean truncated) {
         counters.sampleSeen(truncated);
         lock.lock();
         try {
@@ -106,6 +124,9 @@ public final class BatchAggregator implements SampleRecorder {
                 return;
             }
             window.count(1, depth, truncated);
+            if (rawThread != null) {
+                window.rawNames.see(thread, rawThread);
+            }
         } finally {
             lock.unlock();
         }
@@ -213,6 +234,7 @@ public final class BatchAggregator implements SampleRecorder {
                 .setMethods(done.samples > 0 ? done.methodRefs() : new ArrayList<>())
                 .setStacks(done.stackRecords())
                 .setStats(stats(done))
+                .setRawThreadNames(done.rawNames.toRecords())
                 .build();
     }
 
@@ -230,6 +252,7 @@ public final class BatchAggregator implements SampleRecorder {
         final Map<MethodId, Integer> dictionary = new HashMap<>();
         final List<MethodId> methods = new ArrayList<>();
         final StackTable stacks = new StackTable();
+        final RawNames rawNames = new RawNames();
         long samples;
         long truncated;
         // JFR cuts a truncated stack at exactly its depth limit, so this is the limit in effect
@@ -288,6 +311,37 @@ public final class BatchAggregator implements SampleRecorder {
                         .setTruncated(e.truncated)
                         .setCount(e.count)
                         .build());
+            }
+            return records;
+        }
+    }
+
+    /**
+     * The raw thread names of one window, per pool: the first {@link #MAX_RAW_NAMES_PER_POOL}
+     * distinct names of each of the first {@link #MAX_RAW_NAME_POOLS} pools. A sample of a known
+     * name costs a map lookup and a scan of at most that many names; nothing is allocated for it.
+     */
+    private static final class RawNames {
+        private final Map<String, List<String>> byPool = new HashMap<>();
+
+        void see(String pool, String raw) {
+            List<String> names = byPool.get(pool);
+            if (names == null) {
+                if (byPool.size() >= MAX_RAW_NAME_POOLS) {
+                    return;
+                }
+                names = new ArrayList<>(2);
+                byPool.put(pool, names);
+            }
+            if (names.size() < MAX_RAW_NAMES_PER_POOL && !names.contains(raw)) {
+                names.add(raw);
+            }
+        }
+
+        List<PoolThreads> toRecords() {
+            List<PoolThreads> records = new ArrayList<>(byPool.size());
+            for (Map.Entry<String, List<String>> e : byPool.entrySet()) {
+                records.add(new PoolThreads(e.getKey(), e.getValue()));
             }
             return records;
         }

@@ -18,4 +18,15 @@ public interface SampleRecorder {
      * @param truncated whether JFR cut the stack at its depth limit
      */
     void record(MethodId[] frames, int[] lines, int depth, String thread, boolean truncated);
+
+    /**
+     * Records one sample whose thread's raw (un-normalised) name is known, e.g. {@code
+     * pool-3-thread-17} for {@code thread} {@code pool-#-thread-#}. A recorder that keeps no raw
+     * names records it as {@link #record(MethodId[], int[], int, String, boolean)} does.
+     *
+     * @param rawThread the thread's name as the application gave it, never null
+     */
+    default void record(MethodId[] frames, int[] lines, int depth, String thread, String rawThread, boolean truncated) {
+        record(frames, lines, depth, thread, truncated);
+    }
 }

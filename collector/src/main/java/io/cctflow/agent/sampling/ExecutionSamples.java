@@ -15,7 +15,7 @@ import jdk.jfr.consumer.RecordedThread;
 /**
  * Turns one {@code jdk.ExecutionSample} event into one sample for a {@link SampleRecorder}: the
  * stack root first with call-site lines ({@link CallSiteLines}), the thread name normalised
- * ({@link ThreadNames#normalise}). The one conversion shared by the live {@link JfrSampler} and
+ * ({@link ThreadNames#normalise}) and the raw name beside it. The one conversion shared by the live {@link JfrSampler} and
  * the {@code .jfr} file importer, so both produce the same stacks from the same events. Hidden
  * frames (lambda forms, invokedynamic glue) are kept: they are real calling contexts, and
  * dropping them would join paths the JVM keeps apart.
@@ -50,6 +50,8 @@ public final class ExecutionSamples {
     private final Map<String, String> threadNames = new HashMap<>();
     private MethodId[] frames = new MethodId[256];
     private int[] lines = new int[256];
+    // the raw name of the thread threadName(event) last looked at
+    private String rawThread = ThreadNames.UNKNOWN;
 
     /**
      * @param skipAgentThreads whether samples of the agent's own threads are left out (live
@@ -94,7 +96,7 @@ public final class ExecutionSamples {
             lines[i] = frame.getLineNumber();
         }
         CallSiteLines.fromExecutingLines(lines, depth);
-        recorder.record(frames, lines, depth, thread, stackTrace.isTruncated());
+        recorder.record(frames, lines, depth, thread, rawThread, stackTrace.isTruncated());
         return Outcome.RECORDED;
     }
 
@@ -105,6 +107,7 @@ public final class ExecutionSamples {
     private String threadName(RecordedEvent event) {
         RecordedThread thread = event.getThread("sampledThread");
         String raw = thread == null ? null : thread.getJavaName();
+        rawThread = raw == null ? ThreadNames.UNKNOWN : raw;
         if (raw == null) {
             return filter.accepts(ThreadNames.UNKNOWN) ? ThreadNames.UNKNOWN : FILTERED;
         }

@@ -229,7 +229,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         counts.executionKey = execution.key();
         counts.eventTimeMillis = batch.windowStartMillis();
         counts.contributionId = BatchMerge.batchId(batch);
-        counts.counts = CountColumns.of(TreeCounts.of(batchCounts));
+        counts.counts = CountColumns.of(TreeCounts.of(batchCounts).withRawThreadNames(batch.rawThreadNames()));
         counts.source = new RawRecord(record.topic, record.partition, record.offset, record.key, null);
         out.collect(counts);
         emitMoved(execution.key(), retried, moved, counts.source, out);

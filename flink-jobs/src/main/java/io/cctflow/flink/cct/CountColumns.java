@@ -2,6 +2,7 @@ package io.cctflow.flink.cct;
 
 import io.cctflow.flink.state.CountColumnsSerializer;
 import io.cctflow.flink.state.CountColumnsTypeInfo;
+import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 
@@ -24,6 +25,8 @@ public class CountColumns {
     public long[] methodIds = new long[0];
     public long[] methodSamples = new long[0];
     public long[] methodSelf = new long[0];
+    /** {@link TreeCounts#rawThreadNames()}: raw thread names, bounded per pool. */
+    public String[] rawThreadNames = new String[0];
     /** These columns as counts, once built or checked: a window's running sum is not checked again at every batch. */
     private transient TreeCounts counts;
 
@@ -43,6 +46,7 @@ public class CountColumns {
         c.methodIds = counts.methodIds();
         c.methodSamples = counts.methodSamples();
         c.methodSelf = counts.methodSelf();
+        c.rawThreadNames = counts.rawThreadNames().names();
         c.counts = counts;
         return c;
     }
@@ -51,7 +55,8 @@ public class CountColumns {
     public TreeCounts toTreeCounts() {
         if (counts == null) {
             counts = TreeCounts.of(nodeIds, self, total, threadNodeIds, threadIds, threadSelf, threadDictIds,
-                    threadDictNames, methodIds, methodSamples, methodSelf);
+                    threadDictNames, methodIds, methodSamples, methodSelf)
+                    .withRawThreadNames(RawThreadNames.of(rawThreadNames == null ? new String[0] : rawThreadNames));
         }
         return counts;
     }

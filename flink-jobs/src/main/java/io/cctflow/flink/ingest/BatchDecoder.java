@@ -5,6 +5,7 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.MethodNames;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
+import io.cctflow.schema.SampleBatchHistory;
 import io.cctflow.schema.Stack;
 import java.nio.ByteBuffer;
 
@@ -33,7 +34,7 @@ public final class BatchDecoder {
         }
         SampleBatch batch;
         try {
-            batch = SampleBatch.fromByteBuffer(ByteBuffer.wrap(record.value));
+            batch = SampleBatchHistory.decoder().decode(ByteBuffer.wrap(record.value));
         } catch (Exception | StackOverflowError e) {
             // Avro throws a variety of unchecked exceptions on garbage (bad header, unknown
             // fingerprint, negative lengths, EOF); all mean the same thing here

@@ -1,9 +1,12 @@
 package io.cctflow.flink.ingest;
 
+import io.cctflow.core.RawThreadNames;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.schema.InstanceInfo;
+import io.cctflow.schema.PoolThreads;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -29,6 +32,8 @@ public final class DecodedBatch {
     String[] threads = new String[0];
     boolean[] truncated = new boolean[0];
     long[] counts = new long[0];
+    /** The raw thread names of the batch, every pool's together. */
+    List<String> rawThreadNames = List.of();
 
     DecodedBatch() {
     }
@@ -67,6 +72,11 @@ public final class DecodedBatch {
             d.counts[d.stacks++] = s.getCount();
         }
         d.stackStarts[d.stacks] = at;
+        List<String> raw = new ArrayList<>();
+        for (PoolThreads pool : batch.getRawThreadNames()) {
+            raw.addAll(pool.getRaw());
+        }
+        d.rawThreadNames = raw;
         return d;
     }
 
@@ -127,6 +137,14 @@ public final class DecodedBatch {
     /** Call-site lines, parallel to {@link #frames()}. */
     public int[] lines() {
         return lines;
+    }
+
+    /**
+     * The raw (un-normalised) thread names the agent saw, bounded per pool by the agent
+     * ({@link RawThreadNames#of} bounds them again); empty for batches of agents that did not send them.
+     */
+    public RawThreadNames rawThreadNames() {
+        return RawThreadNames.of(rawThreadNames);
     }
 
     public String thread(int s) {

@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.io.BinaryDecoder;
@@ -95,6 +97,23 @@ public final class SampleBatchReader {
         readMethods();
         readStacks();
         skipStats();
+        readRawThreadNames();
+    }
+
+    /** Each pool's raw thread names, every pool's into one list (a raw name says its pool). */
+    private void readRawThreadNames() throws IOException {
+        List<String> raw = new ArrayList<>();
+        for (long n = decoder.readArrayStart(); n > 0; n = decoder.arrayNext()) {
+            for (long i = 0; i < n; i++) {
+                readString(text); // the pool: the normalised raw name, so not kept
+                for (long m = decoder.readArrayStart(); m > 0; m = decoder.arrayNext()) {
+                    for (long j = 0; j < m; j++) {
+                        raw.add(readString());
+                    }
+                }
+            }
+        }
+        batch.rawThreadNames = raw;
     }
 
     private InstanceInfo readInstance() throws IOException {

@@ -43,6 +43,7 @@ public final class CountColumnsSerializer extends ImmutableTypeSerializer<CountC
         writeLongs(c.methodIds, out, chunk);
         writeLongs(c.methodSamples, out, chunk);
         writeLongs(c.methodSelf, out, chunk);
+        writeStrings(c.rawThreadNames, out);
     }
 
     @Override
@@ -60,6 +61,7 @@ public final class CountColumnsSerializer extends ImmutableTypeSerializer<CountC
         c.methodIds = readLongs(in, chunk);
         c.methodSamples = readLongs(in, chunk);
         c.methodSelf = readLongs(in, chunk);
+        c.rawThreadNames = readStrings(in);
         return c;
     }
 
@@ -119,7 +121,7 @@ public final class CountColumnsSerializer extends ImmutableTypeSerializer<CountC
             return null;
         }
         if (length < 0) {
-            throw new IOException("corrupt count columns: thread dictionary length " + length);
+            throw new IOException("corrupt count columns: string array length " + length);
         }
         String[] values = new String[length];
         for (int i = 0; i < length; i++) {
@@ -128,7 +130,11 @@ public final class CountColumnsSerializer extends ImmutableTypeSerializer<CountC
         return values;
     }
 
-    /** Restores this serializer; the format has one version so far. */
+    /**
+     * Restores this serializer; the format has one version so far. The raw thread names were added
+     * at the end of it: count columns travel between operators and are kept in no state since
+     * state version 8, so no savepoint holds the format without them.
+     */
     public static final class Snapshot extends SimpleTypeSerializerSnapshot<CountColumns> {
         public Snapshot() {
             super(() -> INSTANCE);

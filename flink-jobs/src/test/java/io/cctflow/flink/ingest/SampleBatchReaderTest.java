@@ -9,6 +9,7 @@ import io.cctflow.flink.TestBatches;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.schema.AgentStats;
 import io.cctflow.schema.InstanceInfo;
+import io.cctflow.schema.PoolThreads;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
@@ -177,6 +178,7 @@ class SampleBatchReaderTest {
                     .append(Arrays.toString(Arrays.copyOfRange(b.lines(), from, to)))
                     .append(List.of(b.thread(st), b.truncated(st), b.count(st)));
         }
+        s.append("\n").append(b.rawThreadNames());
         return s.toString();
     }
 
@@ -218,6 +220,14 @@ class SampleBatchReaderTest {
         }
         AgentStats stats = random.nextBoolean() ? null : new AgentStats(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L,
                 256, random.nextBoolean() ? "" : "warnung ⚠");
-        return new SampleBatch(info, start, end, random.nextLong(), 20, methods, stacks, stats);
+        List<PoolThreads> raw = new ArrayList<>();
+        for (int p = random.nextInt(3); p > 0; p--) {
+            List<String> names = new ArrayList<>();
+            for (int t = 1 + random.nextInt(3); t > 0; t--) {
+                names.add("pool-" + p + "-thread-" + random.nextInt(20));
+            }
+            raw.add(new PoolThreads("pool-#-thread-#", names));
+        }
+        return new SampleBatch(info, start, end, random.nextLong(), 20, methods, stacks, stats, raw);
     }
 }

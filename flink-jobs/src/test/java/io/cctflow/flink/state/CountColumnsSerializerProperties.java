@@ -61,7 +61,9 @@ class CountColumnsSerializerProperties {
         CountColumns c = new CountColumns();
         c.self = null;
         c.threadDictNames = null;
+        c.rawThreadNames = null;
         CountColumns back = roundTrip(CountColumnsSerializer.INSTANCE, c);
+        assertThat(back.rawThreadNames).isNull();
         assertThat(back.self).isNull();
         assertThat(back.threadDictNames).isNull();
         assertThat(back.nodeIds).isEmpty();
@@ -95,6 +97,7 @@ class CountColumnsSerializerProperties {
         assertThat(actual.methodIds).containsExactly(expected.methodIds);
         assertThat(actual.methodSamples).containsExactly(expected.methodSamples);
         assertThat(actual.methodSelf).containsExactly(expected.methodSelf);
+        assertThat(actual.rawThreadNames).containsExactly(expected.rawThreadNames);
     }
 
     /** Columns of arbitrary values (the serializer does not care about their shape), of varied lengths. */
@@ -117,6 +120,10 @@ class CountColumnsSerializerProperties {
         c.methodIds = longs(random, methods);
         c.methodSamples = longs(random, methods);
         c.methodSelf = longs(random, methods);
+        c.rawThreadNames = new String[random.nextInt(5)];
+        for (int i = 0; i < c.rawThreadNames.length; i++) {
+            c.rawThreadNames[i] = "worker-" + random.nextInt(100) + (i == 0 ? " é ✓" : "");
+        }
         return c;
     }
 

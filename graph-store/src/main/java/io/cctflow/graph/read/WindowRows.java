@@ -1,5 +1,6 @@
 package io.cctflow.graph.read;
 
+import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.WindowChecksum;
 import io.cctflow.model.TruncationCounts;
@@ -27,6 +28,7 @@ public final class WindowRows {
                    w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
                    w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
                    w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
+                   w.threadRawNames AS threadRawNames,
                    w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf,
                    w.truncatedMerged AS truncatedMerged, w.truncatedPending AS truncatedPending,
                    w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired,
@@ -100,7 +102,8 @@ public final class WindowRows {
                 TreeCounts.of(Reads.longs(r.get("nodeIds")), Reads.longs(r.get("self")), Reads.longs(r.get("total")),
                         Reads.longs(r.get("threadNodeIds")), Reads.longs(r.get("threadIds")), Reads.longs(r.get("threadSelf")),
                         Reads.longs(r.get("threadDictIds")), Reads.strings(r.get("threadDictNames")),
-                        Reads.longs(r.get("methodIds")), Reads.longs(r.get("methodSamples")), Reads.longs(r.get("methodSelf"))),
+                        Reads.longs(r.get("methodIds")), Reads.longs(r.get("methodSamples")), Reads.longs(r.get("methodSelf")))
+                        .withRawThreadNames(RawThreadNames.of(Reads.strings(r.get("threadRawNames")))),
                 new TruncationCounts(r.get("truncatedMerged").asLong(0), r.get("truncatedPending").asLong(0),
                         r.get("truncatedAmbiguous").asLong(0), r.get("truncatedExpired").asLong(0)));
     }

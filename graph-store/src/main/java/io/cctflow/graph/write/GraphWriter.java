@@ -98,6 +98,7 @@ public final class GraphWriter {
                 w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
                 w.threadNodeIds = r.threadNodeIds, w.threadIds = r.threadIds, w.threadSelf = r.threadSelf,
                 w.threadDictIds = r.threadDictIds, w.threadDictNames = r.threadDictNames,
+                w.threadRawNames = r.threadRawNames,
                 w.methodIds = r.methodIds, w.methodSamples = r.methodSamples, w.methodSelf = r.methodSelf,
                 w.truncatedMerged = r.truncatedMerged, w.truncatedPending = r.truncatedPending,
                 w.truncatedAmbiguous = r.truncatedAmbiguous, w.truncatedExpired = r.truncatedExpired
@@ -272,6 +273,7 @@ public final class GraphWriter {
         row.put("threadSelf", PackedLongs.pack(c.threadSelf()));
         row.put("threadDictIds", PackedLongs.pack(c.threadDictIds()));
         row.put("threadDictNames", c.threadDictNames());
+        row.put("threadRawNames", c.rawThreadNames().names());
         row.put("methodIds", PackedLongs.pack(c.methodIds()));
         row.put("methodSamples", PackedLongs.pack(c.methodSamples()));
         row.put("methodSelf", PackedLongs.pack(c.methodSelf()));

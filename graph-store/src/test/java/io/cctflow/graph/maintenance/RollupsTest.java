@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.model.DeploymentRecord;
 import io.cctflow.model.DeploymentWindow;
@@ -50,7 +51,8 @@ class RollupsTest extends CleanGraph {
         for (long start = T0 + 30 * 60_000; start < T0 + DAY + 5 * HOUR; start += WINDOW) {
             for (String key : keys) {
                 if (random.nextInt(5) > 0) {
-                    fine.add(new WindowCounts(key, start, start + WINDOW, TreeCounts.of(randomTree(random)),
+                    fine.add(new WindowCounts(key, start, start + WINDOW, TreeCounts.of(randomTree(random))
+                            .withRawThreadNames(RawThreadNames.of("worker-" + random.nextInt(12))),
                             new TruncationCounts(random.nextInt(3), random.nextInt(3), 0, random.nextInt(2))));
                 }
             }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.MethodId;
+import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.CleanGraph;
 import io.cctflow.model.InstanceRecord;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * {@link GraphWriter#addContributions} against a brute-force sum: random contributions to a few
  * windows, each sent one to four times, in random order and random buffers (as a replay, copies
  * and a job restarted without state send them), leave every window equal to the sum of its
- * distinct contributions, and no buffer makes a window's samples shrink.
+ * distinct contributions (raw thread names included: their bounded union), and no buffer makes a
+ * window's samples shrink.
  */
 class WindowContributionsTest extends CleanGraph {
     private static final String EXEC = new ExecutionId("svc", "v1", "i-1").key();
@@ -99,6 +101,11 @@ class WindowContributionsTest extends CleanGraph {
             tree.addStack(methods, lines, depth, tree.thread(random.nextBoolean() ? "main" : "worker-#"),
                     1 + random.nextInt(5));
         }
-        return TreeCounts.of(tree);
+        // raw names behind worker-#, more than a window keeps of a pool once several are summed
+        List<String> raw = new ArrayList<>();
+        for (int t = random.nextInt(4); t > 0; t--) {
+            raw.add("worker-" + random.nextInt(12));
+        }
+        return TreeCounts.of(tree).withRawThreadNames(RawThreadNames.of(raw));
     }
 }

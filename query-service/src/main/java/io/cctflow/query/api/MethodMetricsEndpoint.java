@@ -1,6 +1,8 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.RawThreadNames;
+import io.cctflow.core.ThreadNames;
 import io.cctflow.core.metrics.CallSite;
 import io.cctflow.core.metrics.CallSites;
 import io.cctflow.core.metrics.MethodMetrics;
@@ -58,6 +60,18 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
     }
 
     /**
+     * One thread (pool) of the method's samples: its normalised name, "samples out of the method's
+     * method samples", and the raw names of the pool's threads stored for the selection (at most
+     * {@value RawThreadNames#MAX_PER_POOL}, the smallest in string order; empty for data of agents
+     * that did not send them).
+     *
+     * @param migratedSamples the part of {@code samples} migrated from the previous deployment (0:
+     *     migrated counts carry no threads)
+     */
+    public record ThreadShare(String name, long samples, double share, long migratedSamples, List<String> rawNames) {
+    }
+
+    /**
      * One call site (seed 002's invocation view): the calling or called method, the line of the
      * call, and "samples out of the method's method samples".
      */
@@ -71,7 +85,7 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
      * @param callerSites the callers split by the line of the caller calling this method
      */
     public record Overload(String signature, long methodSamples, double methodTime, long selfSamples, double selfTime,
-            long migratedMethodSamples, long migratedSelfSamples, List<Share> callees, List<Share> callers, List<Share> threads, List<Site> calleeSites,
+            long migratedMethodSamples, long migratedSelfSamples, List<Share> callees, List<Share> callers, List<ThreadShare> threads, List<Site> calleeSites,
             List<Site> callerSites) {
     }
 
@@ -106,8 +120,8 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
         List<MethodRecord> methods = MethodResolver.all(catalogue, "method", params.required("method"));
         ThreadParams threads = ThreadParams.of(params);
         Selection selection = Selection.of(params, catalogue, trees.limits());
-        MigratedAnswers.Answer answer = migrations.answer(params, selection, threads,
-                threads.apply(trees.load(selection)));
+        TreeSource.Named loaded = trees.loadWithThreadNames(selection);
+        MigratedAnswers.Answer answer = migrations.answer(params, selection, threads, threads.apply(loaded.tree()));
         Cct tree = answer.tree();
         ScopeParams scope = ScopeParams.of(params, catalogue, topology, selection.service(), tree);
         // the migrated part of every figure: the same metric in the same scope on the migrated counts
@@ -149,7 +163,7 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
                     mig == null ? 0 : mig.time().selfSamples(),
                     shares(mm.callees(), mig == null ? null : mig.callees(), top, names::get),
                     shares(mm.callers(), mig == null ? null : mig.callers(), top, names::get),
-                    shares(mm.threads(), null, top, t -> tree.threadName((int) t)),
+                    threadShares(mm.threads(), top, tree, loaded.rawThreadNames()),
                     sites(calleeSites.get(k), calleeSitesMigrated.get(k), names),
                     sites(callerSites.get(k), callerSitesMigrated.get(k), names)));
         }
@@ -165,6 +179,15 @@ public final class MethodMetricsEndpoint implements JsonHandler.Endpoint {
     private static final MethodTime NONE = new MethodTime(0, 0, 0);
 
     /** @param migrated the same shares on the migrated counts, or null */
+    private static List<ThreadShare> threadShares(Shares s, int top, Cct tree, RawThreadNames raw) {
+        List<ThreadShare> out = new ArrayList<>();
+        for (int i = 0; i < Math.min(top, s.size()); i++) {
+            String name = tree.threadName((int) s.key(i));
+            out.add(new ThreadShare(name, s.samples(i), s.share(i), 0, raw.namesOf(ThreadNames.id(name))));
+        }
+        return out;
+    }
+
     private static List<Share> shares(Shares s, Shares migrated, int top, java.util.function.LongFunction<String> name) {
         List<Share> out = new ArrayList<>();
         for (int i = 0; i < Math.min(top, s.size()); i++) {

@@ -1,6 +1,7 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.read.RangePlanner;
 import io.cctflow.graph.read.TopologyReader;
@@ -27,10 +28,20 @@ public final class TreeSource {
     }
 
     public Cct load(Selection selection) {
+        return loadWithThreadNames(selection).tree();
+    }
+
+    /** A selection's tree and the raw thread names stored behind its pool names (bounded per pool). */
+    public record Named(Cct tree, RawThreadNames rawThreadNames) {
+    }
+
+    /** {@link #load} with the raw thread names of the windows summed. */
+    public Named loadWithThreadNames(Selection selection) {
         if (selection.instances().isEmpty()) {
-            return new Cct();
+            return new Named(new Cct(), RawThreadNames.empty());
         }
-        return rebuild(plan(selection).sum());
+        TreeCounts sum = plan(selection).sum();
+        return new Named(rebuild(sum), sum.rawThreadNames());
     }
 
     /** A selection's tree and the stored windows it was summed from (each execution and time slot apart). */

@@ -54,7 +54,7 @@ final class FixedBatches {
                     stacks.add(new Stack(frames, lines, "worker-#", false, count));
                 }
                 InstanceInfo info = new InstanceInfo(SERVICE, "v1", instance, "host", 7L, T0 - 60_000, Map.of());
-                batches.add(new SampleBatch(info, start, start + 10_000, (long) b, 20, methods, stacks, null));
+                batches.add(new SampleBatch(info, start, start + 10_000, (long) b, 20, methods, stacks, null, List.of()));
                 samplesOf.add(samples);
             }
         }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.schema.Stack;
+import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,10 +36,16 @@ public final class AgentRun {
 
     /**
      * @param agentArgs the agent's options besides bootstrap.servers, topic, service, version and instance
-     * @param mainAndArgs the workload class (on the test classpath) and its arguments
+     * @param mainAndArgs the workload class (test or main code of this module) and its arguments
      */
     public static void run(String bootstrapServers, String topic, ExecutionId execution, String agentArgs,
             long minSamples, Duration deadline, String... mainAndArgs) throws Exception {
+        run(bootstrapServers, topic, execution, List.of(), agentArgs, minSamples, deadline, mainAndArgs);
+    }
+
+    /** As above, with JVM options for the workload's JVM (e.g. the demo's {@code DemoProcess.JVM_OPTIONS}). */
+    public static void run(String bootstrapServers, String topic, ExecutionId execution, List<String> jvmOptions,
+            String agentArgs, long minSamples, Duration deadline, String... mainAndArgs) throws Exception {
         Path agentJar = Path.of(System.getProperty("cctflow.agent.jar"));
         assertThat(agentJar).as("shipped agent jar (built by the collector module)").isRegularFile();
         String args = "bootstrap.servers=" + bootstrapServers + ",topic=" + topic + ",service=" + execution.service()
@@ -46,9 +53,13 @@ public final class AgentRun {
         Path log = Files.createTempFile("e2e-workload", ".log");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:FlightRecorderOptions:stackdepth=256",
+                "-XX:FlightRecorderOptions:stackdepth=256"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
                 "-javaagent:" + agentJar + "=" + args,
-                "-cp", Path.of("target", "test-classes").toAbsolutePath().toString()));
+                // test workloads, and the demo's (main code)
+                "-cp", Path.of("target", "test-classes").toAbsolutePath() + File.pathSeparator
+                        + Path.of("target", "classes").toAbsolutePath()));
         command.addAll(Arrays.asList(mainAndArgs));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {

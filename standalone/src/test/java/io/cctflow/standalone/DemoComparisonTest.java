@@ -1,0 +1,106 @@
+package io.cctflow.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cctflow.core.ExecutionId;
+import io.cctflow.query.QueryService;
+import io.cctflow.standalone.demo.DemoWorkload;
+import io.cctflow.standalone.e2e.AgentRun;
+import io.cctflow.standalone.e2e.CompareApi;
+import io.cctflow.standalone.e2e.PipelineRun;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 29 item 6: the demo's first comparison finds exactly the planted method. The demo's two
+ * deployments ({@link DemoWorkload} as {@link DemoProcess#VERSION}, and as {@link
+ * DemoProcess#NEXT_VERSION} with {@link DemoProcess#SLOWDOWN} more work in {@code Shop.priceCart})
+ * run with the shipped agent at the demo's sampling period and JVM options, through a real broker, the samples job
+ * on a Flink MiniCluster with standalone's job settings (1-minute windows), Neo4j and the HTTP
+ * API's compare. The significant set must be exactly {@code priceCart}, as a {@code REGRESSION},
+ * and its odds (its samples against all others) must have doubled, as twice its work makes them.
+ *
+ * <p>Samples: at least {@value #SAMPLES_BEFORE} of the first deployment and {@value #SAMPLES_AFTER}
+ * of the second, about what a newcomer has at the first poll (the first deployment runs two minutes;
+ * on a busy machine 7,148 samples, and 2,800 of the second 48 s after it started). The two run at
+ * once, so the test takes minutes, not the demo's two.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class DemoComparisonTest {
+    private static final String SAMPLES = "demo.samples";
+    private static final String SERVICE = "demo-shop-test";
+    private static final long SAMPLES_BEFORE = 6_000;
+    private static final long SAMPLES_AFTER = 3_000;
+    private static final String PRICE_CART = DemoProcess.SLOWED_METHOD + "(I)J";
+
+    private QueryService api;
+
+    @BeforeAll
+    void runPipeline() throws Exception {
+        PipelineRun pipeline = PipelineRun.prepare(SAMPLES);
+        PipelineRun.runAtOnce(List.of(
+                () -> runDeployment(pipeline, DemoProcess.VERSION, SAMPLES_BEFORE, 0),
+                () -> runDeployment(pipeline, DemoProcess.NEXT_VERSION, SAMPLES_AFTER, DemoProcess.SLOWDOWN)));
+        api = pipeline.processAndServe(Map.of());
+    }
+
+    private static Void runDeployment(PipelineRun pipeline, String version, long samples, double slowdown)
+            throws Exception {
+        // duration 0: the demo runs until AgentRun closes its input
+        AgentRun.run(pipeline.bootstrapServers(), pipeline.samplesTopic(), new ExecutionId(SERVICE, version, "demo-" + version),
+                DemoProcess.JVM_OPTIONS, "period=" + DemoProcess.PERIOD + ",flush=2s", samples, Duration.ofMinutes(4), DemoWorkload.class.getName(),
+                "0", Double.toString(slowdown));
+        return null;
+    }
+
+    @AfterAll
+    void stopApi() {
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    @Test
+    void firstComparisonFindsExactlyThePlantedMethod() throws Exception {
+        JsonNode body = CompareApi.compare(api.port(), SERVICE, DemoProcess.VERSION, DemoProcess.NEXT_VERSION);
+        String summary = CompareApi.summary(body);
+        assertThat(body.at("/a/samples").asLong()).as(summary).isGreaterThan(SAMPLES_BEFORE);
+        assertThat(body.at("/b/samples").asLong()).as(summary).isGreaterThan(SAMPLES_AFTER);
+        assertThat(body.at("/significance/fdr").asDouble()).isEqualTo(0.05);
+
+        assertThat(body.get("message").asText()).as(summary).isEqualTo("1 method changed significantly");
+        JsonNode first = body.get("methods").get(0);
+        assertThat(first.get("method").asText()).as(summary).isEqualTo(PRICE_CART);
+        assertThat(first.get("change").asText()).as(summary).isEqualTo("REGRESSION");
+        assertThat(first.at("/methodTime/significant").asBoolean()).as(summary).isTrue();
+        assertThat(first.at("/methodTime/low").asDouble()).as(summary).isPositive();
+        for (JsonNode row : body.get("methods")) {
+            if (!row.get("method").asText().equals(PRICE_CART)) {
+                assertThat(row.get("change").asText()).as(summary).isEqualTo("UNCHANGED");
+                assertThat(row.at("/methodTime/significant").asBoolean()).as(summary).isFalse();
+                assertThat(row.at("/selfTime/significant").asBoolean()).as(summary).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void plantedMethodsOddsDoubleAsItsWorkDoes() throws Exception {
+        JsonNode row = CompareApi.row(
+                CompareApi.compare(api.port(), SERVICE, DemoProcess.VERSION, DemoProcess.NEXT_VERSION), PRICE_CART);
+        double before = row.at("/methodTime/shareA").asDouble();
+        double after = row.at("/methodTime/shareB").asDouble();
+        // twice the work in priceCart and the same elsewhere: its samples against the rest double
+        double oddsRatio = after / (1 - after) / (before / (1 - before));
+        System.out.printf("priceCart %.4f -> %.4f, odds ratio %.2f%n", before, after, oddsRatio);
+        assertThat(oddsRatio).as("odds ratio of priceCart, %.4f -> %.4f", before, after).isBetween(1.5, 2.6);
+    }
+}
