@@ -124,8 +124,13 @@ public final class MigrationAccuracyBenchmark {
         }
     }
 
+    /** Whether the rule phased the migration out, else how many pooled contexts it dropped, and tau2. */
     private static String phasedOut(JsonNode answer) {
-        return answer.at("/migration/phasedOut").asBoolean() ? " (phased out)" : "";
+        JsonNode m = answer.get("migration");
+        int dropped = m.get("droppedContexts").asInt();
+        String tau = String.format(Locale.ROOT, ", tau2 %.1e", m.get("betweenDeploymentVariance").asDouble());
+        return m.get("phasedOut").asBoolean() ? " (phased out: " + dropped + " contexts dropped" + tau + ")"
+                : " (" + dropped + " of " + (dropped + m.get("blendedContexts").asInt()) + " contexts dropped" + tau + ")";
     }
 
     /** Seed 001's Acc of an answer's tree against the full profile ({@link MigrationQuality#acc}). */
