@@ -39,8 +39,9 @@ import javax.tools.ToolProvider;
  * windows so a range can end early in a run), read back through the query service's {@code
  * /api/v1/tree} over HTTP. At 10 %, 25 % and 50 % of 1.1's eventual samples (the first window end
  * where its cumulative samples reach the fraction) it prints seed 001's Acc of the answer with
- * {@code migrate=off}, {@code AG} and {@code BA}, each against 1.1's full profile, under two
- * tolerances ({@link ShareTolerance}).
+ * {@code migrate=off}, {@code AG} and {@code BA}, and of the earlier fixed rule recomputed on the
+ * same trees ({@link FixedPhaseOut}), each against 1.1's full profile, under two tolerances ({@link
+ * ShareTolerance}).
  *
  * <pre>
  * java -cp 'bench/target/classes:bench/target/lib/*' io.cctflow.bench.migration.MigrationAccuracyBenchmark \
