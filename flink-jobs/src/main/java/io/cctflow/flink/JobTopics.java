@@ -1,5 +1,6 @@
 package io.cctflow.flink;
 
+import io.cctflow.schema.RecordSizes;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,15 @@ public final class JobTopics {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private JobTopics() {
+    }
+
+    /**
+     * Configs of the topics that carry the agents' records (samples and code manifests): a
+     * {@code max.message.bytes} that takes the largest record an agent sends, where the broker's
+     * default (1 MiB) would refuse it. For whatever creates those topics.
+     */
+    public static Map<String, String> agentTopicConfigs() {
+        return Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(RecordSizes.TOPIC_MAX_MESSAGE_BYTES));
     }
 
     /** The task definitions topic: compacted, so the latest definition per id is kept for ever. */

@@ -17,6 +17,7 @@ import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.graph.write.WindowContribution;
 import io.cctflow.model.CodeClassRecord;
 import io.cctflow.model.NodeTasks;
+import io.cctflow.schema.RecordSizes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -37,6 +38,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.neo4j.driver.Driver;
@@ -152,7 +154,10 @@ public final class SamplesJob {
                 .setGroupId(config.groupId())
                 .setDeserializer(new RawRecordDeserializer())
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(
-                        org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST));
+                        org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST))
+                // a record over the default 1 MiB would still come, but alone in its fetch
+                .setProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
+                        Integer.toString(RecordSizes.TOPIC_MAX_MESSAGE_BYTES));
         if (config.bounded()) {
             builder.setBounded(OffsetsInitializer.latest());
         }

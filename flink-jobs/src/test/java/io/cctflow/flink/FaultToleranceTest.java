@@ -11,6 +11,8 @@ import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.flink.ingest.DeadLetterSerializer;
 import io.cctflow.graph.read.WindowReader;
 import io.cctflow.model.WindowCounts;
+import io.cctflow.schema.MethodRef;
+import io.cctflow.schema.RecordSizes;
 import io.cctflow.schema.SampleBatch;
 import io.cctflow.servers.TestServers;
 import java.nio.charset.StandardCharsets;
@@ -46,8 +48,9 @@ import org.neo4j.driver.Driver;
 
 /**
  * Exactly-once effect on a running job (MiniCluster, real broker and Neo4j): after the job is
- * killed between two checkpoints and restarted from the last one, and after Neo4j goes away and
- * comes back mid-stream, the stored counts equal those of a failure-free run (cct-core on the same
+ * killed between two checkpoints and restarted from the last one, after Neo4j goes away and
+ * comes back mid-stream, and after Neo4j's process is killed with {@code kill -9} mid-write and
+ * started again on its store, the stored counts equal those of a failure-free run (cct-core on the same
  * batches in memory) number for number, and no node is stored twice. Every wait is for an
  * observable effect (stored counts, a checkpoint on disk, a retry counted), never a fixed time.
  */
@@ -122,6 +125,53 @@ class FaultToleranceTest {
                 send(producer, topic, second);
                 await("the sink retrying while Neo4j is away").atMost(WAIT)
                         .until(() -> retries(metrics, job) > 0);
+            } finally {
+                servers.resumeNeo4j();
+            }
+            try (Driver driver = servers.newDriver()) {
+                awaitStored(new WindowReader(driver, ""), expected(batches));
+                // the topology sink runs apart from the window sink: its last writes may still be on the way
+                await("every node stored once").atMost(WAIT).pollInterval(Duration.ofMillis(500))
+                        .untilAsserted(() -> assertNoNodeStoredTwice(driver, batches));
+            }
+        } finally {
+            job.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    @Test
+    void neo4jKilledMidStreamAndRestartedOnItsStoreLosesAndDoublesNothing() throws Exception {
+        TestServers servers = TestServers.get();
+        String topic = "ft-neo4j-kill.samples";
+        servers.createTopic(topic, 2);
+        servers.createTopic("ft.dlq", 1);
+        servers.cleanNeo4j();
+        List<SampleBatch> batches = batches(new Random(18));
+        int third = batches.size() / 3;
+        List<SampleBatch> first = batches.subList(0, third);
+        List<SampleBatch> second = batches.subList(third, 2 * third);
+        List<SampleBatch> last = batches.subList(2 * third, batches.size());
+        InMemoryReporter metrics = InMemoryReporter.create();
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), "ft-checkpoints-").toAbsolutePath();
+        SamplesJobConfig config = config(servers, topic, "ft-neo4j-kill-" + System.nanoTime(), "rocksdb");
+
+        JobClient job = SamplesJob.start(environment(checkpoints, null, metrics.addToConfiguration(new Configuration())),
+                config);
+        try (KafkaProducer<byte[], byte[]> producer = producer(servers)) {
+            try (Driver driver = servers.newDriver()) {
+                WindowReader reader = new WindowReader(driver, "");
+                send(producer, topic, first);
+                awaitStored(reader, expected(first));
+                // the kill comes while the second third is being written: once part of it is stored
+                Map<String, Map<Long, TreeCounts>> before = expected(first);
+                send(producer, topic, second);
+                await("a write of the second third stored").atMost(WAIT).pollInterval(Duration.ofMillis(50))
+                        .ignoreExceptions().until(() -> !stored(reader, before.keySet()).equals(before));
+            }
+            servers.killNeo4j();
+            try {
+                send(producer, topic, last);
+                await("the sink retrying while Neo4j is dead").atMost(WAIT).until(() -> retries(metrics, job) > 0);
             } finally {
                 servers.resumeNeo4j();
             }
@@ -223,6 +273,68 @@ class FaultToleranceTest {
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
+    }
+
+    @Test
+    void aBatchOfThreeMebibytesInATopicAsTheDeploymentsCreateItIsStoredWhole() throws Exception {
+        TestServers servers = TestServers.get();
+        String topic = "ft-large.samples";
+        // the configs standalone, the standalone cluster and the bench give their samples topics
+        servers.createTopic(topic, 1, JobTopics.agentTopicConfigs());
+        servers.createTopic("ft.dlq", 1);
+        servers.cleanNeo4j();
+        SampleBatch large = largeBatch(new Random(19), 3 << 20);
+        int gzipped = gzippedSize(TestBatches.encode(large));
+        assertThat(gzipped).as("gzipped size, over the broker's 1 MiB default").isGreaterThan(1 << 20);
+        // the agent's producer: gzip, and its limit on a record before compression
+        Properties p = new Properties();
+        p.put("bootstrap.servers", servers.kafkaBootstrapServers());
+        p.put("compression.type", "gzip");
+        p.put("max.request.size", Integer.toString(RecordSizes.MAX_RECORD_BYTES));
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            send(producer, topic, List.of(large));
+        }
+        runBounded(config(servers, topic, "ft-large-" + System.nanoTime(), "hashmap"));
+        try (Driver driver = servers.newDriver()) {
+            Map<String, Map<Long, TreeCounts>> expected = expected(List.of(large));
+            assertThat(stored(new WindowReader(driver, ""), expected.keySet())).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * A batch of about {@code bytes} encoded, most of it method names of random characters, which
+     * gzip shrinks by a fifth only: stacks 16 frames deep over distinct methods.
+     */
+    private static SampleBatch largeBatch(Random random, int bytes) {
+        int nameLength = 240;
+        int methods = bytes / (nameLength + 16);
+        int depth = 16;
+        int[][] stacks = new int[methods / depth][];
+        long[] counts = new long[stacks.length];
+        for (int s = 0; s < stacks.length; s++) {
+            stacks[s] = new int[depth];
+            stacks[s][0] = 0; // one root method, so the stacks form one tree
+            for (int f = 1; f < depth; f++) {
+                stacks[s][f] = s * depth + f;
+            }
+            counts[s] = 1 + random.nextInt(4);
+        }
+        SampleBatch batch = TestBatches.batch(TestBatches.execution("ft-large"), 0, 60_000L, stacks, counts);
+        for (MethodRef method : batch.getMethods()) {
+            StringBuilder name = new StringBuilder("C");
+            random.ints(nameLength, '!', '~' + 1).forEach(c -> name.append((char) c));
+            method.setClassName(name.toString());
+        }
+        return batch;
+    }
+
+    private static int gzippedSize(byte[] bytes) throws java.io.IOException {
+        var out = new java.io.ByteArrayOutputStream();
+        try (var gzip = new java.util.zip.GZIPOutputStream(out)) {
+            gzip.write(bytes);
+        }
+        return out.size();
     }
 
     @Test

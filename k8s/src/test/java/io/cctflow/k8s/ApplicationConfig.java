@@ -2,6 +2,7 @@ package io.cctflow.k8s;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cctflow.agent.AgentConfig;
+import io.cctflow.flink.JobTopics;
 import io.cctflow.flink.SamplesJobConfig;
 import io.cctflow.query.QueryServiceConfig;
 import io.cctflow.query.QueryServiceSettings;
@@ -75,10 +76,10 @@ final class ApplicationConfig {
             problems.add(m + ": job configuration: " + e.getMessage());
             return Optional.empty();
         }
-        requireTopic(m, SamplesJobConfig.SAMPLES_TOPIC, job.samplesTopic(), false);
-        requireTopic(m, SamplesJobConfig.MANIFESTS_TOPIC, job.manifestsTopic(), false);
-        requireTopic(m, SamplesJobConfig.TASKS_TOPIC, job.tasksTopic(), true);
-        requireTopic(m, SamplesJobConfig.DEAD_LETTER_TOPIC, job.deadLetterTopic(), false);
+        requireTopic(m, SamplesJobConfig.SAMPLES_TOPIC, job.samplesTopic(), false, JobTopics.agentTopicConfigs());
+        requireTopic(m, SamplesJobConfig.MANIFESTS_TOPIC, job.manifestsTopic(), false, JobTopics.agentTopicConfigs());
+        requireTopic(m, SamplesJobConfig.TASKS_TOPIC, job.tasksTopic(), true, Map.of());
+        requireTopic(m, SamplesJobConfig.DEAD_LETTER_TOPIC, job.deadLetterTopic(), false, Map.of());
         requireKafka(m, SamplesJobConfig.BOOTSTRAP_SERVERS, job.bootstrapServers());
         requireNeo4j(m, SamplesJobConfig.NEO4J_URI, job.graph().uri());
         int parallelism = spec.path("job").path("parallelism").asInt();
@@ -335,7 +336,8 @@ final class ApplicationConfig {
         }
     }
 
-    private void requireTopic(Manifest owner, String key, String name, boolean compacted) {
+    /** The topic exists, compacted or not, with {@code configs} (e.g. the size limit of agents' records). */
+    private void requireTopic(Manifest owner, String key, String name, boolean compacted, Map<String, String> configs) {
         Optional<Manifest> topic = topic(name);
         if (topic.isEmpty()) {
             problems.add(owner + ": " + key + " " + name + " is no KafkaTopic");
@@ -346,6 +348,13 @@ final class ApplicationConfig {
             problems.add(topic.get() + ": cleanup.policy " + policy + (compacted ? " must" : " must not") + " compact ("
                     + key + ")");
         }
+        JsonNode config = topic.get().tree().path("spec").path("config");
+        configs.forEach((k, v) -> {
+            if (!config.path(k).asText("").equals(v)) {
+                problems.add(topic.get() + ": " + k + " " + config.path(k).asText("(unset)") + " must be " + v + " ("
+                        + key + ", as the agents send; JobTopics.agentTopicConfigs)");
+            }
+        });
     }
 
     private Optional<Manifest> topic(String name) {

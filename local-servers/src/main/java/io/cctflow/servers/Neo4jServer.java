@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
 
+import io.cctflow.servers.internal.BoltPing;
 import io.cctflow.servers.internal.Directories;
 import io.cctflow.servers.internal.Ports;
 import org.neo4j.configuration.GraphDatabaseInternalSettings;
@@ -21,10 +22,6 @@ import org.neo4j.configuration.connectors.HttpsConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
-import org.neo4j.driver.AuthTokens;
-import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
-import org.neo4j.driver.Session;
 import org.neo4j.graphdb.config.Setting;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -191,7 +188,7 @@ public final class Neo4jServer implements AutoCloseable {
                 }
             }
             try {
-                ping(boltUri(port));
+                BoltPing.ping(boltUri(port));
             } catch (RuntimeException e) {
                 service.shutdown();
                 throw new ServerStartException("Neo4j started in " + home + " but does not answer on "
@@ -235,13 +232,6 @@ public final class Neo4jServer implements AutoCloseable {
             if (!Object.class.getModule().isOpen("java.nio", Neo4jServer.class.getModule())) {
                 LOG.warn("java.nio is not open to Neo4j: start-up is slower and the page cache uses a fallback."
                         + " Add the JVM options {}", String.join(" ", RECOMMENDED_JVM_OPTIONS));
-            }
-        }
-
-        private static void ping(String uri) {
-            try (Driver driver = GraphDatabase.driver(uri, AuthTokens.none());
-                 Session session = driver.session()) {
-                session.run("RETURN 1").consume();
             }
         }
     }

@@ -26,8 +26,8 @@ import org.neo4j.driver.Session;
  * <p>Where the servers come from ({@link Mode}): the system property
  * {@value #MODE_PROPERTY} or else the environment variable {@value #MODE_ENV}, if set to
  * {@code embedded} or {@code testcontainers}; otherwise Testcontainers when it is on the class
- * path and finds a Docker engine, else the embedded servers ({@link KafkaServer} as a child
- * process and {@link Neo4jServer} in this JVM, data in a fresh directory under
+ * path and finds a Docker engine, else the embedded servers ({@link KafkaServer} and
+ * {@link Neo4jProcess}, each a child process, data in a fresh directory under
  * {@code java.io.tmpdir}, deleted on exit unless {@value #KEEP_PROPERTY} is {@code true}).
  *
  * <p>Both modes give a single broker with replication factor 1 and automatic topic creation
@@ -35,9 +35,9 @@ import org.neo4j.driver.Session;
  * The servers are shared: use unique topic names per test, and call {@link #cleanNeo4j()}
  * where a test needs an empty graph. Thread-safe.
  *
- * <p>The servers stop when the JVM exits. Test runners exit their JVM explicitly; a plain
- * {@code main} using this class must call {@code System.exit}, because the embedded Neo4j's
- * Bolt threads are not daemon threads.
+ * <p>The servers stop when the JVM exits; the embedded ones, child processes that watch their
+ * parent, also when it dies. Test runners exit their JVM explicitly; a plain {@code main} using
+ * this class should call {@code System.exit} too, which runs the shutdown hook that stops them.
  */
 public final class TestServers {
 
@@ -59,7 +59,7 @@ public final class TestServers {
     public enum Mode {
         /** Docker containers started by Testcontainers. */
         TESTCONTAINERS,
-        /** {@link KafkaServer} and {@link Neo4jServer} on this machine. */
+        /** {@link KafkaServer} and {@link Neo4jProcess} on this machine. */
         EMBEDDED
     }
 
@@ -211,7 +211,7 @@ public final class TestServers {
     }
 
     /**
-     * Makes Neo4j unreachable (embedded: shut down; containers: paused), keeping its data and
+     * Makes Neo4j unreachable (embedded: shut down cleanly; containers: paused), keeping its data and
      * address, until {@link #resumeNeo4j()}. For tests that show nothing is lost or doubled while
      * the database is away; resume in a {@code finally}, other tests share the server.
      */
@@ -223,7 +223,24 @@ public final class TestServers {
         backend.suspendNeo4j();
     }
 
-    /** Brings Neo4j back after {@link #suspendNeo4j()}. */
+    /**
+     * Kills Neo4j as a crash would ({@code kill -9} of its process, embedded; {@code docker kill},
+     * containers): no clean shutdown, the store as the kill left it. {@link #resumeNeo4j()}
+     * starts it again on that store, at the same address. Resume in a {@code finally}, other tests
+     * share the server.
+     */
+    public synchronized void killNeo4j() {
+        if (sharedDriver != null) {
+            sharedDriver.close();
+            sharedDriver = null;
+        }
+        backend.killNeo4j();
+    }
+
+    /**
+     * Brings Neo4j back after {@link #suspendNeo4j()} or {@link #killNeo4j()}, and returns when it
+     * answers.
+     */
     public synchronized void resumeNeo4j() {
         backend.resumeNeo4j();
     }

@@ -1,5 +1,6 @@
 package io.cctflow.standalone;
 
+import io.cctflow.flink.JobTopics;
 import io.cctflow.flink.SamplesJob;
 import io.cctflow.flink.SamplesJobConfig;
 import io.cctflow.query.QueryService;
@@ -99,11 +100,11 @@ public final class Standalone {
         KafkaServer kafka = KafkaServer.start(data.resolve("kafka"));
         running.push(kafka);
         SamplesJobConfig defaults = SamplesJobConfig.defaults();
-        kafka.createTopic(defaults.samplesTopic(), 2, Map.of());
+        kafka.createTopic(defaults.samplesTopic(), 2, JobTopics.agentTopicConfigs());
         kafka.createTopic(defaults.deadLetterTopic(), 1, Map.of());
         // before the job starts: the job subscribes to the manifests topic by pattern and, without
         // partition discovery, would never see a topic the first agent creates later
-        kafka.createTopic(defaults.manifestsTopic(), 1, Map.of());
+        kafka.createTopic(defaults.manifestsTopic(), 1, JobTopics.agentTopicConfigs());
         step("Kafka broker (KRaft) at " + kafka.bootstrapServers() + ", log in " + data.resolve("kafka"));
 
         Neo4jServer neo4j = Neo4jServer.start(data.resolve("neo4j"));

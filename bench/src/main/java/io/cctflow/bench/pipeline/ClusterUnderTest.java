@@ -148,7 +148,7 @@ public final class ClusterUnderTest implements BatchTarget, AutoCloseable {
             return "taskmanager";
         } else if (commandLine.contains("ClusterEntrypoint")) {
             return "jobmanager";
-        } else if (commandLine.contains("Neo4jMain")) {
+        } else if (commandLine.contains("Neo4jServerMain")) {
             return "neo4j";
         } else if (commandLine.contains("query-service")) {
             return "query";

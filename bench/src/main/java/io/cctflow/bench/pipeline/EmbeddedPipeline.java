@@ -1,6 +1,7 @@
 package io.cctflow.bench.pipeline;
 
 import io.cctflow.core.ExecutionId;
+import io.cctflow.flink.JobTopics;
 import io.cctflow.flink.SamplesJob;
 import io.cctflow.flink.SamplesJobConfig;
 import io.cctflow.graph.read.WindowReader;
@@ -46,7 +47,7 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
         KafkaServer kafka = KafkaServer.start(dataDir.resolve("kafka"));
         running.push(kafka);
         SamplesJobConfig defaults = SamplesJobConfig.defaults();
-        kafka.createTopic(defaults.samplesTopic(), partitions, Map.of());
+        kafka.createTopic(defaults.samplesTopic(), partitions, JobTopics.agentTopicConfigs());
         kafka.createTopic(defaults.deadLetterTopic(), 1, Map.of());
         // before the job starts, as standalone does: the job subscribes to it by pattern
         kafka.createTopic(defaults.manifestsTopic(), 1, Map.of());

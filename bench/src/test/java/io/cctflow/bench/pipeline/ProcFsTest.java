@@ -31,7 +31,7 @@ class ProcFsTest {
         assertThat(ClusterUnderTest.role("java -cp x WatchedMain"
                 + " org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint")).isEqualTo("jobmanager");
         assertThat(ClusterUnderTest.role("java -Xmx384m -jar q/cctflow-query-service.jar --config f")).isEqualTo("query");
-        assertThat(ClusterUnderTest.role("java -cp x WatchedMain io.cctflow.standalone.cluster.Neo4jMain h 7687"))
+        assertThat(ClusterUnderTest.role("java -cp x WatchedMain io.cctflow.servers.internal.Neo4jServerMain h 7687"))
                 .isEqualTo("neo4j");
         assertThat(ClusterUnderTest.role("java -cp x io.cctflow.servers.internal.KafkaBrokerMain node.properties"))
                 .isEqualTo("kafka");

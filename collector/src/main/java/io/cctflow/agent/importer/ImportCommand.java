@@ -170,6 +170,11 @@ public final class ImportCommand {
                         break;
                     }
                     WatchedFiles.State state = WatchedFiles.State.of(file);
+                    if (watched.changedSinceImport(file, state)) {
+                        err.println(PREFIX + "WARN " + file + ": changed after it was imported; what was written"
+                                + " since is not imported (write files under a hidden name, .name, and rename"
+                                + " them into place when complete)");
+                    }
                     if (watched.due(file, state)) {
                         tries++;
                         importWatched(watched, file, state, tries);
@@ -191,7 +196,7 @@ public final class ImportCommand {
         FileResult result = importFile(file, number, 0);
         boolean failedBefore;
         if (result.ok()) {
-            failedBefore = watched.imported(file);
+            failedBefore = watched.imported(file, state);
         } else {
             failedBefore = watched.failed(file, state, result.nothingSent());
             err.println(PREFIX + file + (result.nothingSent()

@@ -16,7 +16,9 @@ import java.util.Set;
  * looks in a row, so a file still being written or copied is left alone until it is complete.
  * A file imported is never due again. A file that failed (a recording caught mid-write, say) is
  * due again once its state has changed and then stayed the same for a look; unless some of its
- * batches were published: importing it again would publish those samples twice.
+ * batches were published: importing it again would publish those samples twice. A file that
+ * changes after its import (written on after a pause longer than a look) is reported once by
+ * {@link #changedSinceImport}: its new content is not imported.
  *
  * <p>Not thread-safe: owned by the watching thread.
  */
@@ -37,6 +39,8 @@ final class WatchedFiles {
     private final Map<Path, State> lastSeen = new HashMap<>();
     private final Map<Path, State> failedAt = new HashMap<>();
     private final Set<Path> settled = new HashSet<>();
+    /** Imported files and their state when imported, until a change of it was reported. */
+    private final Map<Path, State> importedAt = new HashMap<>();
 
     /**
      * Whether {@code file}, seen now in {@code state} (null: gone), is due for import. Call once
@@ -61,10 +65,24 @@ final class WatchedFiles {
         return true;
     }
 
-    /** The file was imported; returns whether an earlier try of it had failed. */
-    boolean imported(Path file) {
+    /** The file, due in {@code state}, was imported; returns whether an earlier try of it had failed. */
+    boolean imported(Path file, State state) {
         settled.add(file);
+        importedAt.put(file, state);
         return failedAt.remove(file) != null;
+    }
+
+    /**
+     * Whether {@code file}, seen now in {@code state}, was imported in another state: true once
+     * per imported file, so the caller can say that what was written since is not imported.
+     */
+    boolean changedSinceImport(Path file, State state) {
+        State before = importedAt.get(file);
+        if (before == null || state == null || before.equals(state)) {
+            return false;
+        }
+        importedAt.remove(file);
+        return true;
     }
 
     /**

@@ -25,6 +25,7 @@ import io.cctflow.agent.batch.AgentCounters;
 import io.cctflow.agent.batch.BatchSink;
 import io.cctflow.agent.log.AgentLog;
 import io.cctflow.agent.log.RateLimitedLog;
+import io.cctflow.schema.RecordSizes;
 import io.cctflow.schema.SampleBatch;
 
 /**
@@ -193,9 +194,9 @@ public final class KafkaBatchSender implements BatchSink, AutoCloseable {
         // the agent's SendQueue is the buffer; the producer holds one record at a time
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 8L << 20);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        // the limit applies before compression; deep stacks make big batches that gzip shrinks
-        // well below the broker's message limit
-        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 << 20);
+        // the limit applies before compression; deep stacks make big batches, and the topics take
+        // them whole (RecordSizes)
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, RecordSizes.MAX_RECORD_BYTES);
         return p;
     }
 

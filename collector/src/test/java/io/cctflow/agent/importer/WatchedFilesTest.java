@@ -42,7 +42,7 @@ class WatchedFilesTest {
     void anImportedFileIsNeverDueAgainEvenWhenItChanges() {
         watched.due(FILE, state(10, 1));
         watched.due(FILE, state(10, 1));
-        assertThat(watched.imported(FILE)).as("had failed before").isFalse();
+        assertThat(watched.imported(FILE, state(10, 1))).as("had failed before").isFalse();
 
         for (int look = 0; look < 3; look++) {
             assertThat(watched.due(FILE, state(10, 1))).as("unchanged, look %s", look).isFalse();
@@ -50,6 +50,20 @@ class WatchedFilesTest {
         for (int look = 0; look < 3; look++) {
             assertThat(watched.due(FILE, state(99, 5))).as("changed, look %s", look).isFalse();
         }
+    }
+
+    @Test
+    void aFileWrittenOnAfterItsImportIsReportedOnce() {
+        watched.due(FILE, state(10, 1));
+        watched.due(FILE, state(10, 1));
+        watched.imported(FILE, state(10, 1));
+
+        assertThat(watched.changedSinceImport(FILE, state(10, 1))).as("unchanged").isFalse();
+        assertThat(watched.changedSinceImport(FILE, null)).as("gone").isFalse();
+        assertThat(watched.changedSinceImport(FILE, state(25, 4))).as("grew after its import").isTrue();
+        assertThat(watched.changedSinceImport(FILE, state(40, 6))).as("reported once").isFalse();
+        assertThat(watched.due(FILE, state(40, 6))).isFalse();
+        assertThat(watched.changedSinceImport(Path.of("in", "never-imported.jfr"), state(1, 1))).isFalse();
     }
 
     @Test
@@ -63,7 +77,7 @@ class WatchedFilesTest {
         }
         assertThat(watched.due(FILE, state(30, 2))).as("changed").isFalse();
         assertThat(watched.due(FILE, state(30, 2))).as("changed, then unchanged").isTrue();
-        assertThat(watched.imported(FILE)).as("had failed before").isTrue();
+        assertThat(watched.imported(FILE, state(30, 2))).as("had failed before").isTrue();
         assertThat(watched.due(FILE, state(30, 2))).isFalse();
     }
 
@@ -100,7 +114,7 @@ class WatchedFilesTest {
         Path other = Path.of("in", "other.jfr");
         watched.due(FILE, state(10, 1));
         watched.due(FILE, state(10, 1));
-        watched.imported(FILE);
+        watched.imported(FILE, state(10, 1));
 
         assertThat(watched.due(other, state(10, 1))).isFalse();
         assertThat(watched.due(other, state(10, 1))).isTrue();

@@ -14,7 +14,16 @@ public interface Backend extends AutoCloseable {
      */
     void suspendNeo4j();
 
-    /** Brings Neo4j back after {@link #suspendNeo4j()}, at the same address with the same data. */
+    /**
+     * Kills Neo4j's process with SIGKILL, as a crash would: no clean shutdown; the store stays as
+     * the kill left it.
+     */
+    void killNeo4j();
+
+    /**
+     * Brings Neo4j back after {@link #suspendNeo4j()} or {@link #killNeo4j()}, at the same address
+     * with the same data (after a kill: recovered from its transaction log).
+     */
     void resumeNeo4j();
 
     /** One line for the start-up message: addresses and per-server start-up times. */

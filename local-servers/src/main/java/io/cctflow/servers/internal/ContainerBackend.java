@@ -1,7 +1,11 @@
 package io.cctflow.servers.internal;
 
+import java.time.Duration;
 import java.util.concurrent.CompletionException;
 
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports.Binding;
 import io.cctflow.servers.ServerStartException;
 import io.cctflow.servers.TestServers;
 import org.testcontainers.DockerClientFactory;
@@ -21,9 +25,13 @@ public final class ContainerBackend implements Backend {
     /** Same line as the embedded Neo4j (5.26 LTS). */
     public static final String NEO4J_IMAGE = "neo4j:5.26";
 
+    private static final int BOLT_PORT = 7687;
+    private static final Duration RESTART_TIMEOUT = Duration.ofMinutes(3);
+
     private final KafkaContainer kafka;
     private final Neo4jContainer<?> neo4j;
     private final long startMillis;
+    private boolean neo4jKilled;
 
     private ContainerBackend(KafkaContainer kafka, Neo4jContainer<?> neo4j, long startMillis) {
         this.kafka = kafka;
@@ -52,8 +60,13 @@ public final class ContainerBackend implements Backend {
                 .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0")
                 .withEnv("KAFKA_AUTO_CREATE_TOPICS_ENABLE", "false")
                 .withEnv("KAFKA_NUM_PARTITIONS", "1");
+        // Bolt on a fixed host port: Docker maps a published port anew when a killed container
+        // starts again, and a running job keeps the address it was given
+        int boltPort = Ports.free();
         Neo4jContainer<?> neo4j = new Neo4jContainer<>(DockerImageName.parse(NEO4J_IMAGE))
-                .withoutAuthentication();
+                .withoutAuthentication()
+                .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
+                        new PortBinding(Binding.bindPort(boltPort), ExposedPort.tcp(BOLT_PORT))));
         long startNanos = System.nanoTime();
         try {
             Startables.deepStart(kafka, neo4j).join();
@@ -75,13 +88,27 @@ public final class ContainerBackend implements Backend {
 
     /** Pauses the container: the port stays mapped but nothing answers. */
     @Override
-    public void suspendNeo4j() {
+    public synchronized void suspendNeo4j() {
         neo4j.getDockerClient().pauseContainerCmd(neo4j.getContainerId()).exec();
     }
 
+    /** {@code docker kill}: SIGKILL to the container's processes; its file system stays. */
     @Override
-    public void resumeNeo4j() {
-        neo4j.getDockerClient().unpauseContainerCmd(neo4j.getContainerId()).exec();
+    public synchronized void killNeo4j() {
+        neo4j.getDockerClient().killContainerCmd(neo4j.getContainerId()).withSignal("KILL").exec();
+        neo4jKilled = true;
+    }
+
+    /** Unpauses the container, or starts the killed one again and waits until Bolt answers. */
+    @Override
+    public synchronized void resumeNeo4j() {
+        if (!neo4jKilled) {
+            neo4j.getDockerClient().unpauseContainerCmd(neo4j.getContainerId()).exec();
+            return;
+        }
+        neo4j.getDockerClient().startContainerCmd(neo4j.getContainerId()).exec();
+        neo4jKilled = false;
+        BoltPing.await(neo4jUri(), RESTART_TIMEOUT);
     }
 
     @Override

@@ -5,18 +5,25 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 import io.cctflow.servers.KafkaServer;
-import io.cctflow.servers.Neo4jServer;
+import io.cctflow.servers.Neo4jProcess;
 import io.cctflow.servers.ServerStartException;
 
-/** {@link KafkaServer} (child process) and {@link Neo4jServer} (in this JVM) in one directory. */
+/**
+ * {@link KafkaServer} and {@link Neo4jProcess}, each a child process, in one directory. Neo4j runs
+ * apart from the tests' JVM so that a test can kill it with SIGKILL and start it again on its
+ * store.
+ */
 public final class EmbeddedBackend implements Backend {
+
+    /** The Neo4j child's heap: the surefire JVMs that held Neo4j before ran with 2 GiB for tests and database. */
+    static final String NEO4J_HEAP = "1g";
 
     private final Path dir;
     private final boolean keepData;
     private final KafkaServer kafka;
-    private volatile Neo4jServer neo4j;
+    private final Neo4jProcess neo4j;
 
-    private EmbeddedBackend(Path dir, boolean keepData, KafkaServer kafka, Neo4jServer neo4j) {
+    private EmbeddedBackend(Path dir, boolean keepData, KafkaServer kafka, Neo4jProcess neo4j) {
         this.dir = dir;
         this.keepData = keepData;
         this.kafka = kafka;
@@ -24,18 +31,17 @@ public final class EmbeddedBackend implements Backend {
     }
 
     /**
-     * Starts both servers at the same time (Kafka's start is mostly a child JVM warming up, so
-     * this saves most of Neo4j's start-up time) under {@code dir}; if either fails, stops the
-     * other. {@code keepData} false deletes {@code dir} on {@link #close()}.
+     * Starts both servers at the same time under {@code dir}; if either fails, stops the other.
+     * {@code keepData} false deletes {@code dir} on {@link #close()}.
      */
     public static EmbeddedBackend start(Path dir, boolean keepData) {
         FutureTask<KafkaServer> kafkaStart = new FutureTask<>(() -> KafkaServer.start(dir.resolve("kafka")));
         Thread starter = new Thread(kafkaStart, "cctflow-kafka-start");
         starter.setDaemon(true);
         starter.start();
-        Neo4jServer neo4j;
+        Neo4jProcess neo4j;
         try {
-            neo4j = Neo4jServer.start(dir.resolve("neo4j"));
+            neo4j = Neo4jProcess.start(dir.resolve("neo4j"), NEO4J_HEAP);
         } catch (RuntimeException e) {
             closeWhenStarted(kafkaStart);
             throw e;
@@ -70,7 +76,7 @@ public final class EmbeddedBackend implements Backend {
         return kafka;
     }
 
-    public Neo4jServer neo4j() {
+    public Neo4jProcess neo4j() {
         return neo4j;
     }
 
@@ -84,22 +90,28 @@ public final class EmbeddedBackend implements Backend {
         return neo4j.boltUri();
     }
 
-    /** Shuts the embedded database down; its store stays in place. */
+    /** Shuts the database down cleanly (SIGTERM); its store stays in place. */
     @Override
-    public synchronized void suspendNeo4j() {
-        neo4j.close();
+    public void suspendNeo4j() {
+        neo4j.stop();
+    }
+
+    /** SIGKILL to the database's process; its store stays as the kill left it. */
+    @Override
+    public void killNeo4j() {
+        neo4j.kill();
     }
 
     /** Starts the database again on its store, with the same Bolt port. */
     @Override
-    public synchronized void resumeNeo4j() {
-        neo4j = Neo4jServer.builder(neo4j.homeDir()).boltPort(neo4j.boltPort()).start();
+    public void resumeNeo4j() {
+        neo4j.restart();
     }
 
     @Override
     public String describe() {
         return "Kafka " + kafka.bootstrapServers() + " (child pid up in " + kafka.startupTime().toMillis() + " ms), Neo4j "
-                + neo4j.boltUri() + " (up in " + neo4j.startupTime().toMillis() + " ms), data in " + dir
+                + neo4j.boltUri() + " (child JVM up in " + neo4j.startupTime().toMillis() + " ms), data in " + dir
                 + (keepData ? " (kept)" : " (deleted on exit)");
     }
 
@@ -118,7 +130,7 @@ public final class EmbeddedBackend implements Backend {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (!keepData && !kafka.isRunning()) {
+        if (!keepData && !kafka.isRunning() && !neo4j.isRunning()) {
             try {
                 Directories.deleteRecursively(dir);
             } catch (RuntimeException e) {

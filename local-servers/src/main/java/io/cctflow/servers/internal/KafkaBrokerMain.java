@@ -1,20 +1,13 @@
 package io.cctflow.servers.internal;
 
-import java.io.IOException;
-import java.io.InputStream;
-
 import org.apache.kafka.common.Uuid;
 
 /**
  * Entry point of the Kafka child process started by {@code KafkaServer}: formats the storage
  * if asked, runs {@code kafka.Kafka} and stops the broker when the parent process goes away.
  *
- * <p>The parent keeps the child's standard input open as a pipe and never writes to it; when
- * the parent dies, even by SIGKILL, the operating system closes the pipe, the watchdog reads
- * end-of-file and calls {@code System.exit}, which runs Kafka's own shutdown hook. Without
- * this, a killed test JVM would leave an orphaned broker running. ({@code Process.destroy()}
- * in the parent also closes the pipe, so a normal stop arrives both ways; the shutdown hook
- * runs once.)
+ * <p>The broker stops, through Kafka's own shutdown hook, when the parent goes
+ * ({@link ParentWatchdog}).
  */
 public final class KafkaBrokerMain {
 
@@ -32,9 +25,7 @@ public final class KafkaBrokerMain {
 
     /** Arguments: {@code [--format | --format-cluster ID] server.properties}. */
     public static void main(String[] args) {
-        Thread watchdog = new Thread(KafkaBrokerMain::exitWhenParentGoes, "cctflow-parent-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        ParentWatchdog.start("Kafka");
         String config = args[args.length - 1];
         if (args.length == 2 && FORMAT.equals(args[0])) {
             format(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", config, "--standalone"});
@@ -57,18 +48,5 @@ public final class KafkaBrokerMain {
             System.out.println("cctflow: kafka-storage format failed with exit code " + exit);
             System.exit(exit);
         }
-    }
-
-    private static void exitWhenParentGoes() {
-        InputStream in = System.in;
-        try {
-            while (in.read() != -1) {
-                // the parent writes nothing; any byte is ignored
-            }
-        } catch (IOException e) {
-            // a broken pipe means the same as end-of-file: the parent is gone
-        }
-        System.err.println("cctflow: standard input closed (the parent is stopping us or is gone), stopping Kafka");
-        System.exit(0);
     }
 }

@@ -1,8 +1,10 @@
 package io.cctflow.standalone.cluster;
 
+import io.cctflow.flink.JobTopics;
 import io.cctflow.flink.SamplesJob;
 import io.cctflow.flink.SamplesJobConfig;
 import io.cctflow.servers.internal.KafkaProcess;
+import io.cctflow.servers.internal.Neo4jServerMain;
 import io.cctflow.servers.internal.Ports;
 import io.cctflow.standalone.Checkpoints;
 import java.io.IOException;
@@ -75,8 +77,9 @@ public final class Cluster implements AutoCloseable {
         running.push(kafka);
         processes.addAll(kafka.nodes());
         SamplesJobConfig defaults = SamplesJobConfig.defaults();
-        kafka.createTopics(Map.of(defaults.samplesTopic(), SAMPLES_PARTITIONS, defaults.deadLetterTopic(), 1,
-                defaults.manifestsTopic(), 1), Map.of());
+        kafka.createTopics(Map.of(defaults.samplesTopic(), SAMPLES_PARTITIONS, defaults.manifestsTopic(), 1),
+                JobTopics.agentTopicConfigs());
+        kafka.createTopics(Map.of(defaults.deadLetterTopic(), 1), Map.of());
         kafka.createTopics(Map.of(defaults.tasksTopic(), 1), Map.of("cleanup.policy", "compact"));
         progress.accept("Kafka: " + KafkaCluster.NODES + " KRaft brokers at " + kafka.bootstrapServers()
                 + ", topics replicated " + KafkaCluster.REPLICATION + "x, min.insync.replicas " + KafkaCluster.MIN_IN_SYNC);
@@ -109,10 +112,10 @@ public final class Cluster implements AutoCloseable {
                 "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
                 "--add-opens=java.base/java.io=ALL-UNNAMED", "-Djava.io.tmpdir=" + dir,
                 "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider"), KafkaProcess.absoluteClassPath(),
-                Neo4jMain.class.getName(), List.of(dir.resolve("home").toString(), Integer.toString(port)), dir, log));
+                Neo4jServerMain.class.getName(), List.of(dir.resolve("home").toString(), Integer.toString(port)), dir, log));
         running.push(neo4j);
         processes.add(neo4j);
-        awaitLine(neo4j, "Neo4j ready at");
+        awaitLine(neo4j, Neo4jServerMain.READY);
     }
 
     /**
