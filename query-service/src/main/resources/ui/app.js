@@ -3,7 +3,7 @@
 
 const $ = id => document.getElementById(id);
 const TOKEN_KEY = 'cctflow.token';
-const MULTI = ['instance', 'label', 'task'];
+const MULTI = ['instance', 'label', 'task', 'a.instance', 'b.instance'];
 
 /** The whole view as URL query parameters, so it can be shared and reloaded. */
 const State = {
@@ -43,7 +43,8 @@ function update(changes, options) {
 }
 
 /**
- * A request to the API; asks for the bearer token on 401 and tries again; on a 503 with
+ * A request to the API; asks for the bearer token on 401, and for the write token on a 403 that
+ * says the token may only read, and tries again; on a 503 with
  * Retry-After (too many heavy requests at once) waits that long and tries again.
  */
 async function api(path, init) {
@@ -63,7 +64,12 @@ async function api(path, init) {
       try { body = JSON.parse(text); } catch (e) { /* keep the text */ }
     }
     if (response.status === 401) {
-      await askToken(body && body.error ? body.error : 'the API needs a bearer token');
+      await askToken(body && body.error ? body.error : 'the API needs a bearer token', 'auth.token');
+      continue;
+    }
+    // a token that may only read, on a write: another token (the write token) would help
+    if (response.status === 403 && /insufficient_scope/.test(response.headers.get('WWW-Authenticate') || '')) {
+      await askToken(body && body.error ? body.error : 'this token may only read', 'auth.write-token, which reads too');
       continue;
     }
     const retryAfter = Number(response.headers.get('Retry-After'));
@@ -81,15 +87,22 @@ async function api(path, init) {
   throw new Error('the bearer token was refused; reload the page to enter it again');
 }
 
-function askToken(reason) {
-  return new Promise(resolve => {
+/**
+ * Asks for a bearer token (which one: {@code which}) and keeps it for the browser tab's session.
+ * Requests refused while the dialog is open wait for the same answer.
+ */
+let tokenAsked = null;
+function askToken(reason, which) {
+  if (tokenAsked) return tokenAsked;
+  tokenAsked = new Promise(resolve => {
     const dialog = $('token-dialog');
-    $('token-reason').textContent = 'The API answered: ' + reason + '. Paste the bearer token (auth.token);'
+    $('token-reason').textContent = 'The API answered: ' + reason + '. Paste the bearer token (' + which + ');'
       + ' it is kept for this browser tab only.';
     $('token-input').value = '';
-    dialog.onclose = () => { sessionStorage.setItem(TOKEN_KEY, $('token-input').value.trim()); resolve(); };
+    dialog.onclose = () => { sessionStorage.setItem(TOKEN_KEY, $('token-input').value.trim()); tokenAsked = null; resolve(); };
     if (!dialog.open) dialog.showModal();
   });
+  return tokenAsked;
 }
 
 function setStatus(kind, text) {
@@ -182,7 +195,7 @@ const Selection = {
   },
 
   bind() {
-    $('service').onchange = e => update({ service: e.target.value, version: '', instance: [], from: '', to: '', node: '', method: '', a: '', b: '' });
+    $('service').onchange = e => update({ service: e.target.value, version: '', instance: [], from: '', to: '', node: '', method: '', a: '', b: '', 'a.instance': [], 'b.instance': [], 'a.from': '', 'a.to': '', 'b.from': '', 'b.to': '' });
     $('deployment').onchange = e => update({ version: e.target.value, instance: [], from: '', to: '', node: '' });
     $('label').onchange = e => update({ label: e.target.value.split(',').map(x => x.trim()).filter(Boolean), node: '' });
     $('from').onchange = e => update({ from: e.target.value.trim(), node: '' });
@@ -212,11 +225,13 @@ const Timeline = {
     const method = S.view === 'method' ? S.method : S.q && S.q.includes('(') ? S.q : '';
     if (method) p.set('method', method);
     p.set('buckets', '160');
+    if (p.toString() === this.key) return this.draw(); // e.g. a zoom: the same series
     try {
       this.data = await api('/api/v1/timeline?' + p);
     } catch (e) {
       if (method && e.status === 400) { p.delete('method'); this.data = await api('/api/v1/timeline?' + p); } else throw e;
     }
+    this.key = p.toString();
     const b = this.data.buckets;
     this.end = b.length ? Date.parse(b[b.length - 1].end) : 0;
     this.draw();
@@ -276,6 +291,8 @@ const App = {
     document.querySelectorAll('.view').forEach(v => v.classList.toggle('active', v.id === 'view-' + S.view));
     $('search').value = S.q || '';
     try {
+      // the flame graph's tree request need not wait for the service list: both at once
+      if (S.service && S.view === 'flame' && !Selection.services) this.views.flame.prefetch();
       const services = await Selection.load();
       if (!services.length) {
         setStatus('empty', 'No profiles are stored yet: start an agent (or `standalone demo`) and wait for the first window to close.');
@@ -285,7 +302,9 @@ const App = {
       Selection.fill();
       setStatus('loading', 'Loading…');
       const view = this.views[S.view];
-      await Promise.all([Timeline.load(), view ? view.render() : null]);
+      // the view's requests first: the timeline's would share the server's cores with them
+      if (view) await view.render();
+      await Timeline.load();
       if ($('status').className.includes('loading')) setStatus('', '');
     } catch (e) {
       setStatus('error', e.message);

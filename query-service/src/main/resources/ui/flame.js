@@ -28,59 +28,82 @@ function packageColour(pkg) {
 }
 
 /**
- * Flattens the tree endpoint's nested nodes, children by name then line, depth-first, so each
- * row lists its nodes by x. Iterative: deep recursion is common in profiles.
+ * The nested nodes of the tree endpoint's JSON form ({method, line, self, total, id, children}) as
+ * the columns of its compact form ({@code format=columns}): depth first, children by method then
+ * line. Iterative: deep recursion is common in profiles.
  */
-function flatten(root) {
-  const names = [];
-  const nameIndex = new Map();
-  const order = [];
-  const stack = [[root, -1, 0, 0]];
+function toColumns(root) {
+  const methods = [], index = new Map(), nodes = [];
+  const stack = [[root, -1]];
   while (stack.length) {
-    const [node, parent, depth, x] = stack.pop();
-    const i = order.length;
-    order.push({ node, parent, depth, x });
+    const [node, parent] = stack.pop();
+    const i = nodes.length;
+    nodes.push([node, parent]);
+    if (!index.has(node.method)) { index.set(node.method, methods.length); methods.push(node.method); }
     const kids = (node.children || []).slice().sort((a, b) =>
       a.method < b.method ? -1 : a.method > b.method ? 1 : a.line - b.line);
-    let cx = x; // children from the left; self samples leave a gap on the right
-    const pushed = [];
-    for (const k of kids) { pushed.push([k, i, depth + 1, cx]); cx += k.total; }
-    for (let j = pushed.length - 1; j >= 0; j--) stack.push(pushed[j]);
+    for (let j = kids.length - 1; j >= 0; j--) stack.push([kids[j], i]);
   }
-  const n = order.length;
-  const f = {
-    n, names, depth: new Int32Array(n), x: new Float64Array(n), w: new Float64Array(n),
-    self: new Float64Array(n), parent: new Int32Array(n), name: new Int32Array(n), line: new Int32Array(n),
-    rec: new Uint8Array(n), ids: new Array(n), maxDepth: 0, rows: [],
+  return {
+    methods, parent: nodes.map(n => n[1]), method: nodes.map(n => index.get(n[0].method)),
+    line: nodes.map(n => n[0].line || 0), self: nodes.map(n => n[0].self), total: nodes.map(n => n[0].total),
+    id: nodes.map(n => n[0].id),
   };
-  for (let i = 0; i < n; i++) {
-    const o = order[i];
-    let k = nameIndex.get(o.node.method);
-    if (k === undefined) { k = names.length; names.push(o.node.method); nameIndex.set(o.node.method, k); }
-    f.depth[i] = o.depth; f.x[i] = o.x; f.w[i] = o.node.total; f.self[i] = o.node.self;
-    f.parent[i] = o.parent; f.name[i] = k; f.line[i] = o.node.line || 0; f.ids[i] = o.node.id;
-    if (o.depth > f.maxDepth) f.maxDepth = o.depth;
+}
+
+/** Flattens nested nodes (the tree endpoint's JSON form, or a tree built by a view). */
+function flatten(root) {
+  return fromColumns(toColumns(root));
+}
+
+/**
+ * The drawing arrays of a tree in columns (drawing order: depth first, children by method then
+ * line, as {@code format=columns} sends them): x and width in samples, depth, rows of nodes by x,
+ * recursion marks, and which subtrees are complete (no child pruned by the server anywhere below).
+ */
+function fromColumns(c) {
+  const n = c.parent.length;
+  const f = {
+    n, names: c.methods, depth: new Int32Array(n), x: new Float64Array(n), w: Float64Array.from(c.total),
+    self: Float64Array.from(c.self), parent: Int32Array.from(c.parent), name: Int32Array.from(c.method),
+    line: Int32Array.from(c.line), rec: new Uint8Array(n), ids: c.id || new Array(n).fill(null), maxDepth: 0, rows: [],
+    complete: new Uint8Array(n).fill(1),
+  };
+  const childTotal = new Float64Array(n);
+  for (let i = 1; i < n; i++) {
+    const p = f.parent[i];
+    const d = f.depth[i] = f.depth[p] + 1;
+    if (d > f.maxDepth) f.maxDepth = d;
+    f.x[i] = f.x[p] + childTotal[p]; // children from the left; self samples leave a gap on the right
+    childTotal[p] += f.w[i];
   }
-  // recursive: an ancestor has the same method
-  const onPath = new Map();
-  const pathStack = [];
+  for (let i = n - 1; i >= 0; i--) { // children after parents: a pruned gap marks every ancestor
+    if (f.w[i] - f.self[i] - childTotal[i] > 0) f.complete[i] = 0;
+    if (i > 0 && !f.complete[i]) f.complete[f.parent[i]] = 0;
+  }
+  // recursive: an ancestor has the same method (counts of each method on the current path)
+  const onPath = new Int32Array(f.names.length);
+  const path = [];
   for (let i = 0; i < n; i++) {
-    while (pathStack.length && pathStack.length > f.depth[i]) {
-      const j = pathStack.pop(); const c = onPath.get(f.name[j]) - 1;
-      if (c) onPath.set(f.name[j], c); else onPath.delete(f.name[j]);
-    }
-    if (onPath.has(f.name[i]) && i > 0) f.rec[i] = 1;
-    pathStack.push(i);
-    onPath.set(f.name[i], (onPath.get(f.name[i]) || 0) + 1);
+    while (path.length > f.depth[i]) onPath[f.name[path.pop()]]--;
+    if (i > 0 && onPath[f.name[i]] > 0) f.rec[i] = 1;
+    path.push(i);
+    onPath[f.name[i]]++;
   }
   const counts = new Int32Array(f.maxDepth + 1);
   for (let i = 0; i < n; i++) counts[f.depth[i]]++;
   for (let d = 0; d <= f.maxDepth; d++) f.rows.push(new Int32Array(counts[d]));
   counts.fill(0);
   for (let i = 0; i < n; i++) { const d = f.depth[i]; f.rows[d][counts[d]++] = i; }
-  f.info = names.map(splitName);
+  f.info = f.names.map(splitName);
   f.colours = f.info.map(s => packageColour(s.pkg));
   return f;
+}
+
+/** The index of the node with this id, or -1. */
+function indexOfId(f, id) {
+  for (let i = 0; i < f.n; i++) if (f.ids[i] === id) return i;
+  return -1;
 }
 
 class FlameGraph {
@@ -146,6 +169,10 @@ class FlameGraph {
     ctx.textBaseline = 'middle';
     const hl = this.highlight;
     const end = L.x0 + f.w[this.focus];
+    // the visible frames (1 px or wider), then drawn in batches: one path per colour, so the
+    // canvas parses each colour once instead of once per frame
+    const batches = new Map(); // colour, dimmed -> [x, y, w, ...]
+    const notches = [], labels = [], marked = [];
     for (let d = L.base; d <= f.maxDepth; d++) {
       const row = f.rows[d];
       const y = this.rowY(L, d);
@@ -156,26 +183,38 @@ class FlameGraph {
         if (x >= end) break;
         const px = (x - L.x0) * L.scale;
         const pw = f.w[i] * L.scale;
-        if (pw < 0.35 || px + pw <= 0) continue;
-        let colour = this.colourOf ? this.colourOf(i) : f.colours[f.name[i]];
-        ctx.globalAlpha = hl && !hl[i] ? 0.28 : 1;
-        ctx.fillStyle = colour;
-        ctx.fillRect(px, y, Math.max(pw - 0.5, 0.35), ROW - 1);
-        if (f.rec[i] && pw > 4) { // recursive frame: a dark notch on the left
-          ctx.fillStyle = 'rgba(40,30,60,0.55)';
-          ctx.fillRect(px, y, 3, ROW - 1);
-        }
-        if (this.marks && this.marks[i] && pw > 6) {
-          ctx.strokeStyle = '#222'; ctx.lineWidth = 1.5;
-          ctx.strokeRect(px + 0.75, y + 0.75, pw - 2, ROW - 2.5);
-        }
-        if (pw > 28) {
-          ctx.fillStyle = '#1b1b1f';
-          const label = (this.marks && this.marks[i] ? '[' + this.marks[i] + '] ' : '') + (f.rec[i] ? '↻ ' : '') +
-            (i === 0 && d === 0 && f.names[f.name[i]] === 'root' ? 'all samples' : f.info[f.name[i]].simple);
-          ctx.fillText(fit(ctx, label, pw - 8), px + (f.rec[i] ? 6 : 4), y + ROW / 2);
-        }
+        if (pw < 1 || px + pw <= 0) continue;
+        const key = (this.colourOf ? this.colourOf(i) : f.colours[f.name[i]]) + (hl && !hl[i] ? '|dim' : '');
+        let batch = batches.get(key);
+        if (!batch) batches.set(key, batch = []);
+        batch.push(px, y, Math.max(pw - 0.5, 1));
+        if (f.rec[i] && pw > 4) notches.push(px, y); // recursive frame: a dark notch on the left
+        if (this.marks && this.marks[i] && pw > 6) marked.push(px, y, pw);
+        if (pw > 28) labels.push(i, px, y, pw);
       }
+    }
+    for (const [key, rects] of batches) {
+      const bar = key.indexOf('|');
+      ctx.globalAlpha = bar < 0 ? 1 : 0.28;
+      ctx.fillStyle = bar < 0 ? key : key.substring(0, bar);
+      ctx.beginPath();
+      for (let r = 0; r < rects.length; r += 3) ctx.rect(rects[r], rects[r + 1], rects[r + 2], ROW - 1);
+      ctx.fill();
+    }
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = 'rgba(40,30,60,0.55)';
+    ctx.beginPath();
+    for (let r = 0; r < notches.length; r += 2) ctx.rect(notches[r], notches[r + 1], 3, ROW - 1);
+    ctx.fill();
+    ctx.strokeStyle = '#222'; ctx.lineWidth = 1.5;
+    for (let r = 0; r < marked.length; r += 3) ctx.strokeRect(marked[r] + 0.75, marked[r + 1] + 0.75, marked[r + 2] - 2, ROW - 2.5);
+    ctx.fillStyle = '#1b1b1f';
+    for (let r = 0; r < labels.length; r += 4) {
+      const i = labels[r], px = labels[r + 1], y = labels[r + 2], pw = labels[r + 3];
+      ctx.globalAlpha = hl && !hl[i] ? 0.28 : 1;
+      const label = (this.marks && this.marks[i] ? '[' + this.marks[i] + '] ' : '') + (f.rec[i] ? '↻ ' : '') +
+        (i === 0 && f.depth[i] === 0 && f.names[f.name[i]] === 'root' ? 'all samples' : f.info[f.name[i]].simple);
+      ctx.fillText(fit(ctx, label, pw - 8), px + (f.rec[i] ? 6 : 4), y + ROW / 2);
     }
     ctx.globalAlpha = 1;
     if (this.hover >= 0 && f.depth[this.hover] >= L.base) {
@@ -262,4 +301,4 @@ function escapeXml(s) {
   return String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 }
 
-window.Flame = { FlameGraph, flatten, splitName, packageColour, escapeXml, ROW };
+window.Flame = { FlameGraph, flatten, fromColumns, indexOfId, splitName, packageColour, escapeXml, ROW };

@@ -38,9 +38,13 @@ function showTooltip(e, rows, sig) {
   t.style.left = x + 'px'; t.style.top = y + 'px';
 }
 
-/** Marks nodes whose name contains the query; method time counts each sample once (recursion-aware). */
-function searchTree(f, q) {
+/**
+ * Marks the nodes of the subtree of {@code from} (default: the whole tree) whose name contains the
+ * query; method time counts each sample once (recursion-aware).
+ */
+function searchTree(f, q, from) {
   if (!q) return null;
+  const first = from || 0;
   const needle = q.toLowerCase();
   const nameHit = f.names.map(n => n.toLowerCase().includes(needle));
   const mask = new Uint8Array(f.n);
@@ -48,7 +52,7 @@ function searchTree(f, q) {
   const matchedNames = new Set();
   const stack = []; // depth-first order: ancestors of node i are the stack entries with smaller depth
   let openMatches = 0;
-  for (let i = 0; i < f.n; i++) {
+  for (let i = first; i < f.n && (i === first || f.depth[i] > f.depth[first]); i++) {
     while (stack.length && f.depth[stack[stack.length - 1]] >= f.depth[i]) { if (mask[stack.pop()]) openMatches--; }
     if (nameHit[f.name[i]] && i > 0) {
       mask[i] = 1; frames++; matchedNames.add(f.names[f.name[i]]);
@@ -79,23 +83,48 @@ App.views.flame = {
     };
   },
 
-  params(collapsed) {
+  /** The tree request of the view; {@code node} false: without the zoomed node. */
+  params(collapsed, node) {
     const p = selection(S);
-    if (S.root) p.set('method', S.root); else if (S.node) p.set('node', S.node);
-    if (this.minShare) p.set('minShare', this.minShare);
+    if (S.root) p.set('method', S.root);
+    else {
+      S.task.forEach(t => p.append('task', t)); // the tasks' subtrees with their calling contexts
+      if (S.node && node !== false) p.set('node', S.node);
+    }
+    const minShare = S.minShare || this.minShare;
+    if (minShare) p.set('minShare', minShare);
     if (collapsed) p.set('format', 'collapsed');
     return p;
+  },
+
+  /**
+   * The node to focus in the tree held, when it can show the requested zoom by itself: the same
+   * selection, and the zoomed node's subtree complete in it (nothing below it pruned by the
+   * server); otherwise -1, and the subtree is re-queried.
+   */
+  localFocus() {
+    if (!this.flat || this.heldBase !== this.params(false, false).toString()) return -1;
+    if (!S.node) return this.heldNode ? -1 : 0;
+    const i = Flame.indexOfId(this.flat, S.node);
+    return i >= 0 && (this.flat.complete[i] || S.node === this.heldNode) ? i : -1;
   },
 
   async render() {
     this.init();
     this.graph.setFlame(S.orient === 'flame');
     $('orient').value = S.orient || 'icicle';
-    const p = this.params();
-    if (p.toString() !== this.key) {
+    const local = this.localFocus();
+    if (local >= 0) {
+      this.graph.setFocus(local);
+    } else {
+      const p = this.params();
+      p.set('format', 'columns');
       let data;
+      const timing = this.early && this.early.key === p.toString() ? this.early.timing : { start: performance.now() };
+      const request = this.early && this.early.key === p.toString() ? this.early.request : api('/api/v1/tree?' + p);
+      this.early = null;
       try {
-        data = await api('/api/v1/tree?' + p);
+        data = await request;
       } catch (e) {
         if (e.status === 400 && /max-tree-nodes/.test(e.message) && !this.minShare) {
           this.minShare = '0.0001';
@@ -104,9 +133,13 @@ App.views.flame = {
         if (e.status === 404 && S.node) throw new Error(e.message + ' — press Esc to reset the zoom');
         throw e;
       }
-      this.key = p.toString();
+      timing.received = performance.now();
+      this.heldBase = this.params(false, false).toString();
+      this.heldNode = S.node || '';
       this.data = data;
-      this.flat = Flame.flatten(data.root);
+      this.flat = Flame.fromColumns(data.tree);
+      timing.laidOut = performance.now();
+      (window.cctflowTimings = window.cctflowTimings || []).push(timing); // for the paint benchmark
       this.graph.setData(this.flat);
       if (!S.node) this.trail = [];
     }
@@ -118,25 +151,39 @@ App.views.flame = {
     this.legend();
   },
 
+  /** Starts the tree request of the view in the URL before the page knows its services (the first render). */
+  prefetch() {
+    const p = this.params();
+    p.set('format', 'columns');
+    const request = api('/api/v1/tree?' + p);
+    request.catch(() => {}); // render() reports its failure
+    this.early = { key: p.toString(), request, timing: { start: performance.now() } };
+  },
+
   resetZoom() { this.graph.setFocus(0); },
+
+  /** The node at the top of the view: the zoomed one. */
+  focus() { return this.graph.focus; },
 
   click(i) {
     const f = this.flat;
     if (i <= 0) return;
     if (window.event && window.event.shiftKey) return update({ view: 'method', method: f.names[f.name[i]] });
-    this.graph.setFocus(i); // at once; the re-queried subtree replaces it
+    this.graph.setFocus(i); // at once; a re-queried subtree (when pruning hid part of it) replaces it
     if (!f.ids[i]) return; // a merged view (dynamic root) has no stored ids: zoom stays local
     const path = [];
-    for (let n = i; n > 0; n = f.parent[n]) path.unshift({ id: f.ids[n], name: f.info[f.name[n]].simple });
-    this.trail = (S.node ? this.trail : []).concat(path.slice(S.node ? 1 : 0));
-    update({ node: f.ids[i] });
+    for (let n = i; n > 0 && f.ids[n] !== this.heldNode; n = f.parent[n]) path.unshift({ id: f.ids[n], name: f.info[f.name[n]].simple });
+    const heldTrail = this.heldNode ? this.trail.slice(0, this.trail.findIndex(t => t.id === this.heldNode) + 1) : [];
+    this.trail = heldTrail.concat(path);
+    // the URL, breadcrumbs and legend once the zoomed frame is on screen (the task after its paint)
+    requestAnimationFrame(() => setTimeout(() => update({ node: f.ids[i] }), 0));
   },
 
   crumbs() {
     const box = $('crumbs');
-    const items = [el('a', { onclick: () => update({ node: '' }) }, S.root ? 'root: ' + Flame.splitName(S.root).simple : 'all samples')];
+    const items = [el('a', { onclick: () => update({ node: '' }) }, S.root ? 'root: ' + Flame.splitName(S.root).simple : S.task.length ? 'task ' + S.task.join(', ') : 'all samples')];
     if (S.node) {
-      const trail = this.trail.length ? this.trail : [{ id: S.node, name: this.flat ? this.flat.info[this.flat.name[0]].simple : S.node }];
+      const trail = this.trail.length ? this.trail : [{ id: S.node, name: this.flat ? this.flat.info[this.flat.name[this.focus()]].simple : S.node }];
       trail.forEach((t, k) => { items.push(el('span', { class: 'sep' }, '›'));
         items.push(k === trail.length - 1 ? el('b', {}, t.name) : el('a', { onclick: () => { this.trail = trail.slice(0, k + 1); update({ node: t.id }); } }, t.name)); });
       items.push(el('span', { class: 'sep' }, ' (Esc resets)'));
@@ -145,12 +192,12 @@ App.views.flame = {
   },
 
   applySearch() {
-    const r = searchTree(this.flat, S.q);
+    const r = searchTree(this.flat, S.q, this.focus());
     this.graph.setHighlight(r ? r.mask : null);
     const out = $('search-result');
     if (!r) { out.replaceChildren(); return; }
     if (!r.frames) { out.replaceChildren('no frame matches "' + S.q + '"'); return; }
-    const total = this.flat.w[0];
+    const total = this.flat.w[this.focus()];
     const parts = [r.frames + ' frames · method time ' + fmt.of(r.samples, total) + ' samples (' + fmt.pct(r.samples / Math.max(total, 1)) + ')'];
     if (r.names.length === 1 && r.names[0] !== 'root') parts.push(' · ', el('a', { href: '#', onclick: e => { e.preventDefault(); update({ view: 'method', method: r.names[0] }); } }, 'method view'));
     out.replaceChildren(...parts);
@@ -158,7 +205,7 @@ App.views.flame = {
 
   hover(i, e) {
     if (i < 0) return showTooltip(e, null);
-    const f = this.flat, total = f.w[0], sig = f.names[f.name[i]];
+    const f = this.flat, total = f.w[this.focus()], sig = f.names[f.name[i]];
     const rows = [
       ['total', fmt.of(f.w[i], total) + ' samples (' + fmt.pct(f.w[i] / Math.max(total, 1)) + ')'],
       ['self', fmt.of(f.self[i], total) + ' samples (' + fmt.pct(f.self[i] / Math.max(total, 1)) + ')'],
@@ -308,27 +355,59 @@ App.views.method = {
 
 const STAGE_LETTER = { ADDED: 'A', DELETED: 'D', MODIFIED: 'M', SIDE_EFFECT: 'S' };
 
+/**
+ * One side of a comparison as the URL holds it ({@code a} or {@code b}: the deployment, {@code
+ * a.instance} (repeatable), {@code a.from}, {@code a.to}) and as selection parameters for the API.
+ */
+function compareSide(s, side, defaultVersion) {
+  const instances = s[side + '.instance'] || [], from = s[side + '.from'] || '', to = s[side + '.to'] || '';
+  // '*': every deployment; none given: the default deployment, unless instances or a range are
+  const version = s[side] === '*' ? '' : s[side] || (instances.length || from || to ? '' : defaultVersion);
+  const p = new URLSearchParams();
+  if (version && !from && !to) p.set('at', s.service + '@' + version);
+  else { p.set('service', s.service); if (version) p.set('version', version); }
+  instances.forEach(i => p.append('instance', i));
+  if (from) p.set('from', from);
+  if (to) p.set('to', to);
+  const label = (version || 'all deployments') + (instances.length ? ' · ' + instances.join(', ') : '')
+    + (from || to ? ' · ' + (from || '…') + ' → ' + (to || '…') : '');
+  return { version, instances, from, to, params: p, label };
+}
+
 App.views.compare = {
   graph: null,
   async render() {
     const svc = Selection.service();
     const versions = svc.versions.map(v => v.version);
-    const options = versions.map(v => el('option', { value: v, textContent: v }));
-    $('side-a').replaceChildren(...options.map(o => o.cloneNode(true)));
-    $('side-b').replaceChildren(...options);
-    if (versions.length < 2) {
-      setStatus('empty', 'Service ' + S.service + ' has one deployment (' + versions[0] + '); a comparison needs two. Deploy another version, or compare time ranges with the API (a.from/b.from).');
+    const allInstances = svc.versions.flatMap(v => v.instances.map(i => ({ id: i.instanceId, version: v.version })));
+    const a = compareSide(S, 'a', versions[versions.length - 2] || versions[0]);
+    const b = compareSide(S, 'b', versions[versions.length - 1]);
+    for (const [name, side] of [['a', a], ['b', b]]) {
+      const dep = $('side-' + name);
+      dep.replaceChildren(el('option', { value: '*', textContent: 'all deployments' }), ...versions.map(v => el('option', { value: v, textContent: v })));
+      dep.value = side.version || '*';
+      dep.onchange = e => update({ [name]: e.target.value, [name + '.instance']: [] });
+      const inst = $('side-' + name + '-instances');
+      inst.replaceChildren(...allInstances.filter(i => !side.version || i.version === side.version)
+        .map(i => el('option', { value: i.id, textContent: i.id, selected: side.instances.includes(i.id) })));
+      inst.onchange = e => update({ [name]: side.version || '*', [name + '.instance']: [...e.target.selectedOptions].map(o => o.value) });
+      $('side-' + name + '-from').value = side.from;
+      $('side-' + name + '-to').value = side.to;
+      $('side-' + name + '-from').onchange = e => update({ [name]: side.version || '*', [name + '.from']: e.target.value.trim() });
+      $('side-' + name + '-to').onchange = e => update({ [name]: side.version || '*', [name + '.to']: e.target.value.trim() });
+    }
+    $('weight').value = S.weight || 'self';
+    $('weight').onchange = e => update({ weight: e.target.value });
+    if (a.params.toString() === b.params.toString()) {
+      setStatus('empty', 'Both sides select the same samples (' + a.label + '). Pick another deployment, other instances or another time range for one side'
+        + (versions.length < 2 ? ': ' + S.service + ' has one deployment, so compare instances or time ranges.' : '.'));
       return;
     }
-    const a = S.a || versions[versions.length - 2], b = S.b || versions[versions.length - 1];
-    $('side-a').value = a; $('side-b').value = b; $('weight').value = S.weight || 'self';
-    $('side-a').onchange = e => update({ a: e.target.value });
-    $('side-b').onchange = e => update({ b: e.target.value });
-    $('weight').onchange = e => update({ weight: e.target.value });
-    const q = new URLSearchParams({ 'a.at': S.service + '@' + a, 'b.at': S.service + '@' + b, weight: S.weight || 'self', top: '50' });
-    S.instance.forEach(i => { q.append('a.instance', i); q.append('b.instance', i); });
-    const side = v => { const p = new URLSearchParams({ at: S.service + '@' + v, minShare: '0.0001' }); return api('/api/v1/tree?' + p); };
-    const [r, ta, tb] = await Promise.all([api('/api/v1/compare?' + q), side(a), side(b)]);
+    const q = new URLSearchParams({ weight: S.weight || 'self', top: '50' });
+    for (const [name, side] of [['a', a], ['b', b]]) for (const [k, v] of side.params) q.append(name + '.' + k, v);
+    const tree = side => { const p = new URLSearchParams(side.params); p.set('minShare', '0.0001'); return api('/api/v1/tree?' + p); };
+    const [r, ta, tb] = await Promise.all([api('/api/v1/compare?' + q), tree(a), tree(b)]);
+    this.sides = [a.label, b.label];
     this.summary(r);
     document.querySelectorAll('.diff-legend .swatch').forEach((sw, k) => { sw.style.background = diffColour([2, 1, 0.5][k], 1); });
     this.diff(ta, tb, r);
@@ -339,7 +418,7 @@ App.views.compare = {
     const card = (value, title, text) => el('div', { class: 'card' }, el('b', {}, value), el('div', {}, title), el('span', {}, text));
     const ct = r.commonTree || {}, ov = r.overlap || {};
     const cards = [
-      card(fmt.n(r.a.samples) + ' → ' + fmt.n(r.b.samples), 'samples (a → b)', (r.a.version || 'a') + ' vs ' + (r.b.version || 'b') + '; ' + fmt.n(r.a.nodes) + ' and ' + fmt.n(r.b.nodes) + ' nodes'),
+      card(fmt.n(r.a.samples) + ' → ' + fmt.n(r.b.samples), 'samples (a → b)', this.sides[0] + ' vs ' + this.sides[1] + '; ' + fmt.n(r.a.nodes) + ' and ' + fmt.n(r.b.nodes) + ' nodes'),
       card(ov.self !== undefined ? fmt.pct(ov.self) + ' / ' + fmt.pct(ov.total) : '–', 'overlap (self / total)', 'how much of the weight the two trees share on their common nodes; 100 % = same distribution'),
       card(ct.size !== undefined ? fmt.n(ct.size) + ' nodes' : '–', 'common tree', 'contexts in both trees once changed subtrees are excised: ' + (ct.shareOfA !== undefined ? fmt.pct(ct.shareOfA) + ' of a, ' + fmt.pct(ct.shareOfB) + ' of b' : '')),
       card(r.score !== undefined ? r.score.toFixed(1) + ' %' : '–', 'matching score', 'overlap times coverage: how well b\'s profile matches a\'s (100 % = identical)'),

@@ -197,10 +197,48 @@ class QueryApiTest {
                     assertMetrics(r, scope, m, c.query() + " tasks " + List.of(tasks));
                     assertThat(r.get("tasks")).hasSize(tasks.length);
                 }
+                assertTaskTree(api.get("/api/v1/tree?" + c.query() + q, 200), scope, c.query() + " tasks "
+                        + List.of(tasks));
             }
         }
         assertThat(api.get("/api/v1/metrics/method?service=shop&method=com.shop.Db.query&task=nope", 404)
                 .get("error").asText()).contains("task [nope]");
+    }
+
+    /**
+     * The tree of a task scope against a brute force over cct-core's tree: each listed node's total
+     * is the self samples in scope in its subtree, its self its own when in scope; every node with
+     * such samples is listed.
+     */
+    private static void assertTaskTree(JsonNode r, Scope scope, String what) {
+        Cct ref = scope.tree();
+        assertThat(r.get("totalSamples").asLong()).as(what).isEqualTo(scope.rootSamples());
+        Map<String, long[]> got = new HashMap<>();
+        List<JsonNode> stack = new ArrayList<>(List.of(r.get("root")));
+        while (!stack.isEmpty()) {
+            JsonNode n = stack.remove(stack.size() - 1);
+            got.put(n.get("id").asText(), new long[] {n.get("self").asLong(), n.get("total").asLong()});
+            n.get("children").forEach(stack::add);
+        }
+        int expectedNodes = 0;
+        for (int i = 1; i < ref.size(); i++) {
+            long total = 0;
+            for (int m = i; m < ref.size(); m++) {
+                boolean below = false;
+                for (int a = m; a != Cct.ROOT && !below; a = ref.parent(a)) {
+                    below = a == i;
+                }
+                if (below && scope.contains(m)) {
+                    total += ref.self(m);
+                }
+            }
+            if (total > 0) {
+                expectedNodes++;
+                assertThat(got.get(Long.toString(ref.id(i)))).as(what + " node " + ref.id(i))
+                        .containsExactly(scope.contains(i) ? ref.self(i) : 0, total);
+            }
+        }
+        assertThat(got).as(what).hasSize(expectedNodes + 1);
     }
 
     private static void assertMetrics(JsonNode r, Scope scope, MethodRecord m, String what) {
@@ -258,6 +296,8 @@ class QueryApiTest {
             JsonNode r = api.get("/api/v1/tree?" + c.query(), 200);
             assertThat(r.get("nodes").asInt()).as(c.query()).isEqualTo(ref.size());
             assertSameSubtree(r.get("root"), ref, Cct.ROOT);
+            assertSameSubtree(nested(api.get("/api/v1/tree?" + c.query() + "&format=columns", 200).get("tree")), ref,
+                    Cct.ROOT);
 
             // from a node: the same subtree; pruned: only children at or above the share, samples kept in totals
             int start = 1 + (int) (Math.abs(c.query().hashCode()) % (ref.size() - 1));
@@ -337,6 +377,11 @@ class QueryApiTest {
                 }
             }
         }
+    }
+
+    /** The nested form ({id, method, line, self, total, children}) of the columns of format=columns. */
+    private static JsonNode nested(JsonNode columns) {
+        return io.cctflow.query.api.TreeColumnsTest.decode(columns);
     }
 
     private static void assertSameSubtree(JsonNode node, Cct ref, int n) {

@@ -169,7 +169,7 @@ class QueryEdgesTest {
             {"/api/v1/metrics/method?service=shop" + m + "&from=2026-01-06T00:00:00Z&to=2026-01-05T00:00:00Z", 400, "must be before 'to'"},
             {"/api/v1/tree?service=shop&minShare=2", 400, "parameter 'minShare' must be a number in [0.0, 1.0]"},
             {"/api/v1/tree?service=shop&maxDepth=-1", 400, "parameter 'maxDepth'"},
-            {"/api/v1/tree?service=shop&format=xml", 400, "parameter 'format' must be one of [json, collapsed]"},
+            {"/api/v1/tree?service=shop&format=xml", 400, "parameter 'format' must be one of [json, collapsed, columns]"},
             {"/api/v1/tree?service=shop&node=abc", 400, "parameter 'node' must be a node id"},
             {"/api/v1/tree?service=shop&node=12345", 404, "node 12345 (parameter 'node')"},
             {"/api/v1/tree?service=shop&node=1&method=com.shop.Db.query", 400, "'node' and 'method' exclude"},
@@ -242,6 +242,8 @@ class QueryEdgesTest {
             HttpResponse<String> readerWrites = reader.send("POST", "/api/v1/tasks", task);
             assertThat(readerWrites.statusCode()).isEqualTo(403);
             assertThat(readerWrites.body()).contains("auth.write-token");
+            assertThat(readerWrites.headers().firstValue("WWW-Authenticate")).as("another token would help")
+                    .hasValueSatisfying(v -> assertThat(v).contains("error=\"insufficient_scope\""));
             assertThat(anonymous.send("DELETE", "/api/v1/tasks/auth", null).statusCode()).isEqualTo(401);
             QueryFixture.Api writer = new QueryFixture.Api(secured.port(), "wr1te");
             assertThat(writer.get("/api/v1/tasks", 200).get("tasks")).isNotNull(); // the write token reads too
@@ -253,6 +255,7 @@ class QueryEdgesTest {
                     "{}");
             assertThat(refused.statusCode()).isEqualTo(403);
             assertThat(refused.body()).contains("writes are disabled");
+            assertThat(refused.headers().firstValue("WWW-Authenticate")).as("no token would help").isEmpty();
         }
         assertThat(api.get("/api/v1/services", 200).get("services")).hasSize(1); // off by default
     }

@@ -52,6 +52,13 @@ public final class FlameGraphPaintBenchmark {
             + "addEventListener('load', () => requestAnimationFrame(() => setTimeout(() => { __marks.loaded = performance.now(); })));"
             + "addEventListener('click', e => { const t = e.timeStamp; requestAnimationFrame(() => setTimeout(() => { __marks.zoom = performance.now() - t; })); }, true);";
 
+    /** Clicks the widest frame below the root of the UI's flame graph; its index in {@code __target}. */
+    static final String CLICK_WIDEST = "const f = App.views.flame.flat, g = App.views.flame.graph, L = g.layout();"
+            + "let best = f.rows[1][0]; for (const i of f.rows[1]) if (f.w[i] > f.w[best]) best = i;"
+            + "const r = g.canvas.getBoundingClientRect(); window.__target = best; window.__clickAt = performance.now();"
+            + "g.canvas.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: r.left + (f.x[best] + f.w[best] / 2 - L.x0) * L.scale,"
+            + " clientY: r.top + g.rowY(L, 1) + 9 }));";
+
     private FlameGraphPaintBenchmark() {
     }
 
@@ -155,8 +162,10 @@ public final class FlameGraphPaintBenchmark {
         try {
             chrome.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", HARNESS));
             WebDriverWait wait = new WebDriverWait(chrome, Duration.ofSeconds(60));
-            double[] oursLoad = new double[RUNS], oursZoom = new double[RUNS], oursRequery = new double[RUNS];
+            double[] oursLoad = new double[RUNS], oursFetch = new double[RUNS], oursLayout = new double[RUNS];
+            double[] oursZoom = new double[RUNS], oursRequery = new double[RUNS];
             double[] apLoad = new double[RUNS], apZoom = new double[RUNS];
+            double[] apiColumns = new double[RUNS], apiJson = new double[RUNS];
             for (int k = 0; k < RUNS; k++) {
                 // ours: navigation -> API call -> complete paint of every node
                 chrome.get(base + "/?service=" + SERVICE);
@@ -164,16 +173,29 @@ public final class FlameGraphPaintBenchmark {
                 Map<?, ?> first = (Map<?, ?>) chrome.executeScript("return window.cctflowPaints.find(p => p.canvas === 'flame')");
                 oursLoad[k] = ((Number) first.get("at")).doubleValue();
                 check(((Number) first.get("nodes")).intValue() == nodes + 1, "the UI drew " + first.get("nodes") + " nodes");
-                // zoom: click the widest frame below the root; local paint, then the re-queried subtree's
-                chrome.executeScript("const f = App.views.flame.flat, g = App.views.flame.graph, L = g.layout();"
-                        + "let best = 1; for (const i of f.rows[1]) if (f.w[i] > f.w[best]) best = i;"
-                        + "const r = g.canvas.getBoundingClientRect(); window.__target = best;"
-                        + "g.canvas.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: r.left + (f.x[best] + f.w[best] / 2 - L.x0) * L.scale, clientY: r.top + g.rowY(L, 1) + 9 }));");
+                Map<?, ?> timing = (Map<?, ?>) chrome.executeScript("return window.cctflowTimings[0]");
+                oursFetch[k] = ((Number) timing.get("received")).doubleValue() - ((Number) timing.get("start")).doubleValue();
+                oursLayout[k] = ((Number) timing.get("laidOut")).doubleValue() - ((Number) timing.get("received")).doubleValue();
+                // zoom: click the widest frame below the root; the tree held is complete, so no re-query
+                chrome.executeScript(CLICK_WIDEST);
                 wait.until(d -> chrome.executeScript("return __marks.zoom !== undefined"));
                 oursZoom[k] = ((Number) chrome.executeScript("return __marks.zoom")).doubleValue();
-                wait.until(d -> chrome.executeScript("return location.search.includes('node=') && window.cctflowPaints.filter(p => p.canvas === 'flame').length >= 3"));
-                oursRequery[k] = ((Number) chrome.executeScript("const p = window.cctflowPaints.filter(p => p.canvas === 'flame');"
-                        + "return p[p.length - 1].at - p[1].at + __marks.zoom")).doubleValue();
+                wait.until(d -> chrome.executeScript("return location.search.includes('node=') && App.views.flame.focus() === window.__target"));
+                check(((Number) chrome.executeScript("return window.cctflowTimings.length")).intValue() == 1,
+                        "a zoom into a complete subtree re-queried the API");
+
+                // a zoom that must be re-queried: the tree pruned at 0.05 % (minShare in the URL)
+                chrome.get(base + "/?service=" + SERVICE + "&minShare=0.0005");
+                wait.until(d -> chrome.executeScript("return (window.cctflowPaints || []).some(p => p.canvas === 'flame')"));
+                chrome.executeScript(CLICK_WIDEST);
+                wait.until(d -> chrome.executeScript("return location.search.includes('node=') && (window.cctflowTimings || []).length >= 2"
+                        + " && window.cctflowPaints.filter(p => p.canvas === 'flame' && p.at > window.cctflowTimings[1].laidOut).length > 0"));
+                oursRequery[k] = ((Number) chrome.executeScript("const t = window.cctflowTimings[1];"
+                        + "return window.cctflowPaints.find(p => p.canvas === 'flame' && p.at > t.laidOut).at - window.__clickAt")).doubleValue();
+
+                // the API call alone, from Java (no gzip): compact and nested forms
+                apiColumns[k] = timeGet(base + "/api/v1/tree?service=" + SERVICE + "&format=columns");
+                apiJson[k] = timeGet(base + "/api/v1/tree?service=" + SERVICE);
 
                 // async-profiler: navigation -> complete paint, then a click on the widest frame above its root
                 chrome.get(apHtml.toUri().toString());
@@ -190,13 +212,27 @@ public final class FlameGraphPaintBenchmark {
             System.out.printf("flame graph of %,d nodes, Chromium %s, median of %d (all runs in ms)%n", nodes,
                     chrome.getCapabilities().getBrowserVersion(), RUNS);
             report("cctflow UI: navigation -> complete paint (API call included)", oursLoad);
+            report("  of which the tree request in the page (fetch + parse)", oursFetch);
+            report("  of which the layout of the columns", oursLayout);
             report("cctflow UI: click -> zoomed paint", oursZoom);
-            report("cctflow UI: click -> re-queried subtree painted", oursRequery);
+            report("cctflow UI: click -> re-queried subtree painted (pruned tree)", oursRequery);
+            report("API alone: /api/v1/tree?format=columns (Java client)", apiColumns);
+            report("API alone: /api/v1/tree (nested JSON, Java client)", apiJson);
             report("async-profiler HTML: navigation -> complete paint", apLoad);
             report("async-profiler HTML: click -> zoomed paint", apZoom);
         } finally {
             chrome.quit();
         }
+    }
+
+    /** Milliseconds of one GET, the whole body read; fails on anything but 200. */
+    static double timeGet(String url) throws Exception {
+        long t = System.nanoTime();
+        HttpResponse<byte[]> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        double ms = (System.nanoTime() - t) / 1e6;
+        check(r.statusCode() == 200, url + ": " + r.statusCode());
+        return ms;
     }
 
     static void check(boolean ok, String what) {

@@ -8,10 +8,12 @@ import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.TaskDefinitionRecord;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Value;
 
@@ -22,7 +24,11 @@ import org.neo4j.driver.Value;
  * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
  */
 public final class CatalogueReader {
+    /** Method records kept across requests (about 200 bytes each). */
+    static final int METHOD_CACHE_SIZE = 500_000;
+
     private final Reads reads;
+    private final ConcurrentHashMap<Long, MethodRecord> methodCache = new ConcurrentHashMap<>();
 
     public CatalogueReader(Driver driver, String database) {
         this(driver, database, null);
@@ -69,27 +75,66 @@ public final class CatalogueReader {
                         r.get("name").asString(), r.get("descriptor").asString()));
     }
 
-    /** Methods by id; ids that are not stored are left out. */
+    /**
+     * Methods by id; ids that are not stored are left out. Served from the method cache where it
+     * can be: a method's id is a hash of its class, name and descriptor, so a record read once can
+     * never go stale. The missing ones are read in one query, returned as one row of columns (a row
+     * per method costs the driver a record each).
+     */
     public List<MethodRecord> methodsById(Collection<Long> ids) {
-        return reads.read("""
+        List<MethodRecord> out = new ArrayList<>(ids.size());
+        List<Long> missing = new ArrayList<>();
+        for (Long id : ids) {
+            MethodRecord cached = methodCache.get(id);
+            if (cached != null) {
+                out.add(cached);
+            } else {
+                missing.add(id);
+            }
+        }
+        if (missing.isEmpty()) {
+            return out;
+        }
+        List<MethodRecord> read = reads.read("""
                 UNWIND $ids AS id
                 MATCH (m:Method {id: id})
-                RETURN m.id AS id, m.className AS className, m.name AS name, m.descriptor AS descriptor
-                """, Reads.params("ids", List.copyOf(ids)),
-                r -> new MethodRecord(r.get("id").asLong(), r.get("className").asString(),
-                        r.get("name").asString(), r.get("descriptor").asString()));
+                RETURN collect(m.id) AS id, collect(m.className) AS className, collect(m.name) AS name,
+                       collect(m.descriptor) AS descriptor
+                """, Reads.params("ids", missing), CatalogueReader::toMethods).get(0);
+        if (methodCache.size() + read.size() > METHOD_CACHE_SIZE) {
+            methodCache.clear(); // bounded: refills with what later reads need
+        }
+        for (MethodRecord m : read) {
+            if (read.size() <= METHOD_CACHE_SIZE) {
+                methodCache.put(m.id(), m);
+            }
+        }
+        out.addAll(read);
+        return out;
+    }
+
+    /** The method records of one {@link #methodsById} query: parallel columns of one row. */
+    private static List<MethodRecord> toMethods(org.neo4j.driver.Record r) {
+        long[] id = Reads.longs(r.get("id"));
+        List<String> className = r.get("className").asList(Value::asString);
+        List<String> name = r.get("name").asList(Value::asString);
+        List<String> descriptor = r.get("descriptor").asList(Value::asString);
+        if (className.size() != id.length || name.size() != id.length || descriptor.size() != id.length) {
+            // collect() skips nulls, so a method missing a property would shift the columns
+            throw new IllegalStateException("stored methods lack properties (" + id.length + " ids, "
+                    + className.size() + " classes, " + name.size() + " names, " + descriptor.size() + " descriptors)");
+        }
+        List<MethodRecord> out = new ArrayList<>(id.length);
+        for (int i = 0; i < id.length; i++) {
+            out.add(new MethodRecord(id[i], className.get(i), name.get(i), descriptor.get(i)));
+        }
+        return out;
     }
 
     /** Signatures ({@code Class.name(descriptor)}) of the given method ids; ids not stored are left out. */
     public Map<Long, String> signatures(Collection<Long> methodIds) {
         Map<Long, String> out = new HashMap<>();
-        for (MethodRecord m : reads.read("""
-                UNWIND $ids AS id
-                MATCH (m:Method {id: id})
-                RETURN m.id AS id, m.className AS className, m.name AS name, m.descriptor AS descriptor
-                """, Reads.params("ids", List.copyOf(methodIds)),
-                r -> new MethodRecord(r.get("id").asLong(), r.get("className").asString(),
-                        r.get("name").asString(), r.get("descriptor").asString()))) {
+        for (MethodRecord m : methodsById(methodIds)) {
             out.put(m.id(), m.signature());
         }
         return out;

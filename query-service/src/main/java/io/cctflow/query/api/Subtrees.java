@@ -1,6 +1,7 @@
 package io.cctflow.query.api;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.metrics.Scope;
 import java.util.Set;
 
 /** Trees derived from a CCT for display. */
@@ -35,5 +36,34 @@ final class Subtrees {
             }
         }
         return merged;
+    }
+
+    /**
+     * The samples of a scope's subtrees with their calling contexts: a node in scope keeps its
+     * counts; a node above the scope keeps its place with no self samples and, as total, the totals
+     * of the scope's roots below it; nodes with no samples of the scope are left out. Ids stay those
+     * of the stored tree (they are functions of the path). Per-thread counts are left out. O(nodes).
+     */
+    static Cct within(Scope scope) {
+        Cct tree = scope.tree();
+        long[] total = new long[tree.size()];
+        for (int i = tree.size() - 1; i >= 0; i--) { // children have larger indexes than their parents
+            if (scope.contains(i)) {
+                total[i] = tree.total(i);
+            }
+            if (i > 0 && !scope.contains(tree.parent(i))) {
+                total[tree.parent(i)] += total[i];
+            }
+        }
+        Cct kept = new Cct(tree.size());
+        int[] image = new int[tree.size()];
+        kept.addCounts(Cct.ROOT, scope.contains(Cct.ROOT) ? tree.self(Cct.ROOT) : 0, total[Cct.ROOT]);
+        for (int i = 1; i < tree.size(); i++) {
+            if (total[i] > 0) {
+                image[i] = kept.child(image[tree.parent(i)], tree.method(i), tree.callSiteLine(i));
+                kept.addCounts(image[i], scope.contains(i) ? tree.self(i) : 0, total[i]);
+            }
+        }
+        return kept;
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.cctflow.core.Cct;
 import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
@@ -25,7 +26,8 @@ import java.util.function.LongFunction;
  * method=M}): then the subtrees of the method's recursion-free nodes are merged by path into one
  * tree rooted at the method. Children whose total is below {@code minShare} of the start node's
  * total, or deeper than {@code maxDepth} below it, are pruned; their samples stay in their parent's
- * total. {@code format=json} (default) nests nodes; {@code format=collapsed} gives one line per
+ * total. {@code format=json} (default) nests nodes; {@code format=columns} gives the same nodes as
+ * parallel arrays ({@link TreeColumns}); {@code format=collapsed} gives one line per
  * path, {@code frame;frame;... count} (the FlameGraph format), where count is the path's self
  * samples plus those of its pruned children, so the lines add up to the start node's total. With
  * {@code thread} or {@code thread-group} ({@link ThreadParams}) the tree holds the selected
@@ -37,15 +39,18 @@ import java.util.function.LongFunction;
  */
 public final class TreeEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Selection.PARAMS, ThreadParams.PARAMS,
-            MigratedAnswers.PARAMS, Set.of("node", "method", "minShare", "maxDepth", "format"));
+            MigratedAnswers.PARAMS, Set.of("node", "method", "task", "minShare", "maxDepth", "format"));
     static final int DEFAULT_MAX_DEPTH = 512;
 
     private final CatalogueReader catalogue;
+    private final TopologyReader topology;
     private final TreeSource trees;
     private final MigratedAnswers migrations;
 
-    public TreeEndpoint(CatalogueReader catalogue, TreeSource trees, MigratedAnswers migrations) {
+    public TreeEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees,
+            MigratedAnswers migrations) {
         this.catalogue = catalogue;
+        this.topology = topology;
         this.trees = trees;
         this.migrations = migrations;
     }
@@ -64,8 +69,14 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
      *     {id}} standing for a node's {@code id}
      */
     public record Response(String service, String version, List<String> instances, String from, String to,
-            String start, ThreadParams threads, long totalSamples, int nodes, String context,
+            String start, List<String> tasks, ThreadParams threads, long totalSamples, int nodes, String context,
             MigratedAnswers.Summary migration, Nodes root) {
+    }
+
+    /** The answer of {@code format=columns}: the header of {@link Response}, the nodes as {@link TreeColumns}. */
+    public record ColumnsResponse(String service, String version, List<String> instances, String from, String to,
+            String start, List<String> tasks, ThreadParams threads, long totalSamples, int nodes, String context,
+            JsonSerializable tree) {
     }
 
     @Override
@@ -77,10 +88,15 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         }
         double minShare = params.number("minShare", 0, 1).orElse(0.0);
         int maxDepth = params.integer("maxDepth", 1, JsonHandler.MAX_TREE_DEPTH).orElse(DEFAULT_MAX_DEPTH);
-        boolean collapsed = params.oneOf("format", "json", "collapsed").orElse("json").equals("collapsed");
-        if (collapsed && !MigratedAnswers.mode(params).equals(MigratedAnswers.OFF)) {
-            throw ApiException.badRequest("parameter 'migrate' needs format=json: collapsed stacks cannot mark"
-                    + " migrated frames; give migrate=off for format=collapsed");
+        String format = params.oneOf("format", "json", "collapsed", "columns").orElse("json");
+        boolean migrating = !MigratedAnswers.mode(params).equals(MigratedAnswers.OFF);
+        if (!format.equals("json") && migrating) {
+            throw ApiException.badRequest("parameter 'migrate' needs format=json: " + format + " cannot mark"
+                    + " migrated frames; give migrate=off for format=" + format);
+        }
+        if (migrating && !params.all("task").isEmpty()) {
+            throw ApiException.badRequest("parameters 'migrate' and 'task' exclude each other: the migrated"
+                    + " profile of the previous deployment is not split by task; give migrate=off with 'task'");
         }
         Long nodeId = params.optional("node").map(t -> NodeIds.parse("node", t)).orElse(null);
         List<MethodRecord> methods = params.optional("method")
@@ -90,6 +106,10 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         MigratedAnswers.Answer answer = migrations.answer(params, selection, threads,
                 threads.apply(trees.load(selection)));
         Cct tree = answer.tree();
+        List<String> tasks = params.all("task");
+        if (!tasks.isEmpty()) {
+            tree = Subtrees.within(ScopeParams.of(params, catalogue, topology, selection.service(), tree).scope());
+        }
 
         Cct view = tree;
         Cct migratedView = answer.migratedPart();
@@ -116,20 +136,27 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         }
         Map<Long, MethodRecord> names = new java.util.HashMap<>();
         catalogue.methodsById(methodIds).forEach(m -> names.put(m.id(), m));
-        if (collapsed) {
+        if (format.equals("collapsed")) {
             return new JsonHandler.PlainText(pruned.collapsed(id -> {
                 MethodRecord m = names.get(id);
                 return m == null ? "0x" + Long.toHexString(id) : m.className() + "." + m.methodName();
             }));
         }
-        Nodes root = pruned.json(view == tree, migratedView, id -> {
+        LongFunction<String> signature = id -> {
             MethodRecord m = names.get(id);
             return id == 0 ? "root" : m == null ? "0x" + Long.toHexString(id) : m.signature();
-        });
+        };
+        if (format.equals("columns")) {
+            return new ColumnsResponse(selection.service(), selection.version(),
+                    selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
+                    selection.to().toString(), startName, tasks, threads, view.total(start), pruned.kept().size(),
+                    ContextEndpoint.LINK, pruned.columns(view == tree, signature));
+        }
+        Nodes root = pruned.json(view == tree, migratedView, signature);
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
-                selection.to().toString(), startName, threads, view.total(start), pruned.kept().size(), ContextEndpoint.LINK,
-                answer.summary(), root);
+                selection.to().toString(), startName, tasks, threads, view.total(start), pruned.kept().size(),
+                ContextEndpoint.LINK, answer.summary(), root);
     }
 
     /** The nodes kept after pruning, parents before children. Not thread-safe. */
@@ -212,6 +239,10 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
                     write(gen, realIds, migrated, name);
                 }
             };
+        }
+
+        TreeColumns columns(boolean realIds, LongFunction<String> name) {
+            return new TreeColumns(tree, kept, children, realIds, name);
         }
 
         /** Depth first with an explicit stack of (kept position, next child to write). */

@@ -9,7 +9,8 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Bearer-token authentication in front of a handler, by the rules of {@link AccessTokens}: a
  * request without a valid token gets 401 (with {@code WWW-Authenticate}), a write with a read-only
- * token, or any write while writes are disabled, gets 403; neither reaches the handler.
+ * token 403 with {@code WWW-Authenticate: Bearer ..., error="insufficient_scope", scope="write"}, any
+ * write while writes are disabled a plain 403; neither reaches the handler.
  * Thread-safe.
  */
 public final class BearerAuth extends Handler.Wrapper {
@@ -28,8 +29,14 @@ public final class BearerAuth extends Handler.Wrapper {
         if (decision == AccessTokens.Decision.ALLOWED) {
             return super.handle(request, response, callback);
         }
-        Map<String, String> headers = decision == AccessTokens.Decision.UNAUTHENTICATED
-                ? Map.of("WWW-Authenticate", "Bearer realm=\"cctflow\"") : Map.of();
+        // RFC 6750: a valid token without the right to write is insufficient_scope, so a client
+        // (the web UI) knows another token would help, unlike writes being disabled altogether
+        Map<String, String> headers = switch (decision) {
+            case UNAUTHENTICATED -> Map.of("WWW-Authenticate", "Bearer realm=\"cctflow\"");
+            case READ_ONLY_TOKEN -> Map.of("WWW-Authenticate",
+                    "Bearer realm=\"cctflow\", error=\"insufficient_scope\", scope=\"write\"");
+            default -> Map.of();
+        };
         JsonHandler.respond(request, response, callback, headers, () -> {
             throw switch (decision) {
                 case UNAUTHENTICATED -> new ApiException(401, header == null

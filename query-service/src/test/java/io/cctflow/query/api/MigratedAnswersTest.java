@@ -235,7 +235,8 @@ class MigratedAnswersTest {
     void badMigrateValuesAre400NamingTheParameter() throws Exception {
         store(9, true);
         for (String query : List.of("service=shop&version=v2&migrate=ag", "service=shop&version=v2&migrate=",
-                "service=shop&migrate=AG", "service=shop&version=v2&migrate=BA&format=collapsed")) {
+                "service=shop&migrate=AG", "service=shop&version=v2&migrate=BA&format=collapsed",
+                "service=shop&version=v2&migrate=BA&format=columns", "service=shop&version=v2&migrate=AG&task=cart")) {
             JsonNode body = get(400, "/api/v1/tree", query);
             assertThat(body.get("error").asText()).as(query).contains("migrate");
         }

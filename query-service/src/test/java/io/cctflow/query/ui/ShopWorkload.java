@@ -84,6 +84,11 @@ final class ShopWorkload {
             new Instance(SERVICE, "v2", "web-4", "eu-2", WINDOWS, V2),
             new Instance("billing", "2026.11", "bill-1", "eu-1", 0, BILLING));
 
+    /** The start of window {@code w} as ISO-8601 (window 0 starts at {@link #T0}). */
+    static String iso(int w) {
+        return Instant.ofEpochMilli(T0 + w * WINDOW).toString();
+    }
+
     /** Samples of a method in one window of one instance of these stacks, counted once per stack (recursion-aware). */
     static long methodSamples(List<Stack> stacks, String signature) {
         long n = 0;

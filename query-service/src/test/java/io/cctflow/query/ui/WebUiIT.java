@@ -155,7 +155,7 @@ class WebUiIT {
     void asksForTheTokenThenSelectsAService() {
         browser.driver.get(base + "/");
         browser.until("the token dialog", d -> d.findElement(By.id("token-dialog")).isDisplayed());
-        browser.driver.findElement(By.id("token-input")).sendKeys(WRITE_TOKEN);
+        browser.driver.findElement(By.id("token-input")).sendKeys(TOKEN); // the read token: writes ask again
         browser.driver.findElement(By.cssSelector("#token-form button")).click();
         browser.until("the first service's flame graph", d -> browser.js("return document.getElementById('flame').dataset.drawn") != null);
         Select services = new Select(browser.driver.findElement(By.id("service")));
@@ -165,7 +165,8 @@ class WebUiIT {
         browser.until("checkout's whole tree", d -> Long.valueOf(all).equals(browser.js(
                 "return S.service === 'checkout' && App.views.flame.flat ? App.views.flame.flat.w[0] : -1")));
         assertThat(browser.driver.getCurrentUrl()).contains("service=checkout");
-        assertThat(text("timeline-legend")).startsWith(n(all) + " samples");
+        // the timeline is requested after the flame graph's tree
+        browser.until("checkout's timeline", d -> text("timeline-legend").startsWith(n(all) + " samples"));
     }
 
     @Test
@@ -191,22 +192,42 @@ class WebUiIT {
 
     @Test
     @Order(3)
-    void clickZoomsIntoTheRequeriedSubtreeAndEscResets() {
+    void clickZoomsInTheTreeItHoldsAndEscResets() {
         List<Long> at = frameOffset("flame", "flame", CART);
         new Actions(browser.driver).moveToElement(browser.driver.findElement(By.id("flame")), at.get(0).intValue(),
                 at.get(1).intValue()).click().perform();
-        browser.until("the subtree of Cart.total from the API", d -> d.getCurrentUrl().contains("node=")
-                && Long.valueOf(overDeployment(V1, CART)).equals(browser.js(
-                        "return App.views.flame.flat.names[0] === arguments[0] ? App.views.flame.flat.w[0] : -1", CART)));
+        // the whole tree is held and nothing below Cart.total was pruned: zoomed without a request
+        browser.until("zoomed into Cart.total", d -> d.getCurrentUrl().contains("node=")
+                && Long.valueOf(overDeployment(V1, CART)).equals(browser.js("const v = App.views.flame, f = v.flat;"
+                        + "return f.names[f.name[v.focus()]] === arguments[0] ? f.w[v.focus()] : -1", CART)));
+        assertThat(browser.js("return window.cctflowTimings.length")).as("tree requests").isEqualTo(1L);
         assertThat(text("crumbs")).contains("Cart.total");
         screenshot("flame-zoomed");
         browser.driver.findElement(By.tagName("body")).sendKeys(Keys.ESCAPE);
         browser.until("zoom reset", d -> !d.getCurrentUrl().contains("node=")
-                && Long.valueOf(samplesOf(V1)).equals(browser.js("return App.views.flame.flat.w[0]")));
+                && Long.valueOf(0).equals(browser.js("return App.views.flame.focus()")));
+        assertThat(browser.js("return App.views.flame.flat.w[0]")).isEqualTo(samplesOf(V1));
     }
 
     @Test
     @Order(4)
+    void clickOnAPrunedSubtreeRequeriesIt() {
+        // pruned at 30 % of v1's samples: Cart.total (1,000 of 2,200) stays, PriceRules.apply:31 (600) below it not
+        open("service=checkout&version=v1&minShare=0.3");
+        browser.until("pruned tree", d -> Long.valueOf(samplesOf(V1)).equals(browser.js("return App.views.flame.flat.w[0]")));
+        assertThat(browser.js("return App.views.flame.flat.names.includes(arguments[0])", ShopWorkload.GET)).isEqualTo(false);
+        List<Long> at = frameOffset("flame", "flame", CART);
+        new Actions(browser.driver).moveToElement(browser.driver.findElement(By.id("flame")), at.get(0).intValue(),
+                at.get(1).intValue()).click().perform();
+        browser.until("the subtree of Cart.total from the API", d -> d.getCurrentUrl().contains("node=")
+                && Long.valueOf(overDeployment(V1, CART)).equals(browser.js("const f = App.views.flame.flat;"
+                        + "return f.names[f.name[0]] === arguments[0] ? f.w[0] : -1", CART)));
+        assertThat(browser.js("return App.views.flame.flat.names.includes(arguments[0])", ShopWorkload.GET))
+                .as("what pruning hid shows up").isEqualTo(true);
+    }
+
+    @Test
+    @Order(5)
     void slashFocusesSearchWhichShowsRecursionAwareMethodTime() {
         open("service=checkout&version=v1");
         browser.driver.findElement(By.tagName("body")).sendKeys("/");
@@ -224,7 +245,7 @@ class WebUiIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void methodViewShowsTheApisNumbersAndTheBaselineArrow() {
         open("service=checkout&version=v2&view=method&method=" + enc(CART));
         browser.until("the method view", d -> !d.findElement(By.id("callers")).getText().isEmpty());
@@ -247,7 +268,7 @@ class WebUiIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void comparesTwoDeployments() {
         open("service=checkout&view=compare&a=v1&b=v2");
         browser.until("the diff flame graph", d -> browser.js("return document.getElementById('diff-flame').dataset.drawn") != null);
@@ -261,7 +282,38 @@ class WebUiIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
+    void comparesTwoInstancesAndTwoTimeRangesChosenPerSide() {
+        // instance against instance: web-1 (v1) against web-3 (v2), one instance's windows each
+        open("service=checkout&view=compare&a=v1&a.instance=web-1&b=v2&b.instance=web-3");
+        browser.until("the instance comparison", d -> text("compare-summary").contains("web-3"));
+        long perInstanceV1 = ShopWorkload.samples(V1) * WINDOWS, perInstanceV2 = ShopWorkload.samples(V2) * WINDOWS;
+        assertThat(text("compare-summary")).contains(n(perInstanceV1) + " → " + n(perInstanceV2));
+        JsonNode r = api("/api/v1/compare?a.at=checkout@v1&a.instance=web-1&b.at=checkout@v2&b.instance=web-3"
+                + "&weight=self&top=50");
+        assertThat(r.get("a").get("samples").asLong()).isEqualTo(perInstanceV1);
+        assertThat(text("differences")).contains(r.get("differences").get(0).get("method").asText());
+        // the other instance of b picked in the UI: the URL carries it
+        browser.js("const s = document.getElementById('side-b-instances');"
+                + "for (const o of s.options) o.selected = o.value === 'web-4';"
+                + "s.dispatchEvent(new Event('change'));");
+        browser.until("b on web-4", d -> d.getCurrentUrl().contains("b.instance=web-4")
+                && text("compare-summary").contains("web-4"));
+
+        // range against range: the first and the last three windows of web-1, the same stacks
+        String a = ShopWorkload.iso(0), aEnd = ShopWorkload.iso(3), bStart = ShopWorkload.iso(WINDOWS - 3),
+                bEnd = ShopWorkload.iso(WINDOWS);
+        open("service=checkout&view=compare&a=v1&a.instance=web-1&a.from=" + a + "&a.to=" + aEnd
+                + "&b=v1&b.instance=web-1&b.from=" + bStart + "&b.to=" + bEnd);
+        browser.until("the range comparison", d -> text("compare-summary").contains(bStart));
+        assertThat(text("compare-summary")).contains(n(3 * ShopWorkload.samples(V1)) + " → "
+                + n(3 * ShopWorkload.samples(V1)));
+        assertThat(browser.js("return document.getElementById('side-a-from').value")).isEqualTo(a);
+        screenshot("compare-ranges");
+    }
+
+    @Test
+    @Order(9)
     void createsATaskAndShowsItsMetrics() {
         open("service=checkout&version=v2&view=tasks");
         WebElement form = browser.driver.findElement(By.id("task-form"));
@@ -270,6 +322,11 @@ class WebUiIT {
         form.findElement(By.name("pattern")).sendKeys("(");
         form.findElement(By.name("nameTemplate")).sendKeys("x");
         form.findElement(By.cssSelector("button[type=submit]")).click();
+        // the read token may not write: the UI asks for the write token and keeps it for the session
+        browser.until("the write token dialog", d -> d.findElement(By.id("token-dialog")).isDisplayed()
+                && text("token-reason").contains("auth.write-token"));
+        browser.driver.findElement(By.id("token-input")).sendKeys(WRITE_TOKEN);
+        browser.driver.findElement(By.cssSelector("#token-form button")).click();
         browser.until("the API's validation message", d -> text("task-message").contains("invalid regular expression"));
 
         browser.driver.findElement(By.id("task-reset")).click();
@@ -279,6 +336,7 @@ class WebUiIT {
         form.findElement(By.cssSelector("button[type=submit]")).click();
         String answer = browser.until("the API's answer", d -> text("task-message").isEmpty() ? null : text("task-message"));
         assertThat(answer).startsWith("Accepted");
+        assertThat(browser.driver.findElement(By.id("token-dialog")).isDisplayed()).as("asked once").isFalse();
 
         acceptAsTheSamplesJobDoes(TaskDefinition.prefix("cart", "com.shop.cart.", "cart"));
         browser.driver.findElement(By.id("task-metric-name")).sendKeys("cart");
@@ -288,6 +346,14 @@ class WebUiIT {
         assertThat(text("task-samples")).isEqualTo(n(overDeployment(V2, CART)));
         assertThat(text("task-metrics")).contains(RULES);
         screenshot("tasks");
+
+        // the flame graph of the task: its roots' subtrees with their calling contexts
+        open("service=checkout&version=v2&task=cart");
+        browser.until("the task's flame graph", d -> Long.valueOf(overDeployment(V2, CART)).equals(
+                browser.js("return App.views.flame.flat ? App.views.flame.flat.w[0] : -1")));
+        assertThat(browser.js("return App.views.flame.flat.names.includes(arguments[0])", ShopWorkload.SAVE))
+                .as("outside the task").isEqualTo(false);
+        assertThat(text("crumbs")).contains("task cart");
     }
 
     /** What the samples job does with an accepted definition: stores it and labels the task roots. */

@@ -1,5 +1,6 @@
 package io.cctflow.standalone.cluster;
 
+import io.cctflow.servers.internal.ParentWatchdog;
 import io.cctflow.servers.internal.Ports;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
@@ -191,13 +192,20 @@ public final class FlinkCluster implements AutoCloseable {
         return String.join(File.pathSeparator, flink);
     }
 
+    /**
+     * The jar that puts {@link WatchedMain} on Flink's class path: it and the classes it uses
+     * ({@link ParentWatchdog}), which the Flink JVMs have no other jar of ours for.
+     */
     private static void writeWatchedMainJar(Path jar) throws IOException {
-        String entry = WatchedMain.class.getName().replace('.', '/') + ".class";
-        try (var in = WatchedMain.class.getClassLoader().getResourceAsStream(entry);
-                var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
-            out.putNextEntry(new java.util.jar.JarEntry(entry));
-            in.transferTo(out);
-            out.closeEntry();
+        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+            for (Class<?> c : List.of(WatchedMain.class, ParentWatchdog.class)) {
+                String entry = c.getName().replace('.', '/') + ".class";
+                try (var in = c.getClassLoader().getResourceAsStream(entry)) {
+                    out.putNextEntry(new java.util.jar.JarEntry(entry));
+                    in.transferTo(out);
+                    out.closeEntry();
+                }
+            }
         }
     }
 
