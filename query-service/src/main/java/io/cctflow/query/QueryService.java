@@ -6,7 +6,6 @@ import io.cctflow.graph.maintenance.MaintenanceScheduler;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
-import io.cctflow.core.migration.MigrationBlend;
 import io.cctflow.query.api.ContextEndpoint;
 import io.cctflow.query.api.DeploymentsEndpoint;
 import io.cctflow.query.api.InstancesEndpoint;
@@ -125,7 +124,7 @@ public final class QueryService implements AutoCloseable {
         Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults(),
                 config.maxLoadedNodes(), config.pageSize());
         TreeSource trees = new TreeSource(windows, topology, limits);
-        MigratedAnswers migrations = new MigratedAnswers(catalogue, trees, MigrationBlend.PhaseOut.DEFAULT);
+        MigratedAnswers migrations = new MigratedAnswers(catalogue, trees);
         TaskPublisher publisher = new TaskPublisher(config.bootstrapServers(), config.tasksTopic());
 
         AccessTokens tokens = new AccessTokens(config.bearerToken(), config.writeToken());

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -38,8 +39,9 @@ import javax.tools.ToolProvider;
  * windows so a range can end early in a run), read back through the query service's {@code
  * /api/v1/tree} over HTTP. At 10 %, 25 % and 50 % of 1.1's eventual samples (the first window end
  * where its cumulative samples reach the fraction) it prints seed 001's Acc of the answer with
- * {@code migrate=off}, {@code AG} and {@code BA}, each against 1.1's full profile, under two
- * tolerances ({@link ShareTolerance}).
+ * {@code migrate=off}, {@code AG} and {@code BA}, and of the earlier fixed rule recomputed on the
+ * same trees ({@link FixedPhaseOut}), each against 1.1's full profile, under two tolerances ({@link
+ * ShareTolerance}).
  *
  * <pre>
  * java -cp 'bench/target/classes:bench/target/lib/*' io.cctflow.bench.migration.MigrationAccuracyBenchmark \
@@ -55,6 +57,8 @@ public final class MigrationAccuracyBenchmark {
     static final List<ShareTolerance> TOLERANCES = List.of(ShareTolerance.sampling(2), ShareTolerance.absolute(0.01));
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Every method id {@link #cct} made, with its signature. */
+    private static final Map<Long, String> SIGNATURES = new ConcurrentHashMap<>();
 
     private MigrationAccuracyBenchmark() {
     }
@@ -89,18 +93,19 @@ public final class MigrationAccuracyBenchmark {
             }
             long first = Instant.parse(fullAnswer.get("from").asText()).toEpochMilli();
             long last = Instant.parse(fullAnswer.get("to").asText()).toEpochMilli();
-            print(api, reference, full, first, last, seconds);
+            Cct previous = cct(tree(api, OLD, "&migrate=off").get("root"));
+            print(api, reference, previous, full, first, last, seconds);
         }
     }
 
-    private static void print(String api, Cct reference, long full, long first, long last, int seconds)
+    private static void print(String api, Cct reference, Cct previous, long full, long first, long last, int seconds)
             throws IOException, InterruptedException {
         System.out.printf(Locale.ROOT, "%n%s %s -> %s, %d s each, period 5 ms; %s's full profile: %d samples, %d"
                 + " contexts; load average %s%n", SERVICE, OLD, NEW, seconds, NEW, full, reference.size() - 1,
                 Files.readString(Path.of("/proc/loadavg")).trim());
         System.out.println("| share of " + NEW + "'s samples | samples | tolerance | Acc migrate=off | Acc AG |"
-                + " AG migrated share | Acc BA | BA migrated share |");
-        System.out.println("|---|---|---|---|---|---|---|---|");
+                + " AG migrated share | Acc BA | BA migrated share | Acc AG, earlier fixed rule |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
         int k = 1;
         for (double fraction : FRACTIONS) {
             String to = null;
@@ -115,24 +120,40 @@ public final class MigrationAccuracyBenchmark {
             JsonNode off = tree(api, "&migrate=off&to=" + to);
             JsonNode ag = tree(api, "&migrate=AG&to=" + to);
             JsonNode ba = tree(api, "&migrate=BA&to=" + to);
+            Cct young = cct(off.get("root"));
+            Cct fixed = FixedPhaseOut.answer(previous, FixedPhaseOut.changes(previous, young, ".priceCart("), young);
             for (ShareTolerance tolerance : TOLERANCES) {
-                System.out.printf(Locale.ROOT, "| %.0f %% (%.3f) | %d | %s | %.3f | %.3f | %.3f%s | %.3f | %.3f%s |%n",
+                System.out.printf(Locale.ROOT, "| %.0f %% (%.3f) | %d | %s | %.3f | %.3f | %.3f%s | %.3f | %.3f%s | %.3f |%n",
                         fraction * 100, (double) samples / full, samples, tolerance, acc(off, reference, tolerance),
                         acc(ag, reference, tolerance), ag.at("/migration/migratedShare").asDouble(), phasedOut(ag),
-                        acc(ba, reference, tolerance), ba.at("/migration/migratedShare").asDouble(), phasedOut(ba));
+                        acc(ba, reference, tolerance), ba.at("/migration/migratedShare").asDouble(), phasedOut(ba),
+                        acc(fixed, reference, tolerance));
             }
         }
     }
 
+    /** Whether the rule phased the migration out, else how many pooled contexts it dropped, and tau2. */
     private static String phasedOut(JsonNode answer) {
-        return answer.at("/migration/phasedOut").asBoolean() ? " (phased out)" : "";
+        JsonNode m = answer.get("migration");
+        int dropped = m.get("droppedContexts").asInt();
+        String tau = String.format(Locale.ROOT, ", tau2 %.1e", m.get("betweenDeploymentVariance").asDouble());
+        return m.get("phasedOut").asBoolean() ? " (phased out: " + dropped + " contexts dropped" + tau + ")"
+                : " (" + dropped + " of " + (dropped + m.get("blendedContexts").asInt()) + " contexts dropped" + tau + ")";
     }
 
     /** Seed 001's Acc of an answer's tree against the full profile ({@link MigrationQuality#acc}). */
     static double acc(JsonNode answer, Cct reference, ShareTolerance tolerance) {
-        Cct tree = cct(answer.get("root"));
+        return acc(cct(answer.get("root")), reference, tolerance);
+    }
+
+    static double acc(Cct tree, Cct reference, ShareTolerance tolerance) {
         return MigrationQuality.of(ProfileMigration.migrate(new Cct(), ChangeList.NONE, ImpactAnalysis.AG, tree),
                 reference, tolerance).acc();
+    }
+
+    /** The signature of a method id {@link #cct} made; "" for another. */
+    static String signatureOf(long id) {
+        return SIGNATURES.getOrDefault(id, "");
     }
 
     /** The tree of a {@code /api/v1/tree} answer, method ids from the signatures. */
@@ -147,7 +168,9 @@ public final class MigrationAccuracyBenchmark {
         });
         for (int i = 0; i < nodes.size(); i++) {
             JsonNode n = nodes.get(i);
-            int node = tree.child(parents.get(i), MethodId.ofSignature(n.get("method").asText()), n.get("line").asInt());
+            long id = MethodId.ofSignature(n.get("method").asText());
+            SIGNATURES.put(id, n.get("method").asText());
+            int node = tree.child(parents.get(i), id, n.get("line").asInt());
             tree.addCounts(node, n.get("self").asLong(), n.get("total").asLong());
             n.get("children").forEach(c -> {
                 nodes.add(c);
@@ -158,7 +181,11 @@ public final class MigrationAccuracyBenchmark {
     }
 
     private static JsonNode tree(String api, String more) throws IOException, InterruptedException {
-        String url = api + "/api/v1/tree?service=" + SERVICE + "&version=" + NEW + more;
+        return tree(api, NEW, more);
+    }
+
+    private static JsonNode tree(String api, String version, String more) throws IOException, InterruptedException {
+        String url = api + "/api/v1/tree?service=" + SERVICE + "&version=" + version + more;
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {

@@ -7,22 +7,28 @@ import java.util.Objects;
 /**
  * The answer for a young deployment: the previous deployment's profile migrated ({@link
  * ProfileMigration}) and blended with the new deployment's own samples so that shares come out in
- * the new deployment's proportions, until the {@link PhaseOut} rule says the new samples suffice.
+ * the new deployment's proportions, each context's migrated part weighted by precision and dropped
+ * once the new samples suffice for it ({@link MigrationWeights}).
  *
  * <p><b>Blend.</b> A context of the migrated tree is <em>pooled</em> when the old tree has it and
  * the impact analysis judged it reusable. Let R be the old profile's reusable self samples, N the
- * new deployment's samples and N<sub>r</sub> those of its samples whose leaf context is pooled.
- * Pooled contexts keep their counts as {@link ProfileMigration} merges them (old plus new samples:
- * real counts); every other context has only new samples, and they are multiplied by {@link
- * #scale()} {@code = (R + Nr) / Nr} (rounded per context). Then the pooled part holds {@code Nr /
- * N} of the answer, the share the new deployment's own samples give it, and each other context its
- * own share {@code self / N}: the migrated profile says how the unaffected part is split, the new
- * samples say how large it is now and everything the change affected. Seed 001 merges exact counts
- * entry by entry; sampled profiles of different lengths need this calibration, or a long-lived
- * old deployment would drown the new deployment's changed methods. With {@code Nr = 0} nothing is
- * calibrated: with no new sample the answer is the reusable old part alone (all of it migrated),
- * otherwise the new samples alone (the old profile stands in for none of them). Totals are
- * recomputed from self counts; per-thread counts are not kept.
+ * new deployment's samples and N<sub>r</sub> those of its samples whose leaf context is pooled; a
+ * pooled context has o old and n new self samples. Its blended share within the pooled part is
+ * {@code q = w o / R + (1 - w) n / Nr}, w its {@link MigrationWeights#migratedWeight} (0 once
+ * dropped); the q of all pooled contexts are rescaled to add up to 1, and the pooled part holds
+ * {@code Nr / N} of the answer, the share the new deployment's own samples give it. Every other
+ * context has only new samples and its own share {@code n / N}. Counts are in the units of
+ * {@code R + Nr} pooled samples: a pooled context has {@code (R + Nr) q / sum(q)}, of which {@code
+ * (R + Nr) w (o / R) / sum(q)} migrated, and every other context {@code n} times {@link #scale()}
+ * {@code = (R + Nr) / Nr} (each rounded per context). With the between-deployment variance 0 and
+ * no context dropped, w = R / (R + Nr) and a pooled context has exactly {@code o + n}: every
+ * sample counts once. So the migrated profile says how the unaffected part is split as far as it
+ * agrees with the new samples, the new samples say how large it is now and everything the change
+ * affected. When every pooled context with samples is dropped the migration is {@link
+ * #phasedOut()} and the answer is the new tree itself. With {@code Nr = 0} or {@code R = 0}
+ * nothing is weighed: with no new sample the answer is the reusable old part alone (all of it
+ * migrated), otherwise the new samples alone. Totals are recomputed from self counts; per-thread
+ * counts are not kept.
  *
  * <p><b>Flags.</b> {@link #migratedPart()} has the same node indexes as {@link #tree()} and only
  * the counts that came from the old profile, so any metric computed on both says how much of the
@@ -37,52 +43,24 @@ public final class MigrationBlend {
     private final long pooledNewSamples;
     private final long reusableOldSamples;
     private final double scale;
+    private final double betweenDeploymentVariance;
+    private final int blendedContexts;
+    private final int droppedContexts;
     private final boolean phasedOut;
 
     private MigrationBlend(Cct tree, Cct migratedPart, long newSamples, long pooledNewSamples,
-            long reusableOldSamples, double scale, boolean phasedOut) {
+            long reusableOldSamples, double scale, double betweenDeploymentVariance, int blendedContexts,
+            int droppedContexts, boolean phasedOut) {
         this.tree = tree;
         this.migratedPart = migratedPart;
         this.newSamples = newSamples;
         this.pooledNewSamples = pooledNewSamples;
         this.reusableOldSamples = reusableOldSamples;
         this.scale = scale;
+        this.betweenDeploymentVariance = betweenDeploymentVariance;
+        this.blendedContexts = blendedContexts;
+        this.droppedContexts = droppedContexts;
         this.phasedOut = phasedOut;
-    }
-
-    /**
-     * When the migrated part is dropped: once the new deployment has {@code minSamples} samples of
-     * its own, the answer is those samples alone.
-     *
-     * <p>The default, {@value #DEFAULT_MIN_SAMPLES}, is where the new samples alone give every share
-     * to within one percentage point at 95 % confidence, whatever the share: a share measured from
-     * n samples has a binomial standard error of at most {@code sqrt(0.25 / n)}, and {@code 1.96 *
-     * sqrt(0.25 / n) <= 0.01} from n = 9,604 on. Past that, the migrated part could only add its
-     * own error (the old code's behaviour, which the impact analysis only approximates) to an
-     * answer that is already as precise as the tolerance asks.
-     *
-     * @param minSamples new samples from which the migration is phased out, &ge; 0 (0: never migrate)
-     */
-    public record PhaseOut(long minSamples) {
-        public static final long DEFAULT_MIN_SAMPLES = 9_604;
-        public static final PhaseOut DEFAULT = new PhaseOut(DEFAULT_MIN_SAMPLES);
-
-        public PhaseOut {
-            if (minSamples < 0) {
-                throw new IllegalArgumentException("minSamples must be >= 0: " + minSamples);
-            }
-        }
-
-        /** Whether {@code newSamples} suffice on their own. */
-        public boolean reached(long newSamples) {
-            return newSamples >= minSamples;
-        }
-
-        @Override
-        public String toString() {
-            return "phased out from " + minSamples + " new samples (every share then within 0.01 at 95 %: "
-                    + "1.96 * sqrt(0.25 / n) <= 0.01)";
-        }
     }
 
     /**
@@ -90,38 +68,70 @@ public final class MigrationBlend {
      * @param changes methods changed from the old deployment to the new one
      * @param newTree the new deployment's profile so far; returned as {@link #tree()} when phased out
      */
-    public static MigrationBlend of(Cct oldTree, ChangeList changes, ImpactAnalysis mode, Cct newTree, PhaseOut rule) {
+    public static MigrationBlend of(Cct oldTree, ChangeList changes, ImpactAnalysis mode, Cct newTree) {
         Objects.requireNonNull(newTree, "newTree");
-        Objects.requireNonNull(rule, "rule");
         long n = newTree.total(Cct.ROOT);
-        if (rule.reached(n)) {
-            return new MigrationBlend(newTree, new Cct(), n, 0, 0, 1, true);
-        }
         Migration m = ProfileMigration.migrate(oldTree, changes, mode, newTree);
         Cct merged = m.tree();
         int size = merged.size();
         boolean[] pooled = new boolean[size];
+        long[] fromOld = new long[size];
+        long[] fromNew = new long[size];
         long reusable = m.migratedTotal(Cct.ROOT);
         long pooledNew = 0;
         for (int i = 0; i < size; i++) {
             int o = oldTree.indexOf(merged.id(i));
             pooled[i] = o >= 0 && m.isReusable(o);
+            fromOld[i] = m.migratedSelf(i);
+            fromNew[i] = merged.self(i) - fromOld[i];
             if (pooled[i]) {
-                pooledNew += merged.self(i) - m.migratedSelf(i);
+                pooledNew += fromNew[i];
             }
         }
-        double scale = pooledNew > 0 ? (double) (reusable + pooledNew) / pooledNew : 1;
-        boolean keepOld = pooledNew > 0 || n == 0;
+        if (n == 0) { // nothing measured yet: the reusable old part alone
+            return new MigrationBlend(withSelf(merged, fromOld), withSelf(merged, fromOld), 0, 0, reusable, 1, 0, 0, 0,
+                    false);
+        }
+        if (pooledNew == 0 || reusable == 0) { // nothing to weigh the old profile against
+            return new MigrationBlend(withSelf(merged, fromNew), withSelf(merged, new long[size]), n, pooledNew, 0, 1, 0, 0,
+                    0, false);
+        }
+        double tau2 = MigrationWeights.betweenDeploymentVariance(fromOld, fromNew, pooled, reusable, pooledNew);
+        double[] weight = new double[size];
+        double sumQ = 0;
+        int blended = 0;
+        int dropped = 0;
+        for (int i = 0; i < size; i++) {
+            if (!pooled[i] || fromOld[i] + fromNew[i] == 0) {
+                continue;
+            }
+            weight[i] = MigrationWeights.migratedWeight(fromOld[i], fromNew[i], reusable, pooledNew, tau2);
+            if (weight[i] > 0) {
+                blended++;
+            } else {
+                dropped++;
+            }
+            sumQ += weight[i] * fromOld[i] / reusable + (1 - weight[i]) * fromNew[i] / pooledNew;
+        }
+        if (blended == 0) {
+            return new MigrationBlend(newTree, new Cct(), n, pooledNew, 0, 1, tau2, 0, dropped, true);
+        }
+        double units = reusable + pooledNew;
+        double scale = units / pooledNew;
         long[] self = new long[size];
         long[] migratedSelf = new long[size];
         for (int i = 0; i < size; i++) {
-            long fromOld = keepOld ? m.migratedSelf(i) : 0;
-            long fromNew = merged.self(i) - m.migratedSelf(i);
-            migratedSelf[i] = fromOld;
-            self[i] = pooled[i] ? fromOld + fromNew : Math.round(fromNew * scale);
+            if (pooled[i]) {
+                double old = units * weight[i] * fromOld[i] / reusable / sumQ;
+                double own = units * (1 - weight[i]) * fromNew[i] / pooledNew / sumQ;
+                migratedSelf[i] = Math.round(old);
+                self[i] = Math.round(old + own);
+            } else {
+                self[i] = Math.round(fromNew[i] * scale);
+            }
         }
-        return new MigrationBlend(withSelf(merged, self), withSelf(merged, migratedSelf), n, pooledNew,
-                keepOld ? reusable : 0, scale, false);
+        return new MigrationBlend(withSelf(merged, self), withSelf(merged, migratedSelf), n, pooledNew, reusable,
+                scale, tau2, blended, dropped, false);
     }
 
     /** A tree of {@code shape}'s nodes, same indexes, with the given self counts and totals summed up. */
@@ -170,7 +180,7 @@ public final class MigrationBlend {
         return pooledNewSamples;
     }
 
-    /** R: the old profile's reusable self samples kept in the answer (0 when phased out or not calibrated). */
+    /** R: the old profile's reusable self samples the answer weighed (0 when phased out or not calibrated). */
     public long reusableOldSamples() {
         return reusableOldSamples;
     }
@@ -180,6 +190,22 @@ public final class MigrationBlend {
         return scale;
     }
 
+    /** {@link MigrationWeights#betweenDeploymentVariance}, tau2; 0 when nothing was weighed. */
+    public double betweenDeploymentVariance() {
+        return betweenDeploymentVariance;
+    }
+
+    /** Pooled contexts with samples whose answer keeps a migrated part. */
+    public int blendedContexts() {
+        return blendedContexts;
+    }
+
+    /** Pooled contexts with samples whose migrated part was dropped: the new samples suffice there. */
+    public int droppedContexts() {
+        return droppedContexts;
+    }
+
+    /** Whether every pooled context was dropped, so the answer is the new tree alone. */
     public boolean phasedOut() {
         return phasedOut;
     }

@@ -1,6 +1,7 @@
 package io.cctflow.core.migration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.diff.ChangeList;
@@ -10,32 +11,73 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
-/** {@link MigrationBlend} against a brute force over paths, on random trees and change lists. */
+/** {@link MigrationBlend} and its rule ({@link MigrationWeights}) against a brute force over paths, on random trees and change lists. */
 class MigrationBlendPropertyTest {
 
     @Property(tries = 300)
     void blendEqualsTheBruteForceOverPaths(@ForAll long seed, @ForAll ImpactAnalysis mode,
             @ForAll @IntRange(min = 0, max = 40) int stacks, @ForAll @IntRange(min = 0, max = 30) int newStacks,
-            @ForAll @IntRange(min = 0, max = 200) int minSamples) {
+            @ForAll @IntRange(min = 1, max = 40) int newWeight) {
         Cct old = MigrationTrees.random(seed, stacks, 6, 5);
-        Cct neu = MigrationTrees.random(seed + 1, newStacks, 6, 6);
+        // the new deployment's counts times newWeight: from far fewer samples than the old to far more
+        Cct neu = scaled(MigrationTrees.random(seed + 1, newStacks, 6, 6), newWeight);
         ChangeList changes = MigrationTrees.randomChanges(seed, 5);
-        MigrationBlend blend = MigrationBlend.of(old, changes, mode, neu, new MigrationBlend.PhaseOut(minSamples));
+        MigrationBlend blend = MigrationBlend.of(old, changes, mode, neu);
 
-        Expected e = bruteForce(old, changes, mode, neu, minSamples);
+        Expected e = bruteForce(old, changes, mode, neu);
         assertThat(blend.phasedOut()).isEqualTo(e.phasedOut);
-        assertThat(positive(blend.tree())).isEqualTo(e.tree);
-        assertThat(positive(blend.migratedPart())).isEqualTo(e.migrated);
         assertThat(blend.newSamples()).isEqualTo(neu.total(Cct.ROOT));
-        if (!blend.phasedOut()) {
-            for (int n = 0; n < blend.tree().size(); n++) {
-                assertThat(blend.migratedPart().id(n)).as("same indexes").isEqualTo(blend.tree().id(n));
-                assertThat(blend.isMigrated(n)).isEqualTo(blend.migratedPart().total(n) > 0);
-            }
+        assertThat(blend.betweenDeploymentVariance()).isCloseTo(e.tau2, within(1e-12));
+        assertThat(blend.blendedContexts()).isEqualTo(e.blended);
+        assertThat(blend.droppedContexts()).isEqualTo(e.dropped);
+        if (blend.phasedOut()) {
+            assertThat(positive(blend.tree())).isEqualTo(positive(neu));
+            assertThat(blend.migratedPart().total(Cct.ROOT)).isZero();
+            return;
+        }
+        assertMatches(blend.tree(), e.self);
+        assertMatches(blend.migratedPart(), e.migrated);
+        for (int n = 0; n < blend.tree().size(); n++) {
+            assertThat(blend.migratedPart().id(n)).as("same indexes").isEqualTo(blend.tree().id(n));
+            assertThat(blend.isMigrated(n)).isEqualTo(blend.migratedPart().total(n) > 0);
+            assertThat(blend.migratedPart().self(n)).isLessThanOrEqualTo(blend.tree().self(n));
+        }
+    }
+
+    @Property(tries = 200)
+    void anOldProfileThatAgreesWithTheNewSamplesCountsEverySampleOnce(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 40) int stacks, @ForAll @IntRange(min = 1, max = 3) int oldWeight) {
+        Cct neu = MigrationTrees.random(seed, stacks, 6, 5);
+        Cct old = scaled(neu, oldWeight); // the same proportions: no disagreement beyond noise
+        Assume.that(selfByPath(neu).values().stream().filter(c -> c > 0).count() >= 2); // one context: share 1 either way
+        MigrationBlend blend = MigrationBlend.of(old, ChangeList.NONE, ImpactAnalysis.AG, neu);
+        assertThat(blend.betweenDeploymentVariance()).isZero();
+        // 1.96^2 / Nr > 1 / R while R < 3.84 Nr: nothing is dropped and each context is o + n
+        assertThat(blend.droppedContexts()).isZero();
+        assertThat(positive(blend.tree())).isEqualTo(positive(scaled(neu, oldWeight + 1)));
+        assertThat(positive(blend.migratedPart())).isEqualTo(positive(old));
+    }
+
+    @Property(tries = 200)
+    void anOldProfileThatDisagreesIsTrustedLessAndFadesFaster(@ForAll long seed,
+            @ForAll @IntRange(min = 2, max = 40) int stacks) {
+        Cct neu = scaled(MigrationTrees.random(seed, stacks, 6, 5), 20);
+        Cct agreeing = scaled(neu, 3);
+        Cct other = scaled(MigrationTrees.random(seed + 7, stacks, 6, 5), 60);
+        MigrationBlend trusted = MigrationBlend.of(agreeing, ChangeList.NONE, ImpactAnalysis.AG, neu);
+        MigrationBlend doubted = MigrationBlend.of(other, ChangeList.NONE, ImpactAnalysis.AG, neu);
+        assertThat(doubted.betweenDeploymentVariance()).isGreaterThanOrEqualTo(trusted.betweenDeploymentVariance());
+        if (doubted.betweenDeploymentVariance() > 0 && doubted.reusableOldSamples() > 0) {
+            // per sample, the disagreeing profile's weight is below R / (R + Nr)
+            double r = doubted.reusableOldSamples();
+            double nr = doubted.pooledNewSamples();
+            assertThat(doubted.migratedPart().total(Cct.ROOT) / (double) doubted.tree().total(Cct.ROOT))
+                    .isLessThan(r / (r + nr) + doubted.tree().size() * 0.5 / doubted.tree().total(Cct.ROOT));
         }
     }
 
@@ -45,8 +87,8 @@ class MigrationBlendPropertyTest {
         Cct old = MigrationTrees.random(seed, stacks, 6, 5);
         Cct neu = MigrationTrees.random(seed + 1, newStacks, 6, 6);
         ChangeList changes = MigrationTrees.randomChanges(seed, 5);
-        MigrationBlend blend = MigrationBlend.of(old, changes, mode, neu, new MigrationBlend.PhaseOut(Long.MAX_VALUE));
-        if (blend.pooledNewSamples() == 0) {
+        MigrationBlend blend = MigrationBlend.of(old, changes, mode, neu);
+        if (blend.pooledNewSamples() == 0 || blend.phasedOut()) {
             return;
         }
         Cct t = blend.tree();
@@ -70,15 +112,18 @@ class MigrationBlendPropertyTest {
                 .isLessThanOrEqualTo(t.size() * 0.5 / all + 1e-12);
     }
 
-    private record Expected(boolean phasedOut, Map<Long, List<Long>> tree, Map<Long, List<Long>> migrated) {
+    private record Expected(boolean phasedOut, double tau2, int blended, int dropped, Map<List<Long>, Double> self,
+            Map<List<Long>, Double> migrated) {
     }
 
-    /** Contexts as lists of (method, line) pairs, counted by hand. */
-    private static Expected bruteForce(Cct old, ChangeList changes, ImpactAnalysis mode, Cct neu, long minSamples) {
+    /**
+     * Contexts as lists of (method, line) pairs, counted by hand; the expected self counts before
+     * rounding. The rule as written in {@link MigrationWeights}: p = (o + n) / (R + Nr), vNew = p(1 -
+     * p) / Nr, vOld = p(1 - p) / R + tau2, dropped when 1.96^2 vNew <= vOld, else weight vNew / (vNew
+     * + vOld); tau2 = max(0, (Q - (k - 1)) / sum w) over the pooled contexts with samples.
+     */
+    private static Expected bruteForce(Cct old, ChangeList changes, ImpactAnalysis mode, Cct neu) {
         long n = neu.total(Cct.ROOT);
-        if (n >= minSamples) {
-            return new Expected(true, positive(neu), Map.of());
-        }
         Map<List<Long>, Long> oldSelf = selfByPath(old);
         Map<List<Long>, Long> newSelf = selfByPath(neu);
         Set<Long> affectedMethods = affectedMethods(mode, changes, oldSelf.keySet(), newSelf.keySet());
@@ -96,21 +141,104 @@ class MigrationBlendPropertyTest {
                 pooledNew += e.getValue();
             }
         }
-        double scale = pooledNew > 0 ? (double) (reusable + pooledNew) / pooledNew : 1;
-        boolean keepOld = pooledNew > 0 || n == 0;
-        Map<List<Long>, Long> self = new HashMap<>();
-        Map<List<Long>, Long> migrated = new HashMap<>();
-        for (List<Long> p : pooled) {
-            long fromOld = keepOld ? oldSelf.get(p) : 0;
-            self.merge(p, fromOld + newSelf.getOrDefault(p, 0L), Long::sum);
-            migrated.merge(p, fromOld, Long::sum);
+        Map<List<Long>, Double> self = new HashMap<>();
+        Map<List<Long>, Double> migrated = new HashMap<>();
+        if (n == 0 || pooledNew == 0 || reusable == 0) {
+            for (List<Long> p : pooled) {
+                double o = n == 0 ? oldSelf.get(p) : 0;
+                self.merge(p, o, Double::sum);
+                migrated.merge(p, o, Double::sum);
+            }
+            newSelf.forEach((p, c) -> self.merge(p, (double) c, Double::sum));
+            return new Expected(false, 0, 0, 0, self, migrated);
+        }
+        // tau2, with the pooled contexts' variance p(1-p)(1/R + 1/Nr)
+        double r = reusable;
+        double nr = pooledNew;
+        double q = 0;
+        double sumW = 0;
+        int k = 0;
+        for (List<Long> c : pooled) {
+            long o = oldSelf.get(c);
+            long s = newSelf.getOrDefault(c, 0L);
+            if (o + s == 0) {
+                continue;
+            }
+            k++;
+            double p = (o + s) / (r + nr);
+            double variance = p * (1 - p) * (1 / r + 1 / nr);
+            if (variance > 0) {
+                q += Math.pow(o / r - s / nr, 2) / variance;
+                sumW += 1 / variance;
+            }
+        }
+        double tau2 = k < 2 || sumW == 0 ? 0 : Math.max(0, (q - (k - 1)) / sumW);
+        Map<List<Long>, Double> weight = new HashMap<>();
+        int blended = 0;
+        int dropped = 0;
+        double sumQ = 0;
+        for (List<Long> c : pooled) {
+            long o = oldSelf.get(c);
+            long s = newSelf.getOrDefault(c, 0L);
+            if (o + s == 0) {
+                continue;
+            }
+            double p = (o + s) / (r + nr);
+            double vNew = p * (1 - p) / nr;
+            double vOld = p * (1 - p) / r + tau2;
+            double w = 1.96 * Math.sqrt(vNew) <= Math.sqrt(vOld) ? 0 : vNew / (vNew + vOld);
+            weight.put(c, w);
+            if (w > 0) {
+                blended++;
+            } else {
+                dropped++;
+            }
+            sumQ += w * o / r + (1 - w) * s / nr;
+        }
+        if (blended == 0) {
+            return new Expected(true, tau2, 0, dropped, Map.of(), Map.of());
+        }
+        for (List<Long> c : pooled) {
+            double w = weight.getOrDefault(c, 0.0);
+            double fromOld = (r + nr) * w * oldSelf.get(c) / r / sumQ;
+            self.put(c, fromOld + (r + nr) * (1 - w) * newSelf.getOrDefault(c, 0L) / nr / sumQ);
+            migrated.put(c, fromOld);
         }
         for (Map.Entry<List<Long>, Long> e : newSelf.entrySet()) {
             if (!pooled.contains(e.getKey())) {
-                self.merge(e.getKey(), Math.round(e.getValue() * scale), Long::sum);
+                self.put(e.getKey(), e.getValue() * (r + nr) / nr);
             }
         }
-        return new Expected(false, countsOf(self), countsOf(migrated));
+        return new Expected(false, tau2, blended, dropped, self, migrated);
+    }
+
+    /**
+     * Every context of {@code t} has its expected self count rounded (the sums' order may differ in
+     * the last bits, so within 0.5 plus a hair), every context expected at 1 or more is there, and
+     * totals are the sums of self counts below.
+     */
+    private static void assertMatches(Cct t, Map<List<Long>, Double> expected) {
+        Map<List<Long>, Long> actual = selfByPath(t);
+        for (Map.Entry<List<Long>, Long> a : actual.entrySet()) {
+            double e = expected.getOrDefault(a.getKey(), 0.0);
+            assertThat(Math.abs(a.getValue() - e)).as("context %s: %d, expected %s", a.getKey(), a.getValue(), e)
+                    .isLessThanOrEqualTo(0.5 + 1e-9);
+        }
+        expected.forEach((p, e) -> {
+            if (e >= 0.5 + 1e-9) {
+                assertThat(actual).as("context %s expected at %s", p, e).containsKey(p);
+            }
+        });
+        assertThat(positive(t)).isEqualTo(countsOf(actual));
+    }
+
+    private static Cct scaled(Cct t, long factor) {
+        Cct out = new Cct(t.size());
+        for (int i = 0; i < t.size(); i++) {
+            int node = i == Cct.ROOT ? Cct.ROOT : out.child(t.parent(i), t.method(i), t.callSiteLine(i));
+            out.addCounts(node, t.self(i) * factor, t.total(i) * factor);
+        }
+        return out;
     }
 
     /** BA's method closure over the call edges of both trees; the changed methods for AG and AG_CALLER. */

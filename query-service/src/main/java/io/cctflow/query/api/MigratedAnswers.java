@@ -5,6 +5,7 @@ import io.cctflow.core.ThreadFilter;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.core.migration.ImpactAnalysis;
 import io.cctflow.core.migration.MigrationBlend;
+import io.cctflow.core.migration.MigrationWeights;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.model.DeploymentRecord;
 import io.cctflow.model.InstanceRecord;
@@ -25,8 +26,9 @@ import java.util.Set;
  * own sample window (its last {@code limits.max-range} at most, every instance carrying the
  * request's labels, the request's thread filter applied), and cct-core's {@link MigrationBlend}
  * blends it with the new deployment's samples under the change list of both deployments'
- * CodeManifests ({@link CodeChanges#fromManifests}), until the {@link MigrationBlend.PhaseOut}
- * rule says the new samples suffice. Without a previous deployment or a manifest on either side
+ * CodeManifests ({@link CodeChanges#fromManifests}), each context's migrated part weighted by
+ * precision and dropped once the new samples suffice there ({@link MigrationWeights}; the answer is
+ * the measured one once every context is dropped). Without a previous deployment or a manifest on either side
  * the answer is the measured one and {@link Summary#note} says why. Thread-safe.
  */
 public final class MigratedAnswers {
@@ -35,12 +37,10 @@ public final class MigratedAnswers {
 
     private final CatalogueReader catalogue;
     private final TreeSource trees;
-    private final MigrationBlend.PhaseOut rule;
 
-    public MigratedAnswers(CatalogueReader catalogue, TreeSource trees, MigrationBlend.PhaseOut rule) {
+    public MigratedAnswers(CatalogueReader catalogue, TreeSource trees) {
         this.catalogue = catalogue;
         this.trees = trees;
-        this.rule = rule;
     }
 
     /**
@@ -54,11 +54,18 @@ public final class MigratedAnswers {
      *     judged reusable (N<sub>r</sub>)
      * @param migratedSamples the previous deployment's reusable samples in the answer (R)
      * @param scale what the counts of contexts not pooled were multiplied by, {@code (R + Nr) / Nr}
+     * @param betweenDeploymentVariance tau2 of {@link MigrationWeights}: how much the previous and
+     *     new shares of pooled contexts disagree beyond sampling noise
+     * @param blendedContexts pooled contexts whose answer keeps a migrated part
+     * @param droppedContexts pooled contexts whose migrated part the rule dropped
      * @param previous the previous deployment as {@code service@version}, or null
-     * @param phasedOut whether the rule dropped the migration because the new samples suffice
+     * @param rule {@link MigrationWeights#RULE}
+     * @param phasedOut whether the rule dropped the migrated part of every context because the new
+     *     samples suffice
      */
     public record Summary(String mode, boolean applied, double migratedShare, long newSamples, long pooledNewSamples,
-            long migratedSamples, double scale, String previous, String rule, boolean phasedOut, String note) {
+            long migratedSamples, double scale, double betweenDeploymentVariance, int blendedContexts,
+            int droppedContexts, String previous, String rule, boolean phasedOut, String note) {
     }
 
     /**
@@ -115,26 +122,29 @@ public final class MigratedAnswers {
         }
         DeploymentRecord previous = deployments.get(at - 1);
         String previousName = previous.service() + "@" + previous.version();
-        if (rule.reached(n)) {
-            return measured(measured, mode, previousName, "phased out: " + n + " new samples");
-        }
         CodeChanges changes = CodeChanges.fromManifests(catalogue, selection.service(), previous.version(),
                 selection.version());
         if (!changes.manifests()) {
             return measured(measured, mode, previousName, changes.note() + "; nothing is migrated without them");
         }
         Cct old = previousTree(params, previous, threads);
-        MigrationBlend blend = MigrationBlend.of(old, changes.changes(), ImpactAnalysis.valueOf(mode), measured, rule);
+        MigrationBlend blend = MigrationBlend.of(old, changes.changes(), ImpactAnalysis.valueOf(mode), measured);
+        if (blend.phasedOut()) {
+            return new Answer(measured, null, new Summary(mode, false, 0, n, blend.pooledNewSamples(), 0, 1,
+                    blend.betweenDeploymentVariance(), 0, blend.droppedContexts(), previousName, MigrationWeights.RULE,
+                    true, "phased out: the new samples suffice in all " + blend.droppedContexts()
+                            + " contexts pooled with " + previousName));
+        }
         return new Answer(blend.tree(), blend.migratedPart(), new Summary(mode, true, blend.migratedShare(), n,
-                blend.pooledNewSamples(), blend.reusableOldSamples(), blend.scale(), previousName, rule.toString(),
-                false, "migrated from " + previousName + " under " + mode + "; " + changes.note() + " (" + changes.added()
+                blend.pooledNewSamples(), blend.reusableOldSamples(), blend.scale(), blend.betweenDeploymentVariance(),
+                blend.blendedContexts(), blend.droppedContexts(), previousName, MigrationWeights.RULE, false,
+                "migrated from " + previousName + " under " + mode + "; " + changes.note() + " (" + changes.added()
                         + " added, " + changes.deleted() + " deleted, " + changes.modified() + " modified)"));
     }
 
-    private Answer measured(Cct tree, String mode, String previous, String note) {
-        boolean phasedOut = !mode.equals(OFF) && rule.reached(tree.total(Cct.ROOT));
-        return new Answer(tree, null, new Summary(mode, false, 0, tree.total(Cct.ROOT), 0, 0, 1, previous,
-                rule.toString(), phasedOut, note));
+    private static Answer measured(Cct tree, String mode, String previous, String note) {
+        return new Answer(tree, null, new Summary(mode, false, 0, tree.total(Cct.ROOT), 0, 0, 1, 0, 0, 0, previous,
+                MigrationWeights.RULE, false, note));
     }
 
     /** The previous deployment over its own window (the last limits.max-range of it), with the request's labels and threads. */

@@ -13,6 +13,7 @@ import io.cctflow.core.metrics.MethodTotals;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.core.migration.ImpactAnalysis;
 import io.cctflow.core.migration.MigrationBlend;
+import io.cctflow.core.migration.MigrationWeights;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.write.GraphWriter;
@@ -72,8 +73,12 @@ class MigratedAnswersTest {
         }
     }
 
-    /** v1 and v2 (windows 0 and 1), stored; returns {v1 tree, v2 tree}. */
-    private static Cct[] store(long seed, boolean manifests) {
+    /** Both deployments' trees (windows 0 and 1) and v2's stacks. */
+    private record Stored(Cct v1, Cct v2, List<StoredStacks.Stack> v2Stacks) {
+    }
+
+    /** v1 and v2 (windows 0 and 1), stored. */
+    private static Stored store(long seed, boolean manifests) {
         TestServers.get().cleanNeo4j();
         GraphSchema.ensure(driver, "");
         Random random = new Random(seed);
@@ -90,7 +95,8 @@ class MigratedAnswersTest {
                 StoredStacks.method(1 + random.nextInt(ALPHABET - 1))}, new int[] {0, 9, 1}, 1 + random.nextInt(4),
                 random.nextInt(2)));
         }
-        StoredStacks v2 = new StoredStacks("v2", "i1").add(StoredStacks.perturbed(young, random, 0.5, 0.1, ALPHABET));
+        List<StoredStacks.Stack> v2Stacks = StoredStacks.perturbed(young, random, 0.5, 0.1, ALPHABET);
+        StoredStacks v2 = new StoredStacks("v2", "i1").add(v2Stacks);
         GraphWriter writer = new GraphWriter(driver, "");
         v1.write(writer);
         v2.write(writer);
@@ -98,7 +104,7 @@ class MigratedAnswersTest {
             writer.writeCode(StoredStacks.manifest("v1", ALPHABET, -1));
             writer.writeCode(StoredStacks.manifest("v2", ALPHABET, MODIFIED, ADDED));
         }
-        return new Cct[] {StoredStacks.treeOf(List.of(v1), 0, 2), StoredStacks.treeOf(List.of(v2), 0, 2)};
+        return new Stored(StoredStacks.treeOf(List.of(v1), 0, 2), StoredStacks.treeOf(List.of(v2), 0, 2), v2Stacks);
     }
 
     private static ChangeList changes() {
@@ -110,11 +116,10 @@ class MigratedAnswersTest {
     @Test
     void migratedAnswersEqualCctCoresBlendAndFlagEveryMigratedNode() throws Exception {
         for (long seed = 1; seed <= 3; seed++) {
-            Cct[] trees = store(seed, true);
+            Stored stored = store(seed, true);
             for (ImpactAnalysis mode : ImpactAnalysis.values()) {
                 String what = "seed " + seed + " " + mode;
-                MigrationBlend blend = MigrationBlend.of(trees[0], changes(), mode, trees[1],
-                        MigrationBlend.PhaseOut.DEFAULT);
+                MigrationBlend blend = MigrationBlend.of(stored.v1(), changes(), mode, stored.v2());
                 if (mode == ImpactAnalysis.AG) { // BA may reuse nothing here: the added method reaches most
                     assertThat(blend.migratedShare()).as(what).isGreaterThan(0);
                 }
@@ -133,6 +138,10 @@ class MigratedAnswersTest {
                     assertThat(node).as("%s node %d", what, n).isNotNull();
                     assertThat(node.get("self").asLong()).as(what).isEqualTo(blend.tree().self(n));
                     assertThat(node.get("total").asLong()).as(what).isEqualTo(blend.tree().total(n));
+                    if (blend.phasedOut()) {
+                        assertThat(node.has("migrated")).as(what).isFalse();
+                        continue;
+                    }
                     assertThat(node.get("migratedTotal").asLong()).as(what).isEqualTo(blend.migratedPart().total(n));
                     assertThat(node.get("migrated").asBoolean()).as(what).isEqualTo(blend.isMigrated(n));
                 }
@@ -174,18 +183,18 @@ class MigratedAnswersTest {
 
     @Test
     void offAndUnmigratableSelectionsAnswerWithMeasuredFiguresAndSayWhy() throws Exception {
-        Cct[] trees = store(7, false);
+        Stored stored = store(7, false);
         JsonNode off = get(200, "/api/v1/tree", "service=shop&version=v2");
         assertThat(off.at("/migration/mode").asText()).isEqualTo("off");
         assertThat(off.at("/migration/applied").asBoolean()).isFalse();
         assertThat(off.at("/migration/migratedShare").asDouble()).isZero();
-        assertThat(off.get("totalSamples").asLong()).isEqualTo(trees[1].total(Cct.ROOT));
+        assertThat(off.get("totalSamples").asLong()).isEqualTo(stored.v2().total(Cct.ROOT));
         assertThat(off.at("/root/migrated").isMissingNode()).isTrue();
 
         JsonNode noManifests = get(200, "/api/v1/metrics/top", "service=shop&version=v2&migrate=AG");
         assertThat(noManifests.at("/migration/applied").asBoolean()).isFalse();
         assertThat(noManifests.at("/migration/note").asText()).contains("CodeManifest");
-        assertThat(noManifests.get("totalSamples").asLong()).isEqualTo(trees[1].total(Cct.ROOT));
+        assertThat(noManifests.get("totalSamples").asLong()).isEqualTo(stored.v2().total(Cct.ROOT));
 
         JsonNode first = get(200, "/api/v1/tree", "service=shop&version=v1&migrate=BA");
         assertThat(first.at("/migration/applied").asBoolean()).isFalse();
@@ -194,20 +203,32 @@ class MigratedAnswersTest {
 
     @Test
     void aDeploymentWithEnoughSamplesOfItsOwnIsPhasedOut() throws Exception {
-        Cct[] trees = store(8, true);
-        long needed = MigrationBlend.PhaseOut.DEFAULT_MIN_SAMPLES - trees[1].total(Cct.ROOT);
-        StoredStacks more = new StoredStacks("v2", "i2").add(List.of(new StoredStacks.Stack(
-                new MethodRecord[] {StoredStacks.method(0), StoredStacks.method(2)}, new int[] {0, 1}, needed, 0)));
-        more.write(new GraphWriter(driver, ""));
+        Stored stored = store(8, true);
+        // a second instance of v2 with 40 times the first one's samples, in its proportions
+        List<StoredStacks.Stack> more = new ArrayList<>();
+        for (StoredStacks.Stack s : stored.v2Stacks()) {
+            more.add(new StoredStacks.Stack(s.frames(), s.lines(), 40 * s.count(), s.window()));
+        }
+        StoredStacks i2 = new StoredStacks("v2", "i2").add(more);
+        i2.write(new GraphWriter(driver, ""));
+        Cct both = StoredStacks.treeOf(List.of(new StoredStacks("v2", "i1").add(stored.v2Stacks()), i2), 0, 2);
+        MigrationBlend enough = MigrationBlend.of(stored.v1(), changes(), ImpactAnalysis.AG, both);
+        MigrationBlend thin = MigrationBlend.of(stored.v1(), changes(), ImpactAnalysis.AG, stored.v2());
+        assertThat(enough.phasedOut()).as("cct-core's rule drops every context of both instances").isTrue();
+        assertThat(thin.phasedOut()).as("and none of the young instance alone").isFalse();
+
         JsonNode body = get(200, "/api/v1/tree", "service=shop&version=v2&migrate=AG");
         assertThat(body.at("/migration/phasedOut").asBoolean()).isTrue();
         assertThat(body.at("/migration/applied").asBoolean()).isFalse();
-        assertThat(body.at("/migration/newSamples").asLong()).isEqualTo(MigrationBlend.PhaseOut.DEFAULT_MIN_SAMPLES);
-        assertThat(body.get("totalSamples").asLong()).isEqualTo(MigrationBlend.PhaseOut.DEFAULT_MIN_SAMPLES);
-        // the young instance alone has fewer samples than the rule asks: migrated
+        assertThat(body.at("/migration/droppedContexts").asInt()).isEqualTo(enough.droppedContexts());
+        assertThat(body.at("/migration/blendedContexts").asInt()).isZero();
+        assertThat(body.at("/migration/newSamples").asLong()).isEqualTo(both.total(Cct.ROOT));
+        assertThat(body.get("totalSamples").asLong()).isEqualTo(both.total(Cct.ROOT));
+        assertThat(body.at("/root/migrated").isMissingNode()).isTrue();
         JsonNode young = get(200, "/api/v1/tree", "service=shop&version=v2&instance=i1&migrate=AG");
         assertThat(young.at("/migration/phasedOut").asBoolean()).isFalse();
         assertThat(young.at("/migration/applied").asBoolean()).isTrue();
+        assertThat(young.at("/migration/blendedContexts").asInt()).isEqualTo(thin.blendedContexts());
     }
 
     @Test
@@ -228,15 +249,18 @@ class MigratedAnswersTest {
 
     private static void assertSummary(String what, JsonNode summary, String mode, MigrationBlend blend) {
         assertThat(summary.get("mode").asText()).as(what).isEqualTo(mode);
-        assertThat(summary.get("applied").asBoolean()).as(what).isTrue();
-        assertThat(summary.get("migratedShare").asDouble()).as(what).isBetween(0.0, 1.0);
-        assertThat(summary.get("phasedOut").asBoolean()).as(what).isFalse();
+        assertThat(summary.get("applied").asBoolean()).as(what).isEqualTo(!blend.phasedOut());
+        assertThat(summary.get("phasedOut").asBoolean()).as(what).isEqualTo(blend.phasedOut());
         assertThat(summary.get("previous").asText()).as(what).isEqualTo("shop@v1");
         assertThat(summary.get("migratedShare").asDouble()).as(what).isCloseTo(blend.migratedShare(), within(1e-12));
         assertThat(summary.get("newSamples").asLong()).as(what).isEqualTo(blend.newSamples());
         assertThat(summary.get("pooledNewSamples").asLong()).as(what).isEqualTo(blend.pooledNewSamples());
         assertThat(summary.get("migratedSamples").asLong()).as(what).isEqualTo(blend.reusableOldSamples());
-        assertThat(summary.get("rule").asText()).as(what).contains("9604");
+        assertThat(summary.get("betweenDeploymentVariance").asDouble()).as(what)
+                .isCloseTo(blend.betweenDeploymentVariance(), within(1e-15));
+        assertThat(summary.get("blendedContexts").asInt()).as(what).isEqualTo(blend.blendedContexts());
+        assertThat(summary.get("droppedContexts").asInt()).as(what).isEqualTo(blend.droppedContexts());
+        assertThat(summary.get("rule").asText()).as(what).isEqualTo(MigrationWeights.RULE);
     }
 
     private static long samplesOf(MethodTotals totals, long id, boolean method) {
