@@ -66,6 +66,14 @@ public final class KafkaDataDir {
         int[] fresh = Ports.free(2);
         int broker = firstNonZero(requestedBroker, storedBroker, fresh[0]);
         int controller = firstNonZero(requestedController, storedController, fresh[1]);
+        // a port picked free a moment ago can be busy now (another process, or a child starting
+        // beside this one, took it): pick again a few times before giving up. Requested and
+        // stored ports stay what they are.
+        for (int attempt = 1; attempt < 5 && !(Ports.isFree(broker) && Ports.isFree(controller)); attempt++) {
+            fresh = Ports.free(2);
+            broker = firstNonZero(requestedBroker, storedBroker, fresh[0]);
+            controller = firstNonZero(requestedController, storedController, fresh[1]);
+        }
         if (broker == controller) {
             throw new ServerStartException("Kafka broker and controller ports must differ, both are " + broker);
         }

@@ -40,12 +40,17 @@ public final class AgentRun {
      */
     public static void run(String bootstrapServers, String topic, ExecutionId execution, String agentArgs,
             long minSamples, Duration deadline, String... mainAndArgs) throws Exception {
-        run(bootstrapServers, topic, execution, List.of(), agentArgs, minSamples, deadline, mainAndArgs);
+        run(bootstrapServers, topic, execution, List.of(), agentArgs, minSamples, Duration.ZERO, deadline, mainAndArgs);
     }
 
-    /** As above, with JVM options for the workload's JVM (e.g. the demo's {@code DemoProcess.JVM_OPTIONS}). */
+    /**
+     * As above, with JVM options for the workload's JVM (e.g. the demo's {@code DemoProcess.JVM_OPTIONS}),
+     * and a time the workload runs at least however soon its samples arrive (e.g. so that they
+     * span several of the job's windows).
+     */
     public static void run(String bootstrapServers, String topic, ExecutionId execution, List<String> jvmOptions,
-            String agentArgs, long minSamples, Duration deadline, String... mainAndArgs) throws Exception {
+            String agentArgs, long minSamples, Duration minimumRun, Duration deadline, String... mainAndArgs)
+            throws Exception {
         Path agentJar = Path.of(System.getProperty("cctflow.agent.jar"));
         assertThat(agentJar).as("shipped agent jar (built by the collector module)").isRegularFile();
         String args = "bootstrap.servers=" + bootstrapServers + ",topic=" + topic + ",service=" + execution.service()
@@ -62,8 +67,9 @@ public final class AgentRun {
                         + Path.of("target", "classes").toAbsolutePath()));
         command.addAll(Arrays.asList(mainAndArgs));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long minimumEnd = System.nanoTime() + minimumRun.toNanos();
         try {
-            awaitSamples(bootstrapServers, topic, execution, minSamples, deadline, child, log);
+            awaitSamples(bootstrapServers, topic, execution, minSamples, minimumEnd, deadline, child, log);
         } finally {
             child.getOutputStream().close();
         }
@@ -71,9 +77,12 @@ public final class AgentRun {
         assertThat(child.exitValue()).as("workload exit code; log: %s", Files.readString(log)).isZero();
     }
 
-    /** Waits until the batches of {@code execution} in {@code topic} hold more than {@code minSamples}. */
+    /**
+     * Waits until the batches of {@code execution} in {@code topic} hold more than {@code minSamples}
+     * and {@link System#nanoTime()} has passed {@code minimumEnd}.
+     */
     private static void awaitSamples(String bootstrapServers, String topic, ExecutionId execution, long minSamples,
-            Duration deadline, Process child, Path log) {
+            long minimumEnd, Duration deadline, Process child, Path log) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         byte[] key = execution.key().getBytes(StandardCharsets.UTF_8);
@@ -93,7 +102,7 @@ public final class AgentRun {
                                         .stream().mapToLong(Stack::getCount).sum();
                             }
                         }
-                        return samples[0] > minSamples;
+                        return samples[0] > minSamples && System.nanoTime() - minimumEnd >= 0;
                     });
         }
     }
