@@ -85,6 +85,22 @@ class PackedWindowTest {
         assertThat(PackedWindow.unpack(PackedWindow.pack(c))).isEqualTo(c);
     }
 
+    /** Key sets of every size the low-bit width steps through, and the extreme keys. */
+    @Property(tries = 100)
+    void keysOfAnyCountAndRangeComeBack(@ForAll long seed, @ForAll @IntRange(min = 0, max = 20_000) int count,
+            @ForAll @IntRange(min = 1, max = 64) int bits) {
+        Random random = new Random(seed);
+        long[] keys = random.longs(count).map(k -> bits == 64 ? k : k >> (64 - bits)).sorted().distinct().toArray();
+        if (random.nextBoolean()) {
+            keys = java.util.stream.LongStream.concat(Arrays.stream(keys),
+                    java.util.stream.LongStream.of(Long.MIN_VALUE, -1, 0, Long.MAX_VALUE)).sorted().distinct().toArray();
+        }
+        long[] zeros = new long[keys.length];
+        TreeCounts c = TreeCounts.of(keys, zeros, zeros, new long[0], new long[0], new long[0], new long[0],
+                new String[0], keys, zeros, zeros);
+        assertThat(PackedWindow.unpack(PackedWindow.pack(c))).isEqualTo(c);
+    }
+
     @Example
     void refusesThreadEntriesOfNodesOrThreadsNotInTheirTables() {
         long[] one = {7};
