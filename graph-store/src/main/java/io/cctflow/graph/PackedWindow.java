@@ -2,6 +2,9 @@ package io.cctflow.graph;
 
 import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -25,6 +28,8 @@ import java.util.Arrays;
  * method tables, each as its row count followed by its columns. Stateless and thread-safe.
  */
 public final class PackedWindow {
+    /** Eight bytes of an array as one little-endian long. */
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /** The format's first byte; another value is refused, so a later format can be told apart. */
     static final int VERSION = 1;
 
@@ -272,58 +277,74 @@ public final class PackedWindow {
             return row;
         }
 
-        /** What {@link Out#keys} wrote; keys out of order are refused by {@link TreeCounts#of}. */
+        /**
+         * What {@link Out#keys} wrote; keys out of order are refused by {@link TreeCounts#of}.
+         * Eight bytes at a time: a cold range read decodes millions of keys, and a bit at a time
+         * this took three times as long as the varints before.
+         */
         long[] keys() {
             long[] keys = new long[count()];
-            if (keys.length == 0) {
+            int n = keys.length;
+            if (n == 0) {
                 return keys;
             }
-            int low = lowBits(keys.length);
-            for (int i = 0; i < keys.length; i++) {
-                keys[i] = bits(low);
+            int low = lowBits(n);
+            long lowMask = (1L << low) - 1; // low >= 33 for any count an int holds
+            int lowStart = pos;
+            long lowEnd = lowStart + (((long) n * low + 7) >>> 3);
+            if (lowEnd > buf.length) {
+                throw damaged("cut off");
             }
-            skipToByte();
-            long high = 0;
-            long highLimit = 1L << (Long.SIZE - low); // low >= 33 for any count an int holds
-            for (int i = 0; i < keys.length; i++) {
-                while (bits(1) == 0) {
-                    if (++high >= highLimit) {
-                        throw damaged("a key beyond 64 bits");
-                    }
-                }
-                keys[i] = ((high << low) | keys[i]) ^ Long.MIN_VALUE;
+            for (int k = 0; k < n; k++) {
+                keys[k] = lowBitsAt(lowStart, (long) k * low, low) & lowMask;
             }
-            skipToByte();
-            return keys;
-        }
-
-        private int bitPos;
-
-        /** The next {@code width} (at most 63) bits, least significant first. */
-        private long bits(int width) {
-            long v = 0;
-            for (int done = 0; done < width; ) {
-                if (pos >= buf.length) {
+            int unaryStart = (int) lowEnd;
+            long highLimit = 1L << (Long.SIZE - low);
+            int found = 0;
+            for (int p = unaryStart; ; p += Long.BYTES) {
+                if (p >= buf.length) {
                     throw damaged("cut off");
                 }
-                int take = Math.min(8 - bitPos, width - done);
-                long b = ((buf[pos] & 0xFF) >>> bitPos) & ((1 << take) - 1);
-                v |= b << done;
-                done += take;
-                bitPos += take;
-                if (bitPos == 8) {
-                    bitPos = 0;
-                    pos++;
+                long word = p + Long.BYTES <= buf.length ? (long) WORDS.get(buf, p) : tail(p);
+                while (word != 0) {
+                    long bit = 8L * (p - unaryStart) + Long.numberOfTrailingZeros(word);
+                    long high = bit - found; // the ones before this one each took a bit
+                    if (high >= highLimit) {
+                        throw damaged("a key beyond 64 bits");
+                    }
+                    keys[found] = ((high << low) | keys[found]) ^ Long.MIN_VALUE;
+                    if (++found == n) {
+                        pos = unaryStart + (int) (bit >>> 3) + 1;
+                        return keys;
+                    }
+                    word &= word - 1;
                 }
+            }
+        }
+
+        /** The bits from {@code bitOffset} on of the section at {@code start}: at least {@code width} (at most 63) of them. */
+        private long lowBitsAt(int start, long bitOffset, int width) {
+            int b = start + (int) (bitOffset >>> 3);
+            int shift = (int) (bitOffset & 7);
+            if (b + Long.BYTES < buf.length) {
+                long v = (long) WORDS.get(buf, b) >>> shift;
+                return shift + width > Long.SIZE ? v | (long) (buf[b + Long.BYTES] & 0xFF) << (Long.SIZE - shift) : v;
+            }
+            long v = 0; // within the last nine bytes: a byte at a time (the section's own bytes are in bounds)
+            for (int k = 0; k * 8 - shift < width && b + k < buf.length; k++) {
+                long octet = buf[b + k] & 0xFF;
+                v |= k == 0 ? octet >>> shift : octet << (k * 8 - shift);
             }
             return v;
         }
 
-        private void skipToByte() {
-            if (bitPos > 0) {
-                bitPos = 0;
-                pos++;
+        /** The last (fewer than eight) bytes from {@code p} as a little-endian word. */
+        private long tail(int p) {
+            long word = 0;
+            for (int k = 0; p + k < buf.length; k++) {
+                word |= (long) (buf[p + k] & 0xFF) << (8 * k);
             }
+            return word;
         }
 
         String[] strings() {
