@@ -3,6 +3,8 @@ package io.cctflow.standalone;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -19,6 +21,7 @@ public final class DemoDeployments implements AutoCloseable {
     static final Duration FIRST_RUN = Duration.ofMinutes(2);
 
     private final Thread runner;
+    private final CountDownLatch nextStarted = new CountDownLatch(1);
     private volatile DemoProcess current;
     private volatile boolean closed;
 
@@ -34,6 +37,7 @@ public final class DemoDeployments implements AutoCloseable {
                                 DemoProcess.SLOWDOWN);
                         progress.accept("demo deployment " + DemoProcess.NEXT_VERSION + " started (" + DemoProcess.SLOWED_METHOD
                                 + " does " + Math.round(DemoProcess.SLOWDOWN * 100) + " % more work)");
+                        nextStarted.countDown();
                     }
                 }
             } catch (InterruptedException e) {
@@ -50,6 +54,11 @@ public final class DemoDeployments implements AutoCloseable {
     public static DemoDeployments start(Path agentJar, String bootstrapServers, Path logFile, Consumer<String> progress)
             throws IOException {
         return new DemoDeployments(agentJar, bootstrapServers, logFile, progress);
+    }
+
+    /** Waits until the second deployment has started; false if it did not within {@code timeout}. */
+    boolean awaitNextDeployment(Duration timeout) throws InterruptedException {
+        return nextStarted.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The comparison of the two deployments, method by method, on the query API at {@code base}. */

@@ -131,9 +131,10 @@ public final class Standalone {
         step("web UI at " + base + "/");
 
         String query = base + "/api/v1/metrics/method?service=" + DemoProcess.SERVICE + "&method=" + EXAMPLE_METHOD;
+        DemoDeployments demo = null;
         if (options.demo()) {
             Path agentJar = options.agentJar() != null ? options.agentJar() : defaultAgentJar();
-            DemoDeployments demo = DemoDeployments.start(agentJar, kafka.bootstrapServers(), data.resolve("demo.log"),
+            demo = DemoDeployments.start(agentJar, kafka.bootstrapServers(), data.resolve("demo.log"),
                     this::step);
             running.push(demo);
             step("demo JVM started (service " + DemoProcess.SERVICE + " " + DemoProcess.VERSION + " for "
@@ -146,12 +147,15 @@ public final class Standalone {
         System.out.println("  curl '" + base + "/api/v1/services'");
         System.out.println("  curl '" + query + "'");
         if (options.demo()) {
-            System.out.println("and, a few minutes after the second deployment started, the comparison of the two:");
+            System.out.println("and the comparison of the two deployments (reported below once the second runs):");
             System.out.println("  curl '" + DemoDeployments.compareQuery(base) + "'");
         }
         System.out.println("Press Ctrl-C to stop.");
-        if (options.demo()) {
+        if (demo != null) {
             awaitFirstAnswer(query);
+            if (demo.awaitNextDeployment(DemoDeployments.FIRST_RUN.plusMinutes(2))) {
+                DemoComparisonWatch.follow(DemoDeployments.compareQuery(base), this::step);
+            }
         }
     }
 

@@ -273,7 +273,7 @@ class WebUiIT {
         open("service=checkout&view=compare&a=v1&b=v2");
         browser.until("the diff flame graph", d -> browser.js("return document.getElementById('diff-flame').dataset.drawn") != null);
         JsonNode r = api("/api/v1/compare?a.at=checkout@v1&b.at=checkout@v2&weight=self&top=50");
-        assertThat(text("compare-summary")).contains(String.format(java.util.Locale.US, "%.1f %%", r.get("score").asDouble()))
+        assertThat(text("compare-summary")).contains(r.get("message").asText()).contains(String.format(java.util.Locale.US, "%.1f %%", r.get("score").asDouble()))
                 .contains(n(r.get("commonTree").get("size").asLong()) + " nodes");
         int rows = browser.driver.findElements(By.cssSelector("#differences tbody tr")).size();
         assertThat(rows).isEqualTo(Math.max(1, r.get("differences").size()));
