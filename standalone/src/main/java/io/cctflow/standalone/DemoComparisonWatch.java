@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 
 /**
  * What {@code standalone demo} says about its own comparison: once the second deployment runs, it
- * polls the compare endpoint and prints each new answer in words, "still collecting" while a side
+ * polls the compare endpoint (over the minutes both deployments run) and prints each new answer in words, "still collecting" while a side
  * has too few windows for the noise to be estimated (the endpoint withholds its labels), then the
  * significant methods, until one is found or {@link #LIMIT} has passed. Used by one thread.
  */
@@ -34,6 +34,8 @@ final class DemoComparisonWatch {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest request = HttpRequest.newBuilder(URI.create(query)).timeout(Duration.ofSeconds(30)).build();
         long deadline = System.nanoTime() + LIMIT.toNanos();
+        out.accept("comparing the two over the minutes both run, every " + INTERVAL.toSeconds() + " s: curl '" + query
+                + "'");
         String last = null;
         while (System.nanoTime() < deadline) {
             Optional<Answer> answer = Optional.empty();

@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
@@ -137,8 +138,8 @@ public final class Standalone {
             demo = DemoDeployments.start(agentJar, kafka.bootstrapServers(), data.resolve("demo.log"),
                     this::step);
             running.push(demo);
-            step("demo JVM started (service " + DemoProcess.SERVICE + " " + DemoProcess.VERSION + " for "
-                    + DemoDeployments.FIRST_RUN.toMinutes() + " min, then " + DemoProcess.NEXT_VERSION + " with "
+            step("demo JVM started (service " + DemoProcess.SERVICE + " " + DemoProcess.VERSION + "; in "
+                    + DemoDeployments.FIRST_RUN.toMinutes() + " min " + DemoProcess.NEXT_VERSION + " starts beside it, with "
                     + DemoProcess.SLOWED_METHOD + " " + Math.round(DemoProcess.SLOWDOWN * 100) + " % slower; log in "
                     + data.resolve("demo.log") + ")");
         }
@@ -153,8 +154,9 @@ public final class Standalone {
         System.out.println("Press Ctrl-C to stop.");
         if (demo != null) {
             awaitFirstAnswer(query);
-            if (demo.awaitNextDeployment(DemoDeployments.FIRST_RUN.plusMinutes(2))) {
-                DemoComparisonWatch.follow(DemoDeployments.compareQuery(base), this::step);
+            Instant bothRun = demo.awaitNextDeployment(DemoDeployments.FIRST_RUN.plusMinutes(2));
+            if (bothRun != null) {
+                DemoComparisonWatch.follow(DemoDeployments.compareQuery(base, bothRun), this::step);
             }
         }
     }
