@@ -1,4 +1,4 @@
-package io.cctflow.query.ui;
+package io.cctflow.standalone.ui;
 
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
