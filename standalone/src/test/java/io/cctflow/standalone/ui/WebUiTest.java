@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cctflow.query.QueryService;
 import io.cctflow.query.QueryServiceConfig;
+import io.cctflow.servers.Chromium;
 import io.cctflow.servers.TestServers;
 import io.cctflow.standalone.e2e.PipelineRun;
 import java.io.IOException;
@@ -35,6 +36,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -44,6 +46,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.Select;
@@ -67,7 +70,7 @@ class WebUiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static PipelineRun pipeline;
     private static QueryService service;
-    private static Browser browser;
+    private static Chromium browser;
     private static String base;
 
     @BeforeAll
@@ -79,7 +82,7 @@ class WebUiTest {
                 QueryServiceConfig.ROLLUP_INTERVAL, "0", QueryServiceConfig.AUTH_TOKEN, TOKEN,
                 QueryServiceConfig.AUTH_WRITE_TOKEN, WRITE_TOKEN)));
         base = "http://127.0.0.1:" + service.port();
-        browser = new Browser(1440, 1000);
+        browser = new Chromium(1440, 1000);
     }
 
     @AfterAll
@@ -107,14 +110,19 @@ class WebUiTest {
         return cls.substring(cls.lastIndexOf('.') + 1) + name.substring(name.lastIndexOf('.'));
     }
 
+    /** Waits up to 30 s for a condition, naming it on time-out. */
+    static <T> T until(String what, Function<WebDriver, T> condition) {
+        return browser.until(what, 30, condition);
+    }
+
     /** Opens a view and waits for its render to complete. */
     static void open(String query) {
-        browser.driver.get(base + "/?" + query);
-        browser.until("rendered " + query, d -> browser.js("return document.body.dataset.rendered") != null);
+        browser.driver().get(base + "/?" + query);
+        until("rendered " + query, d -> browser.js("return document.body.dataset.rendered") != null);
     }
 
     static String text(String id) {
-        return browser.driver.findElement(By.id(id)).getText();
+        return browser.driver().findElement(By.id(id)).getText();
     }
 
     static void screenshot(String name) {
@@ -177,12 +185,12 @@ class WebUiTest {
     }
 
     static void moveTo(List<Long> at) {
-        new Actions(browser.driver).moveToElement(browser.driver.findElement(By.id("flame")), at.get(0).intValue(),
+        new Actions(browser.driver()).moveToElement(browser.driver().findElement(By.id("flame")), at.get(0).intValue(),
                 at.get(1).intValue()).perform();
     }
 
     static void clickAt(List<Long> at) {
-        new Actions(browser.driver).moveToElement(browser.driver.findElement(By.id("flame")), at.get(0).intValue(),
+        new Actions(browser.driver()).moveToElement(browser.driver().findElement(By.id("flame")), at.get(0).intValue(),
                 at.get(1).intValue()).click().perform();
     }
 
@@ -196,21 +204,21 @@ class WebUiTest {
     @Test
     @Order(1)
     void asksForTheTokenThenSelectsAService() {
-        browser.driver.get(base + "/");
-        browser.until("the token dialog", d -> d.findElement(By.id("token-dialog")).isDisplayed());
-        browser.driver.findElement(By.id("token-input")).sendKeys(TOKEN); // the read token: writes ask again
-        browser.driver.findElement(By.cssSelector("#token-form button")).click();
-        browser.until("the first service's flame graph", d -> browser.js("return document.getElementById('flame').dataset.drawn") != null);
-        Select services = new Select(browser.driver.findElement(By.id("service")));
+        browser.driver().get(base + "/");
+        until("the token dialog", d -> d.findElement(By.id("token-dialog")).isDisplayed());
+        browser.driver().findElement(By.id("token-input")).sendKeys(TOKEN); // the read token: writes ask again
+        browser.driver().findElement(By.cssSelector("#token-form button")).click();
+        until("the first service's flame graph", d -> browser.js("return document.getElementById('flame').dataset.drawn") != null);
+        Select services = new Select(browser.driver().findElement(By.id("service")));
         assertThat(services.getOptions()).extracting(WebElement::getText).containsExactly(OTHER, SERVICE);
         services.selectByVisibleText(SERVICE);
         long all = tree("service=" + SERVICE).get("total").asLong();
         assertThat(all).isEqualTo(api("/api/v1/tree?service=" + SERVICE).get("totalSamples").asLong()).isPositive();
-        browser.until("the shop's whole tree", d -> Long.valueOf(all).equals(browser.js(
+        until("the shop's whole tree", d -> Long.valueOf(all).equals(browser.js(
                 "return S.service === arguments[0] && App.views.flame.flat ? App.views.flame.flat.w[0] : -1", SERVICE)));
-        assertThat(browser.driver.getCurrentUrl()).contains("service=" + SERVICE);
+        assertThat(browser.driver().getCurrentUrl()).contains("service=" + SERVICE);
         // the timeline is requested after the flame graph's tree
-        browser.until("the shop's timeline", d -> text("timeline-legend").startsWith(n(all) + " samples"));
+        until("the shop's timeline", d -> text("timeline-legend").startsWith(n(all) + " samples"));
     }
 
     @Test
@@ -219,7 +227,7 @@ class WebUiTest {
         String v1 = "at=" + SERVICE + "@" + V1;
         JsonNode root = tree(v1);
         open("service=" + SERVICE + "&version=" + V1);
-        browser.until("v1 drawn", d -> Long.valueOf(root.get("total").asLong()).equals(browser.js("return App.views.flame.flat.w[0]")));
+        until("v1 drawn", d -> Long.valueOf(root.get("total").asLong()).equals(browser.js("return App.views.flame.flat.w[0]")));
         @SuppressWarnings("unchecked")
         Set<String> drawn = new TreeSet<>((List<String>) browser.js("return App.views.flame.flat.names"));
         Set<String> api = new TreeSet<>();
@@ -235,7 +243,7 @@ class WebUiTest {
 
         JsonNode[] aWork = only(root, A_WORK);
         moveTo(frameOffset("flame", "flame", A_WORK));
-        String tip = browser.until("the tooltip", d -> d.findElement(By.id("tooltip")).isDisplayed()
+        String tip = until("the tooltip", d -> d.findElement(By.id("tooltip")).isDisplayed()
                 ? d.findElement(By.id("tooltip")).getText() : null);
         assertThat(tip).contains(A_WORK).contains(n(aWork[0].get("total").asLong()) + " of " + n(root.get("total").asLong()))
                 .contains("line " + aWork[0].get("line").asInt() + " of " + simple(aWork[1].get("method").asText()));
@@ -249,14 +257,14 @@ class WebUiTest {
         long aWork = only(root, A_WORK)[0].get("total").asLong();
         clickAt(frameOffset("flame", "flame", A_WORK));
         // the whole tree is held and nothing below A.work was pruned: zoomed without a request
-        browser.until("zoomed into A.work", d -> d.getCurrentUrl().contains("node=")
+        until("zoomed into A.work", d -> d.getCurrentUrl().contains("node=")
                 && Long.valueOf(aWork).equals(browser.js("const v = App.views.flame, f = v.flat;"
                         + "return f.names[f.name[v.focus()]] === arguments[0] ? f.w[v.focus()] : -1", A_WORK)));
         assertThat(browser.js("return window.cctflowTimings.length")).as("tree requests").isEqualTo(1L);
         assertThat(text("crumbs")).contains(simple(A_WORK));
         screenshot("flame-zoomed");
-        browser.driver.findElement(By.tagName("body")).sendKeys(Keys.ESCAPE);
-        browser.until("zoom reset", d -> !d.getCurrentUrl().contains("node=")
+        browser.driver().findElement(By.tagName("body")).sendKeys(Keys.ESCAPE);
+        until("zoom reset", d -> !d.getCurrentUrl().contains("node=")
                 && Long.valueOf(0).equals(browser.js("return App.views.flame.focus()")));
         assertThat(browser.js("return App.views.flame.flat.w[0]")).isEqualTo(root.get("total").asLong());
     }
@@ -273,7 +281,7 @@ class WebUiTest {
         int belowPruned = nodes(only(tree(v1 + "&minShare=" + minShare), A_WORK)[0]).size();
         assertThat(belowPruned).as("pruning at " + minShare + " hides part of A.work's subtree").isLessThan(below);
         open("service=" + SERVICE + "&version=" + V1 + "&minShare=" + minShare);
-        browser.until("pruned tree", d -> Long.valueOf(belowPruned).equals(browser.js("const f = App.views.flame.flat;"
+        until("pruned tree", d -> Long.valueOf(belowPruned).equals(browser.js("const f = App.views.flame.flat;"
                 + "const k = f.names.indexOf(arguments[0]); let i = 0; while (i < f.n && f.name[i] !== k) i++;"
                 + "if (i === f.n) return -1;"
                 + "let n = 1; for (let j = i + 1; j < f.n && f.depth[j] > f.depth[i]; j++) n++; return n", A_WORK)));
@@ -282,7 +290,7 @@ class WebUiTest {
         int requeried = nodes(api("/api/v1/tree?" + v1 + "&node=" + aWork.get("id").asText() + "&minShare=" + minShare)
                 .get("root")).size();
         assertThat(requeried).isGreaterThan(belowPruned);
-        browser.until("the subtree of A.work from the API", d -> d.getCurrentUrl().contains("node=")
+        until("the subtree of A.work from the API", d -> d.getCurrentUrl().contains("node=")
                 && Long.valueOf(requeried).equals(browser.js("const f = App.views.flame.flat;"
                         + "return f.names[f.name[0]] === arguments[0] ? f.n : -1", A_WORK)));
         assertThat(browser.js("return App.views.flame.flat.w[0]")).isEqualTo(aWork.get("total").asLong());
@@ -299,17 +307,17 @@ class WebUiTest {
         assertThat(fibSamples).isLessThan(nodes(root).stream().filter(e -> e[0].get("method").asText().equals(FIB))
                 .mapToLong(e -> e[0].get("total").asLong()).sum());
         open("service=" + SERVICE + "&version=" + V1);
-        browser.driver.findElement(By.tagName("body")).sendKeys("/");
+        browser.driver().findElement(By.tagName("body")).sendKeys("/");
         assertThat(browser.js("return document.activeElement.id")).isEqualTo("search");
-        browser.driver.switchTo().activeElement().sendKeys(simple(FIB));
+        browser.driver().switchTo().activeElement().sendKeys(simple(FIB));
         String expected = fibFrames + " frames · method time " + n(fibSamples) + " of " + n(root.get("total").asLong())
                 + " samples";
-        String shown = browser.until("the search result", d -> {
+        String shown = until("the search result", d -> {
             String t = d.findElement(By.id("search-result")).getText();
             return t.contains("method time") ? t : null;
         });
         assertThat(shown).contains(expected);
-        assertThat(browser.driver.getCurrentUrl()).contains("q=" + enc(simple(FIB)));
+        assertThat(browser.driver().getCurrentUrl()).contains("q=" + enc(simple(FIB)));
         screenshot("search");
     }
 
@@ -317,7 +325,7 @@ class WebUiTest {
     @Order(6)
     void methodViewShowsTheApisNumbersAndTheBaselineArrow() {
         open("service=" + SERVICE + "&version=" + V2 + "&view=method&method=" + enc(A_WORK));
-        browser.until("the method view", d -> !d.findElement(By.id("callers")).getText().isEmpty()
+        until("the method view", d -> !d.findElement(By.id("callers")).getText().isEmpty()
                 && d.findElement(By.id("baseline")).isDisplayed());
         JsonNode m = api("/api/v1/metrics/method?at=" + SERVICE + "@" + V2 + "&method=" + enc(A_WORK));
         assertThat(text("method-time")).contains(n(m.get("methodSamples").asLong()) + " of "
@@ -347,12 +355,12 @@ class WebUiTest {
     @Order(7)
     void comparesTwoDeployments() {
         open("service=" + SERVICE + "&view=compare&a=" + V1 + "&b=" + V2);
-        browser.until("the diff flame graph", d -> browser.js("return document.getElementById('diff-flame').dataset.drawn") != null);
+        until("the diff flame graph", d -> browser.js("return document.getElementById('diff-flame').dataset.drawn") != null);
         JsonNode r = api("/api/v1/compare?a.at=" + SERVICE + "@" + V1 + "&b.at=" + SERVICE + "@" + V2 + "&weight=self&top=50");
         assertThat(text("compare-summary")).contains(String.format(Locale.US, "%.1f %%", r.get("score").asDouble()))
                 .contains(n(r.get("commonTree").get("size").asLong()) + " nodes")
                 .contains(n(r.get("a").get("samples").asLong()) + " → " + n(r.get("b").get("samples").asLong()));
-        int rows = browser.driver.findElements(By.cssSelector("#differences tbody tr")).size();
+        int rows = browser.driver().findElements(By.cssSelector("#differences tbody tr")).size();
         assertThat(rows).isEqualTo(Math.max(1, r.get("differences").size()));
         assertThat(r.get("differences").size()).as("the slowed A.work differs").isPositive();
         assertThat(text("differences")).contains(r.get("differences").get(0).get("method").asText());
@@ -364,7 +372,7 @@ class WebUiTest {
     void comparesTwoInstancesAndTwoTimeRangesChosenPerSide() {
         // instance against instance: web-1 (v1) against web-3 (v2)
         open("service=" + SERVICE + "&view=compare&a=" + V1 + "&a.instance=web-1&b=" + V2 + "&b.instance=web-3");
-        browser.until("the instance comparison", d -> text("compare-summary").contains("web-3"));
+        until("the instance comparison", d -> text("compare-summary").contains("web-3"));
         JsonNode r = api("/api/v1/compare?a.at=" + SERVICE + "@" + V1 + "&a.instance=web-1&b.at=" + SERVICE + "@" + V2
                 + "&b.instance=web-3&weight=self&top=50");
         assertThat(r.get("a").get("samples").asLong()).isEqualTo(
@@ -376,7 +384,7 @@ class WebUiTest {
         browser.js("const s = document.getElementById('side-b-instances');"
                 + "for (const o of s.options) o.selected = o.value === 'web-4';"
                 + "s.dispatchEvent(new Event('change'));");
-        browser.until("b on web-4", d -> d.getCurrentUrl().contains("b.instance=web-4")
+        until("b on web-4", d -> d.getCurrentUrl().contains("b.instance=web-4")
                 && text("compare-summary").contains("web-4"));
 
         // range against range: the first 20 s of web-1 against the rest of it (windows of 10 s)
@@ -393,7 +401,7 @@ class WebUiTest {
                 bEnd = Instant.parse(web1.get("lastSample").asText()).plusSeconds(10).toString();
         String sides = "&a.instance=web-1&a.from=" + a + "&a.to=" + aEnd + "&b.instance=web-1&b.from=" + aEnd + "&b.to=" + bEnd;
         open("service=" + SERVICE + "&view=compare&a=" + V1 + "&b=" + V1 + sides);
-        browser.until("the range comparison", d -> text("compare-summary").contains(bEnd));
+        until("the range comparison", d -> text("compare-summary").contains(bEnd));
         JsonNode ranges = api("/api/v1/compare?a.service=" + SERVICE + "&a.version=" + V1 + "&b.service=" + SERVICE
                 + "&b.version=" + V1 + sides + "&weight=self&top=50");
         assertThat(ranges.get("a").get("samples").asLong()).isPositive();
@@ -408,35 +416,35 @@ class WebUiTest {
     @Order(9)
     void createsATaskAndShowsItsMetrics() throws Exception {
         open("service=" + SERVICE + "&version=" + V2 + "&view=tasks");
-        WebElement form = browser.driver.findElement(By.id("task-form"));
+        WebElement form = browser.driver().findElement(By.id("task-form"));
         form.findElement(By.name("id")).sendKeys("bad");
         new Select(form.findElement(By.name("matchType"))).selectByVisibleText("REGEX");
         form.findElement(By.name("pattern")).sendKeys("(");
         form.findElement(By.name("nameTemplate")).sendKeys("x");
         form.findElement(By.cssSelector("button[type=submit]")).click();
         // the read token may not write: the UI asks for the write token and keeps it for the session
-        browser.until("the write token dialog", d -> d.findElement(By.id("token-dialog")).isDisplayed()
+        until("the write token dialog", d -> d.findElement(By.id("token-dialog")).isDisplayed()
                 && text("token-reason").contains("auth.write-token"));
-        browser.driver.findElement(By.id("token-input")).sendKeys(WRITE_TOKEN);
-        browser.driver.findElement(By.cssSelector("#token-form button")).click();
-        browser.until("the API's validation message", d -> text("task-message").contains("invalid regular expression"));
+        browser.driver().findElement(By.id("token-input")).sendKeys(WRITE_TOKEN);
+        browser.driver().findElement(By.cssSelector("#token-form button")).click();
+        until("the API's validation message", d -> text("task-message").contains("invalid regular expression"));
 
-        browser.driver.findElement(By.id("task-reset")).click();
+        browser.driver().findElement(By.id("task-reset")).click();
         form.findElement(By.name("id")).sendKeys("slowed");
         form.findElement(By.name("pattern")).sendKeys(TASK_PREFIX);
         form.findElement(By.name("nameTemplate")).sendKeys("slowed");
         form.findElement(By.cssSelector("button[type=submit]")).click();
-        String answer = browser.until("the API's answer", d -> text("task-message").isEmpty() ? null : text("task-message"));
+        String answer = until("the API's answer", d -> text("task-message").isEmpty() ? null : text("task-message"));
         assertThat(answer).startsWith("Accepted");
-        assertThat(browser.driver.findElement(By.id("token-dialog")).isDisplayed()).as("asked once").isFalse();
+        assertThat(browser.driver().findElement(By.id("token-dialog")).isDisplayed()).as("asked once").isFalse();
 
         // the samples job applies the definition from its topic: labels the task roots, stores it
         pipeline.process(UiWorkloads.JOB_KEYS);
         open("service=" + SERVICE + "&version=" + V2 + "&view=tasks");
-        browser.until("the stored definition", d -> text("task-list").contains(TASK_PREFIX));
-        browser.driver.findElement(By.id("task-metric-name")).sendKeys("slowed");
-        browser.driver.findElement(By.id("task-metric-go")).click();
-        browser.until("the task's metrics", d -> text("task-metric-head").contains("samples in task slowed"));
+        until("the stored definition", d -> text("task-list").contains(TASK_PREFIX));
+        browser.driver().findElement(By.id("task-metric-name")).sendKeys("slowed");
+        browser.driver().findElement(By.id("task-metric-go")).click();
+        until("the task's metrics", d -> text("task-metric-head").contains("samples in task slowed"));
         // the task roots are A.work's nodes: the task's samples are A.work's
         long aWork = methodSamples("at=" + SERVICE + "@" + V2, A_WORK);
         assertThat(text("task-samples")).isEqualTo(n(aWork));
@@ -445,7 +453,7 @@ class WebUiTest {
 
         // the flame graph of the task: its roots' subtrees with their calling contexts
         open("service=" + SERVICE + "&version=" + V2 + "&task=slowed");
-        browser.until("the task's flame graph", d -> Long.valueOf(aWork).equals(
+        until("the task's flame graph", d -> Long.valueOf(aWork).equals(
                 browser.js("return App.views.flame.flat ? App.views.flame.flat.w[0] : -1")));
         assertThat(browser.js("return App.views.flame.flat.names.includes(arguments[0])", B_WORK))
                 .as("outside the task").isEqualTo(false);
@@ -457,7 +465,7 @@ class WebUiTest {
     void migrateIsAskedForAndShownAsTheApiAnswersIt() {
         String v2 = "at=" + SERVICE + "@" + V2;
         open("service=" + SERVICE + "&version=" + V2 + "&view=method&method=" + enc(A_WORK) + "&migrate=AG");
-        browser.until("the migrated method view", d -> !d.findElement(By.id("callers")).getText().isEmpty());
+        until("the migrated method view", d -> !d.findElement(By.id("callers")).getText().isEmpty());
         assertThat(requests("/api/v1/metrics/method")).anyMatch(u -> u.contains("migrate=AG"));
         checkMethodFigures(v2 + "&migrate=AG");
         JsonNode migration = api("/api/v1/metrics/method?" + v2 + "&migrate=AG&method=" + enc(A_WORK)).get("migration");
@@ -466,23 +474,23 @@ class WebUiTest {
         screenshot("method-migrated");
 
         // the control: another mode, carried in the URL and asked for
-        new Select(browser.driver.findElement(By.id("migrate"))).selectByValue("BA");
-        browser.until("BA asked for", d -> d.getCurrentUrl().contains("migrate=BA")
+        new Select(browser.driver().findElement(By.id("migrate"))).selectByValue("BA");
+        until("BA asked for", d -> d.getCurrentUrl().contains("migrate=BA")
                 && requests("/api/v1/metrics/method").stream().anyMatch(u -> u.contains("migrate=BA"))
                 && text("migrate-note").contains("Migrate BA:"));
-        browser.until("BA's figures", d -> text("method-time").contains(n(api("/api/v1/metrics/method?" + v2
+        until("BA's figures", d -> text("method-time").contains(n(api("/api/v1/metrics/method?" + v2
                 + "&migrate=BA&method=" + enc(A_WORK)).get("methodSamples").asLong()) + " of "));
         checkMethodFigures(v2 + "&migrate=BA");
 
         // the flame graph asks for the nested form, the only one that marks migrated counts
         open("service=" + SERVICE + "&version=" + V2 + "&migrate=AG");
         long total = api("/api/v1/tree?" + v2 + "&migrate=AG").get("root").get("total").asLong();
-        browser.until("the migrated tree", d -> Long.valueOf(total).equals(browser.js("return App.views.flame.flat.w[0]")));
+        until("the migrated tree", d -> Long.valueOf(total).equals(browser.js("return App.views.flame.flat.w[0]")));
         assertThat(requests("/api/v1/tree")).anyMatch(u -> u.contains("migrate=AG") && !u.contains("format="));
         // and the hot methods the same top methods' scope
         open("service=" + SERVICE + "&version=" + V2 + "&view=table&migrate=AG");
         JsonNode top = api("/api/v1/metrics/top?" + v2 + "&migrate=AG&by=self&top=500");
-        browser.until("the migrated hot methods", d -> text("table-note").contains(n(top.get("totalSamples").asLong()) + " samples"));
+        until("the migrated hot methods", d -> text("table-note").contains(n(top.get("totalSamples").asLong()) + " samples"));
         assertThat(requests("/api/v1/metrics/top")).allMatch(u -> u.contains("migrate=AG"));
     }
 
