@@ -431,6 +431,10 @@ App.views.compare = {
       card(ct.size !== undefined ? fmt.n(ct.size) + ' nodes' : '–', 'common tree', 'contexts in both trees once changed subtrees are excised: ' + (ct.shareOfA !== undefined ? fmt.pct(ct.shareOfA) + ' of a, ' + fmt.pct(ct.shareOfB) + ' of b' : '')),
       card(r.score !== undefined ? r.score.toFixed(1) + ' %' : '–', 'matching score', 'overlap times coverage: how well b\'s profile matches a\'s (100 % = identical)'),
     ];
+    const sg = r.significance;
+    if (sg) cards.unshift(card(r.message, 'significance (false discovery rate ' + fmt.pct(sg.fdr) + ')', sg.model === 'withheld'
+      ? 'each side needs two or more instances or windows to estimate the noise from; until then no method is labelled'
+      : 'noise estimated from ' + sg.replicatesA + ' ' + sg.unitA + ' against ' + sg.replicatesB + ' ' + sg.unitB + ', dispersion ' + sg.dispersionMethodTime.toFixed(2)));
     if (r.noise) cards.push(card(fmt.pct(r.noise.threshold), 'noise threshold (' + r.noise.source + ')', 'differences below the noise level are not ranked'));
     if (r.changes) cards.push(card(r.changes.manifests ? r.changes.added + ' / ' + r.changes.deleted + ' / ' + r.changes.modified : 'no manifests', 'methods added / deleted / modified', r.changes.note || 'from the deployments\' code manifests'));
     $('compare-summary').replaceChildren(...cards);

@@ -357,7 +357,8 @@ class WebUiTest {
         open("service=" + SERVICE + "&view=compare&a=" + V1 + "&b=" + V2);
         until("the diff flame graph", d -> browser.js("return document.getElementById('diff-flame').dataset.drawn") != null);
         JsonNode r = api("/api/v1/compare?a.at=" + SERVICE + "@" + V1 + "&b.at=" + SERVICE + "@" + V2 + "&weight=self&top=50");
-        assertThat(text("compare-summary")).contains(String.format(Locale.US, "%.1f %%", r.get("score").asDouble()))
+        assertThat(text("compare-summary")).contains(r.get("message").asText())
+                .contains(String.format(Locale.US, "%.1f %%", r.get("score").asDouble()))
                 .contains(n(r.get("commonTree").get("size").asLong()) + " nodes")
                 .contains(n(r.get("a").get("samples").asLong()) + " → " + n(r.get("b").get("samples").asLong()));
         int rows = browser.driver().findElements(By.cssSelector("#differences tbody tr")).size();
