@@ -12,6 +12,7 @@ import io.cctflow.model.NodeRecord;
 import io.cctflow.model.WindowCounts;
 import io.cctflow.query.QueryService;
 import io.cctflow.query.QueryServiceConfig;
+import io.cctflow.servers.Chromium;
 import io.cctflow.servers.Neo4jServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,8 +29,6 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.neo4j.driver.Driver;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -151,15 +150,8 @@ public final class FlameGraphPaintBenchmark {
     }
 
     static void run(String base, Path apHtml, int nodes) throws Exception {
-        Path profile = Files.createTempDirectory("cctflow-ui-bench-chromium");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=1600,1000");
-        ChromeDriver chrome = new ChromeDriver(new ChromeDriverService.Builder()
-                .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile()).usingAnyFreePort().build(), options);
-        try {
+        try (Chromium browser = new Chromium(1600, 1000)) {
+            ChromeDriver chrome = browser.driver();
             chrome.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", HARNESS));
             WebDriverWait wait = new WebDriverWait(chrome, Duration.ofSeconds(60));
             double[] oursLoad = new double[RUNS], oursFetch = new double[RUNS], oursLayout = new double[RUNS];
@@ -220,8 +212,6 @@ public final class FlameGraphPaintBenchmark {
             report("API alone: /api/v1/tree (nested JSON, Java client)", apiJson);
             report("async-profiler HTML: navigation -> complete paint", apLoad);
             report("async-profiler HTML: click -> zoomed paint", apZoom);
-        } finally {
-            chrome.quit();
         }
     }
 
