@@ -15,10 +15,10 @@ import org.neo4j.driver.Session;
  * (:Service {name}) -[:HAS_DEPLOYMENT]-> (:Deployment {key, service, version, firstSample, lastSample})
  *     -[:HAS_INSTANCE]-> (:Instance {key, service, version, instanceId, host, pid, startTime,
  *                                    labels, firstSample, lastSample})
- *     -[:HAS_WINDOW]-> (:Window {key, instance, resolution, start, end, nodeIds[], self[], total[],
- *                                threadNodeIds[], threadIds[], threadSelf[],
- *                                threadDictIds[], threadDictNames[], threadRawNames[],
- *                                methodIds[], methodSamples[], methodSelf[],
+ *     -[:HAS_WINDOW]-> (:Window {key, instance, resolution, start, end, counts (PackedWindow; or, as
+ *                                written before: nodeIds[], self[], total[], threadNodeIds[], threadIds[],
+ *                                threadSelf[], threadDictIds[], threadDictNames[], threadRawNames[],
+ *                                methodIds[], methodSamples[], methodSelf[]),
  *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired, checksum})
  * (:Window {key, instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})
  * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)

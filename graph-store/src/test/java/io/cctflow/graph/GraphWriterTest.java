@@ -8,6 +8,7 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.MethodId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.NodeId;
+import io.cctflow.graph.write.WindowContribution;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;
@@ -131,7 +132,8 @@ class GraphWriterTest extends CleanGraph {
     }
 
     /**
-     * A window whose per-method table comes from another write than its per-node tables (as a
+     * A window of the layout before {@link PackedWindow} (one packed property per column) is still
+     * read; one whose per-method table comes from another write than its per-node tables (as a
      * read during a rewrite can see it) adds up like a whole one, self by node and by thread; the
      * checksum written with the window refuses it. The splice here is permanent, so every
      * repeated read sees it.
@@ -142,12 +144,33 @@ class GraphWriterTest extends CleanGraph {
         TreeCounts large = TreeCounts.of(wideTree(2_000, 2));
         writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
         writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, large, TruncationCounts.NONE)));
+        storeAsColumns(large);
         assertThat(windows.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
                 .extracting(WindowCounts::counts).isEqualTo(large);
         try (var session = driver.session()) {
             session.run("MATCH (w:Window) SET w.methodSamples = $samples, w.methodSelf = $self",
                     Map.of("samples", PackedLongs.pack(small.methodSamples()),
                             "self", PackedLongs.pack(small.methodSelf()))).consume();
+        }
+
+        assertThatThrownBy(() -> windows.windows(List.of(EXEC.key()), 0, 60_000))
+                .hasMessageContaining("do not match the checksum written with them");
+    }
+
+    /**
+     * A window's packed counts ({@link PackedWindow}) are one property, but a read during a rewrite
+     * can still take them from another write than the checksum: refused.
+     */
+    @Test
+    void packedCountsOfAnotherWriteAreRefused() {
+        TreeCounts small = TreeCounts.of(wideTree(300, 1));
+        TreeCounts large = TreeCounts.of(wideTree(2_000, 2));
+        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
+        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, large, TruncationCounts.NONE)));
+        try (var session = driver.session()) {
+            assertThat(session.run("MATCH (w:Window) RETURN w.nodeIds IS NULL AND w.counts IS NOT NULL AS packed")
+                    .single().get("packed").asBoolean()).isTrue();
+            session.run("MATCH (w:Window) SET w.counts = $counts", Map.of("counts", PackedWindow.pack(small))).consume();
         }
 
         assertThatThrownBy(() -> windows.windows(List.of(EXEC.key()), 0, 60_000))
@@ -185,6 +208,54 @@ class GraphWriterTest extends CleanGraph {
     }
 
     /** A root with {@code width} leaves under one method, on two threads, {@code weight} samples each. */
+    /** Rewrites the one stored window in the layout before {@link PackedWindow}, as older versions wrote it. */
+    private void storeAsColumns(TreeCounts c) {
+        try (var session = driver.session()) {
+            session.run("""
+                    MATCH (w:Window) REMOVE w.counts
+                    SET w.nodeIds = $nodeIds, w.self = $self, w.total = $total, w.threadNodeIds = $threadNodeIds,
+                        w.threadIds = $threadIds, w.threadSelf = $threadSelf, w.threadDictIds = $threadDictIds,
+                        w.threadDictNames = $threadDictNames, w.methodIds = $methodIds,
+                        w.methodSamples = $methodSamples, w.methodSelf = $methodSelf""",
+                    Map.ofEntries(Map.entry("nodeIds", PackedLongs.pack(c.nodeIds())),
+                            Map.entry("self", PackedLongs.pack(c.self())),
+                            Map.entry("total", PackedLongs.pack(c.total())),
+                            Map.entry("threadNodeIds", PackedLongs.pack(c.threadNodeIds())),
+                            Map.entry("threadIds", PackedLongs.pack(c.threadIds())),
+                            Map.entry("threadSelf", PackedLongs.pack(c.threadSelf())),
+                            Map.entry("threadDictIds", PackedLongs.pack(c.threadDictIds())),
+                            Map.entry("threadDictNames", List.of(c.threadDictNames())),
+                            Map.entry("methodIds", PackedLongs.pack(c.methodIds())),
+                            Map.entry("methodSamples", PackedLongs.pack(c.methodSamples())),
+                            Map.entry("methodSelf", PackedLongs.pack(c.methodSelf())))).consume();
+        }
+    }
+
+    /**
+     * A window stored in the layout before gains contributions like any window (it holds no batch
+     * ids, so each is added once) and is written back packed, equal to the brute-force sum.
+     */
+    @Test
+    void aWindowOfTheLayoutBeforeGainsContributionsAndIsRewrittenPacked() {
+        TreeCounts small = TreeCounts.of(wideTree(300, 1));
+        TreeCounts large = TreeCounts.of(wideTree(2_000, 2));
+        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
+        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, large, TruncationCounts.NONE)));
+        storeAsColumns(large);
+        WindowContribution added = new WindowContribution(
+                new WindowCounts(EXEC.key(), 0, 60_000, small, new TruncationCounts(1, 0, 0, 0)), 42);
+
+        writer.addContributions(List.of(added));
+        writer.addContributions(List.of(added));
+
+        assertThat(windows.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
+                .isEqualTo(new WindowCounts(EXEC.key(), 0, 60_000, large.plus(small), new TruncationCounts(1, 0, 0, 0)));
+        try (var session = driver.session()) {
+            assertThat(session.run("MATCH (w:Window) RETURN w.nodeIds IS NULL AND w.methodIds IS NULL"
+                    + " AND w.counts IS NOT NULL AS packed").single().get("packed").asBoolean()).isTrue();
+        }
+    }
+
     private static Cct wideTree(int width, int weight) {
         long main = MethodId.of("A", "main", "()V");
         long f = MethodId.of("A", "f", "()V");

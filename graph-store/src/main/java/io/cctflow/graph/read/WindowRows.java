@@ -2,6 +2,7 @@ package io.cctflow.graph.read;
 
 import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.PackedWindow;
 import io.cctflow.graph.WindowChecksum;
 import io.cctflow.model.TruncationCounts;
 import io.cctflow.model.WindowCounts;
@@ -25,7 +26,7 @@ public final class WindowRows {
     /** What a window query returns: the arrays of {@link WindowCounts}. */
     public static final String COLUMNS = """
             RETURN w.key AS key, w.instance AS instance, w.start AS start, w.end AS end, w.written AS written,
-                   w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
+                   w.counts AS counts, w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
                    w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
                    w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
                    w.threadRawNames AS threadRawNames,
@@ -99,13 +100,22 @@ public final class WindowRows {
 
     private static WindowCounts toWindowCounts(Record r) {
         return new WindowCounts(r.get("instance").asString(), r.get("start").asLong(), r.get("end").asLong(),
-                TreeCounts.of(Reads.longs(r.get("nodeIds")), Reads.longs(r.get("self")), Reads.longs(r.get("total")),
-                        Reads.longs(r.get("threadNodeIds")), Reads.longs(r.get("threadIds")), Reads.longs(r.get("threadSelf")),
-                        Reads.longs(r.get("threadDictIds")), Reads.strings(r.get("threadDictNames")),
-                        Reads.longs(r.get("methodIds")), Reads.longs(r.get("methodSamples")), Reads.longs(r.get("methodSelf")))
-                        .withRawThreadNames(RawThreadNames.of(Reads.strings(r.get("threadRawNames")))),
+                counts(r),
                 new TruncationCounts(r.get("truncatedMerged").asLong(0), r.get("truncatedPending").asLong(0),
                         r.get("truncatedAmbiguous").asLong(0), r.get("truncatedExpired").asLong(0)));
+    }
+
+    /** The packed counts ({@link PackedWindow}), or the columns of windows written before them. */
+    private static TreeCounts counts(Record r) {
+        Value packed = r.get("counts");
+        if (!packed.isNull()) {
+            return PackedWindow.unpack(packed.asByteArray());
+        }
+        return TreeCounts.of(Reads.longs(r.get("nodeIds")), Reads.longs(r.get("self")), Reads.longs(r.get("total")),
+                Reads.longs(r.get("threadNodeIds")), Reads.longs(r.get("threadIds")), Reads.longs(r.get("threadSelf")),
+                Reads.longs(r.get("threadDictIds")), Reads.strings(r.get("threadDictNames")),
+                Reads.longs(r.get("methodIds")), Reads.longs(r.get("methodSamples")), Reads.longs(r.get("methodSelf")))
+                .withRawThreadNames(RawThreadNames.of(Reads.strings(r.get("threadRawNames"))));
     }
 
     /**

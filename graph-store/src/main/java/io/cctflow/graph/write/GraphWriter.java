@@ -2,6 +2,7 @@ package io.cctflow.graph.write;
 
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.PackedLongs;
+import io.cctflow.graph.PackedWindow;
 import io.cctflow.graph.WindowChecksum;
 import io.cctflow.graph.Sessions;
 import io.cctflow.model.Resolution;
@@ -95,7 +96,7 @@ public final class GraphWriter {
             MERGE (w:Window {key: r.key})
             SET w.instance = r.instance, w.resolution = r.resolution, w.start = r.start, w.end = r.end,
                 w.written = timestamp(), w.members = r.members, w.batches = r.batches, w.checksum = r.checksum,
-                w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
+                w.counts = r.counts, w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
                 w.threadNodeIds = r.threadNodeIds, w.threadIds = r.threadIds, w.threadSelf = r.threadSelf,
                 w.threadDictIds = r.threadDictIds, w.threadDictNames = r.threadDictNames,
                 w.threadRawNames = r.threadRawNames,
@@ -265,6 +266,25 @@ public final class GraphWriter {
         row.put("instance", w.executionKey());
         row.put("start", w.windowStartMillis());
         row.put("end", w.windowEndMillis());
+        byte[] packed = PackedWindow.pack(c);
+        row.put("counts", packed);
+        if (packed == null) { // tables the packed form cannot code: the columns of the layout before
+            putColumns(row, c);
+        }
+        row.put("truncatedMerged", w.truncation().merged());
+        row.put("truncatedPending", w.truncation().pending());
+        row.put("truncatedAmbiguous", w.truncation().ambiguous());
+        row.put("truncatedExpired", w.truncation().expired());
+        row.put("checksum", WindowChecksum.of(c, w.truncation()));
+        return row;
+    }
+
+    /**
+     * The counts as one packed array property per column, the layout before {@link PackedWindow}:
+     * written only for tables it cannot code; the columns of a packed window are removed (set to
+     * null) when it is written.
+     */
+    private static void putColumns(Map<String, Object> row, TreeCounts c) {
         row.put("nodeIds", PackedLongs.pack(c.nodeIds()));
         row.put("self", PackedLongs.pack(c.self()));
         row.put("total", PackedLongs.pack(c.total()));
@@ -277,12 +297,6 @@ public final class GraphWriter {
         row.put("methodIds", PackedLongs.pack(c.methodIds()));
         row.put("methodSamples", PackedLongs.pack(c.methodSamples()));
         row.put("methodSelf", PackedLongs.pack(c.methodSelf()));
-        row.put("truncatedMerged", w.truncation().merged());
-        row.put("truncatedPending", w.truncation().pending());
-        row.put("truncatedAmbiguous", w.truncation().ambiguous());
-        row.put("truncatedExpired", w.truncation().expired());
-        row.put("checksum", WindowChecksum.of(c, w.truncation()));
-        return row;
     }
 
     /**
