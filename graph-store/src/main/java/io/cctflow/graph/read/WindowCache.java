@@ -78,8 +78,17 @@ public final class WindowCache {
         keep(key, latestWrittenMillis, planNowMillis, sum, rows(sum));
     }
 
+    /**
+     * Whether a version written at {@code writtenMillis} (database clock) was settled at {@code
+     * planNowMillis}: written more than {@code settleMillis} before, so no write running or to come
+     * can give other counts the same {@code written}. Only settled versions are kept.
+     */
+    boolean isSettled(long writtenMillis, long planNowMillis) {
+        return writtenMillis < planNowMillis - settleMillis;
+    }
+
     private void keep(String key, long writtenMillis, long planNowMillis, Object counts, long weight) {
-        if (weight > capacityRows || writtenMillis >= planNowMillis - settleMillis) {
+        if (weight > capacityRows || !isSettled(writtenMillis, planNowMillis)) {
             return;
         }
         Entry old = entries.put(key, new Entry(writtenMillis, counts, weight));

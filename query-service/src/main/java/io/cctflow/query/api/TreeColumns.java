@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.cctflow.core.Cct;
+import io.cctflow.core.NodeId;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,15 +19,21 @@ import java.util.function.LongFunction;
  * The compact tree of {@code GET /api/v1/tree?format=columns}: the same nodes as the nested JSON,
  * as parallel arrays, one entry per node, in the order a flame graph draws them (depth first,
  * children by method signature then call-site line): {@code parent} (index of the parent in these
- * arrays, -1 for the start node), {@code method} (index into {@code methods}, the signatures
- * sorted), {@code line}, {@code self}, {@code total} and {@code id} (decimal strings; null in a
- * merged view). Several times smaller than the nested form and parsed without an object per node.
+ * arrays, -1 for the start node), {@code method} (index into the per-response method dictionary
+ * {@code methods}, the signatures sorted, and {@code methodIds}, their 64-bit ids as decimal
+ * strings), {@code line}, {@code self} and {@code total}. Node ids are not listed: a node's id is a
+ * function of its parent's id, method id and line ({@link NodeId#child}), so the id of any node
+ * follows from {@code startId} (the start node's id as a decimal string; null in a merged view,
+ * whose nodes have no stored ids) down its path. Several times smaller than the nested form, parsed
+ * without an object per node, and written without one.
  */
 final class TreeColumns implements JsonSerializable {
     private final Cct tree;
     private final List<Integer> kept;
     private final List<List<Integer>> children;
     private final boolean realIds;
+    /** The method dictionary: ids ordered by signature, then id. */
+    private final long[] methodIds;
     private final String[] methods;
     private final Map<Long, Integer> methodIndex;
 
@@ -39,19 +46,19 @@ final class TreeColumns implements JsonSerializable {
         this.kept = kept;
         this.children = children;
         this.realIds = realIds;
-        Map<String, Long> idOf = new HashMap<>();
+        Map<Long, String> names = new HashMap<>();
         for (int n : kept) {
-            long m = tree.method(n);
-            idOf.putIfAbsent(name.apply(m), m);
+            names.computeIfAbsent(tree.method(n), name::apply);
         }
-        methods = idOf.keySet().toArray(String[]::new);
-        Arrays.sort(methods);
+        Long[] ids = names.keySet().toArray(Long[]::new);
+        Arrays.sort(ids, Comparator.<Long, String>comparing(names::get).thenComparing(Comparator.naturalOrder()));
+        methodIds = new long[ids.length];
+        methods = new String[ids.length];
         methodIndex = new HashMap<>();
-        for (int i = 0; i < methods.length; i++) {
-            methodIndex.put(idOf.get(methods[i]), i);
-        }
-        for (int n : kept) { // two method ids of one name (an unknown id is named by its hex): share the index
-            methodIndex.putIfAbsent(tree.method(n), Arrays.binarySearch(methods, name.apply(tree.method(n))));
+        for (int i = 0; i < ids.length; i++) {
+            methodIds[i] = ids[i];
+            methods[i] = names.get(ids[i]);
+            methodIndex.put(ids[i], i);
         }
     }
 
@@ -111,6 +118,11 @@ final class TreeColumns implements JsonSerializable {
             gen.writeString(m);
         }
         gen.writeEndArray();
+        gen.writeArrayFieldStart("methodIds");
+        for (long m : methodIds) {
+            gen.writeString(Long.toString(m));
+        }
+        gen.writeEndArray();
         gen.writeFieldName("parent");
         gen.writeArray(parent, 0, parent.length);
         int[] ints = new int[order.length];
@@ -135,15 +147,7 @@ final class TreeColumns implements JsonSerializable {
         }
         gen.writeFieldName("total");
         gen.writeArray(longs, 0, longs.length);
-        if (realIds) {
-            gen.writeArrayFieldStart("id");
-            for (int k : order) {
-                gen.writeString(Long.toString(tree.id(kept.get(k))));
-            }
-            gen.writeEndArray();
-        } else {
-            gen.writeNullField("id");
-        }
+        gen.writeStringField("startId", realIds ? Long.toString(tree.id(kept.get(0))) : null);
         gen.writeEndObject();
     }
 
