@@ -81,9 +81,16 @@ function fromColumns(c) {
     f.x[i] = f.x[p] + childTotal[p]; // children from the left; self samples leave a gap on the right
     childTotal[p] += f.w[i];
   }
+  // drawing order is depth first: the subtree of i is [i, end[i]), so a frame too narrow to draw
+  // skips its whole subtree at once
+  f.end = new Int32Array(n);
   for (let i = n - 1; i >= 0; i--) { // children after parents: a pruned gap marks every ancestor
     if (f.w[i] - f.self[i] - childTotal[i] > 0) f.complete[i] = 0;
-    if (i > 0 && !f.complete[i]) f.complete[f.parent[i]] = 0;
+    f.end[i] += i + 1;
+    if (i > 0) {
+      if (!f.complete[i]) f.complete[f.parent[i]] = 0;
+      f.end[f.parent[i]] += f.end[i] - i;
+    }
   }
   // recursive: an ancestor has the same method (counts of each method on the current path)
   const onPath = new Int32Array(f.names.length);
@@ -227,30 +234,25 @@ class FlameGraph {
     ctx.font = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
     ctx.textBaseline = 'middle';
     const hl = this.highlight;
-    const end = L.x0 + f.w[this.focus];
-    // the visible frames (1 px or wider), then drawn in batches: one path per colour, so the
-    // canvas parses each colour once instead of once per frame
+    // the visible frames (1 px or wider) of the focused subtree, depth first: a frame narrower
+    // than 1 px skips its subtree (its frames are no wider), so the walk costs the frames drawn,
+    // not the tree. Drawn in batches, one path per colour, so the canvas parses each colour once
     const batches = new Map(); // colour, dimmed -> [x, y, w, ...]
     const notches = [], labels = [], marked = [];
-    for (let d = L.base; d <= f.maxDepth; d++) {
-      const row = f.rows[d];
-      const y = this.rowY(L, d);
-      const lo = lowerBound(f, row, L.x0);
-      for (let k = lo; k < row.length; k++) {
-        const i = row[k];
-        const x = f.x[i];
-        if (x >= end) break;
-        const px = (x - L.x0) * L.scale;
-        const pw = f.w[i] * L.scale;
-        if (pw < 1 || px + pw <= 0) continue;
-        const key = (this.colourOf ? this.colourOf(i) : f.colours[f.name[i]]) + (hl && !hl[i] ? '|dim' : '');
-        let batch = batches.get(key);
-        if (!batch) batches.set(key, batch = []);
-        batch.push(px, y, Math.max(pw - 0.5, 1));
-        if (f.rec[i] && pw > 4) notches.push(px, y); // recursive frame: a dark notch on the left
-        if (this.marks && this.marks[i] && pw > 6) marked.push(px, y, pw);
-        if (pw > 28) labels.push(i, px, y, pw);
-      }
+    const colourOf = this.colourOf;
+    for (let i = this.focus, stop = f.end[this.focus]; i < stop;) {
+      const pw = f.w[i] * L.scale;
+      if (pw < 1) { i = f.end[i]; continue; }
+      const px = (f.x[i] - L.x0) * L.scale;
+      const y = this.rowY(L, f.depth[i]);
+      const key = (colourOf ? colourOf(i) : f.colours[f.name[i]]) + (hl && !hl[i] ? '|dim' : '');
+      let batch = batches.get(key);
+      if (!batch) batches.set(key, batch = []);
+      batch.push(px, y, Math.max(pw - 0.5, 1));
+      if (f.rec[i] && pw > 4) notches.push(px, y); // recursive frame: a dark notch on the left
+      if (this.marks && this.marks[i] && pw > 6) marked.push(px, y, pw);
+      if (pw > 28) labels.push(i, px, y, pw);
+      i++;
     }
     for (const [key, rects] of batches) {
       const bar = key.indexOf('|');

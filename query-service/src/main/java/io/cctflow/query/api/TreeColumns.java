@@ -29,8 +29,10 @@ import java.util.function.LongFunction;
  */
 final class TreeColumns implements JsonSerializable {
     private final Cct tree;
-    private final List<Integer> kept;
-    private final List<List<Integer>> children;
+    private final int size;
+    private final int[] kept;
+    private final int[] firstChild;
+    private final int[] childCount;
     private final boolean realIds;
     /** The method dictionary: ids ordered by signature, then id. */
     private final long[] methodIds;
@@ -38,17 +40,21 @@ final class TreeColumns implements JsonSerializable {
     private final Map<Long, Integer> methodIndex;
 
     /**
-     * @param kept the kept nodes of {@code tree}, parents first; {@code children} by kept position
+     * @param kept the {@code size} kept nodes of {@code tree}, parents first; the kept children of
+     *     position {@code k} are the positions {@code firstChild[k] .. firstChild[k] + childCount[k]}
      * @param realIds whether node ids are those of the stored tree (not of a merged view)
      */
-    TreeColumns(Cct tree, List<Integer> kept, List<List<Integer>> children, boolean realIds, LongFunction<String> name) {
+    TreeColumns(Cct tree, int size, int[] kept, int[] firstChild, int[] childCount, boolean realIds,
+            LongFunction<String> name) {
         this.tree = tree;
+        this.size = size;
         this.kept = kept;
-        this.children = children;
+        this.firstChild = firstChild;
+        this.childCount = childCount;
         this.realIds = realIds;
         Map<Long, String> names = new HashMap<>();
-        for (int n : kept) {
-            names.computeIfAbsent(tree.method(n), name::apply);
+        for (int k = 0; k < size; k++) {
+            names.computeIfAbsent(tree.method(kept[k]), name::apply);
         }
         Long[] ids = names.keySet().toArray(Long[]::new);
         Arrays.sort(ids, Comparator.<Long, String>comparing(names::get).thenComparing(Comparator.naturalOrder()));
@@ -64,51 +70,75 @@ final class TreeColumns implements JsonSerializable {
 
     /** Kept positions in drawing order: depth first, children by method signature, then line. */
     int[] order() {
-        int[] rank = new int[kept.size()];
-        int[] line = new int[kept.size()];
-        for (int k = 0; k < rank.length; k++) {
+        int[] rank = new int[size];
+        int[] line = new int[size];
+        for (int k = 0; k < size; k++) {
             rank[k] = methodOf(k);
-            line[k] = tree.callSiteLine(kept.get(k));
+            line[k] = tree.callSiteLine(kept[k]);
         }
-        Comparator<Integer> byMethodThenLine = (a, b) -> {
-            int c = Integer.compare(rank[a], rank[b]);
-            return c != 0 ? c : Integer.compare(line[a], line[b]);
-        };
-        int[] out = new int[kept.size()];
-        int[] stack = new int[Math.max(16, kept.size())];
+        int[] out = new int[size];
+        int[] stack = new int[Math.max(16, size)];
+        int[] group = new int[16];
         int top = 0;
-        int size = 0;
+        int done = 0;
         stack[top++] = 0;
         while (top > 0) {
             int k = stack[--top];
-            out[size++] = k;
-            List<Integer> cs = children.get(k);
-            if (cs.size() > 1) {
-                cs = new ArrayList<>(cs);
-                cs.sort(byMethodThenLine);
+            out[done++] = k;
+            int m = childCount[k];
+            if (group.length < m) {
+                group = new int[m];
             }
-            for (int j = cs.size() - 1; j >= 0; j--) { // pushed last to first: the first child comes out next
-                stack[top++] = cs.get(j);
+            for (int j = 0; j < m; j++) {
+                group[j] = firstChild[k] + j;
+            }
+            sortByMethodThenLine(group, m, rank, line);
+            for (int j = m - 1; j >= 0; j--) { // pushed last to first: the first child comes out next
+                stack[top++] = group[j];
             }
         }
         return out;
     }
 
+    /** Sorts {@code positions[0 .. m)} by rank, then line: insertion sort (most sibling groups are small), boxed beyond. */
+    private static void sortByMethodThenLine(int[] positions, int m, int[] rank, int[] line) {
+        if (m > 32) {
+            Integer[] boxed = new Integer[m];
+            for (int j = 0; j < m; j++) {
+                boxed[j] = positions[j];
+            }
+            Arrays.sort(boxed, Comparator.<Integer>comparingInt(a -> rank[a]).thenComparingInt(a -> line[a]));
+            for (int j = 0; j < m; j++) {
+                positions[j] = boxed[j];
+            }
+            return;
+        }
+        for (int j = 1; j < m; j++) {
+            int p = positions[j];
+            int i = j - 1;
+            while (i >= 0 && (rank[positions[i]] > rank[p] || rank[positions[i]] == rank[p] && line[positions[i]] > line[p])) {
+                positions[i + 1] = positions[i];
+                i--;
+            }
+            positions[i + 1] = p;
+        }
+    }
+
     private int methodOf(int k) {
-        return methodIndex.get(tree.method(kept.get(k)));
+        return methodIndex.get(tree.method(kept[k]));
     }
 
     @Override
     public void serialize(JsonGenerator gen, SerializerProvider provider) throws IOException {
         int[] order = order();
-        int[] position = new int[kept.size()]; // kept position -> index in the columns
+        int[] position = new int[size]; // kept position -> index in the columns
         for (int i = 0; i < order.length; i++) {
             position[order[i]] = i;
         }
         int[] parent = new int[order.length];
         Arrays.fill(parent, -1);
-        for (int k = 0; k < children.size(); k++) {
-            for (int c : children.get(k)) {
+        for (int k = 0; k < size; k++) {
+            for (int c = firstChild[k]; c < firstChild[k] + childCount[k]; c++) {
                 parent[position[c]] = position[k];
             }
         }
@@ -133,21 +163,21 @@ final class TreeColumns implements JsonSerializable {
         gen.writeFieldName("method");
         gen.writeArray(ints, 0, ints.length);
         for (int i = 0; i < order.length; i++) {
-            ints[i] = tree.callSiteLine(kept.get(order[i]));
+            ints[i] = tree.callSiteLine(kept[order[i]]);
         }
         gen.writeFieldName("line");
         gen.writeArray(ints, 0, ints.length);
         for (int i = 0; i < order.length; i++) {
-            longs[i] = tree.self(kept.get(order[i]));
+            longs[i] = tree.self(kept[order[i]]);
         }
         gen.writeFieldName("self");
         gen.writeArray(longs, 0, longs.length);
         for (int i = 0; i < order.length; i++) {
-            longs[i] = tree.total(kept.get(order[i]));
+            longs[i] = tree.total(kept[order[i]]);
         }
         gen.writeFieldName("total");
         gen.writeArray(longs, 0, longs.length);
-        gen.writeStringField("startId", realIds ? Long.toString(tree.id(kept.get(0))) : null);
+        gen.writeStringField("startId", realIds ? Long.toString(tree.id(kept[0])) : null);
         gen.writeEndObject();
     }
 
