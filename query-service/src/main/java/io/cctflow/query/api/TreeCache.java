@@ -1,9 +1,7 @@
 package io.cctflow.query.api;
 
+import io.cctflow.core.collect.WeighedLru;
 import io.cctflow.graph.read.RangePlanner;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Trees loaded for selections ({@link TreeSource}), kept across requests, least recently used
@@ -24,19 +22,14 @@ final class TreeCache {
     /** Default bound: one million nodes, about 100 MB of heap (ten trees of 100,000 nodes). */
     static final long DEFAULT_WEIGHT = 1_000_000;
 
-    private final long capacity;
-    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
-    private long weight;
-
-    private record Entry(TreeSource.Named tree, long weight) {
-    }
+    private final WeighedLru<String, TreeSource.Named> entries;
 
     /** @param capacity most weight kept; 0 keeps nothing */
     TreeCache(long capacity) {
         if (capacity < 0) {
             throw new IllegalArgumentException("tree cache capacity must be >= 0, got " + capacity);
         }
-        this.capacity = capacity;
+        this.entries = new WeighedLru<>(capacity);
     }
 
     /** The tree loaded from these versions, or null (also for null: unsettled versions). */
@@ -44,31 +37,19 @@ final class TreeCache {
         if (settledVersions == null) {
             return null;
         }
-        Entry e = entries.get(settledVersions);
-        return e == null ? null : e.tree();
+        return entries.get(settledVersions);
     }
 
     /** Keeps the tree loaded from these versions, unless they are null (unsettled) or it outweighs the bound. */
     synchronized void put(String settledVersions, TreeSource.Named tree) {
-        if (settledVersions == null) {
-            return;
-        }
-        long w = weigh(settledVersions, tree);
-        if (w > capacity) {
-            return;
-        }
-        Entry old = entries.put(settledVersions, new Entry(tree, w));
-        weight += w - (old == null ? 0 : old.weight());
-        Iterator<Map.Entry<String, Entry>> eldest = entries.entrySet().iterator();
-        while (weight > capacity && eldest.hasNext()) {
-            weight -= eldest.next().getValue().weight();
-            eldest.remove();
+        if (settledVersions != null) {
+            entries.put(settledVersions, tree, weigh(settledVersions, tree));
         }
     }
 
     /** Weight held now. */
     synchronized long weight() {
-        return weight;
+        return entries.weight();
     }
 
     /** Trees held now. */
