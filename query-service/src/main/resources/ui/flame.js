@@ -221,6 +221,7 @@ class FlameGraph {
   draw() {
     const f = this.flat;
     if (!f) return;
+    const started = performance.now();
     const L = this.layout();
     const dpr = window.devicePixelRatio || 1;
     const c = this.canvas;
@@ -287,8 +288,8 @@ class FlameGraph {
     this.canvas.dataset.drawn = String(f.n);
     // draw() runs in an animation frame callback: a task queued now runs once that frame is on
     // screen; the log tells tests and the benchmark when each complete paint happened
-    const focus = this.focus, canvasId = this.canvas.id;
-    setTimeout(() => (window.cctflowPaints = window.cctflowPaints || []).push({ canvas: canvasId, at: performance.now(), nodes: f.n, focus }), 0);
+    const focus = this.focus, canvasId = this.canvas.id, drawMs = performance.now() - started;
+    setTimeout(() => (window.cctflowPaints = window.cctflowPaints || []).push({ canvas: canvasId, at: performance.now(), nodes: f.n, focus, drawMs }), 0);
     if (this.opts.onDraw) this.opts.onDraw();
   }
 

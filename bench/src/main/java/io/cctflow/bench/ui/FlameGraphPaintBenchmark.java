@@ -188,6 +188,7 @@ public final class FlameGraphPaintBenchmark {
             WebDriverWait wait = new WebDriverWait(chrome, Duration.ofSeconds(60));
             double[] oursLoad = new double[RUNS], oursFetch = new double[RUNS], oursLayout = new double[RUNS];
             double[] oursZoom = new double[RUNS], oursRequery = new double[RUNS];
+            double[] oursDraw = new double[RUNS], oursZoomDraw = new double[RUNS];
             double[] apLoad = new double[RUNS], apZoom = new double[RUNS];
             double[] apiColumns = new double[RUNS], apiJson = new double[RUNS];
             for (int k = 0; k < RUNS; k++) {
@@ -196,6 +197,7 @@ public final class FlameGraphPaintBenchmark {
                 wait.until(d -> chrome.executeScript("return (window.cctflowPaints || []).some(p => p.canvas === 'flame')"));
                 Map<?, ?> first = (Map<?, ?>) chrome.executeScript("return window.cctflowPaints.find(p => p.canvas === 'flame')");
                 oursLoad[k] = ((Number) first.get("at")).doubleValue();
+                oursDraw[k] = orNaN(first.get("drawMs"));
                 check(((Number) first.get("nodes")).intValue() == nodes + 1, "the UI drew " + first.get("nodes") + " nodes");
                 Map<?, ?> timing = (Map<?, ?>) chrome.executeScript("return window.cctflowTimings[0]");
                 oursFetch[k] = ((Number) timing.get("received")).doubleValue() - ((Number) timing.get("start")).doubleValue();
@@ -205,6 +207,8 @@ public final class FlameGraphPaintBenchmark {
                 wait.until(d -> chrome.executeScript("return __marks.zoom !== undefined"));
                 oursZoom[k] = ((Number) chrome.executeScript("return __marks.zoom")).doubleValue();
                 wait.until(d -> chrome.executeScript("return location.search.includes('node=') && App.views.flame.focus() === window.__target"));
+                oursZoomDraw[k] = orNaN(chrome.executeScript("return window.cctflowPaints.filter(p => p.canvas === 'flame'"
+                        + " && p.focus === window.__target)[0].drawMs"));
                 check(((Number) chrome.executeScript("return window.cctflowTimings.length")).intValue() == 1,
                         "a zoom into a complete subtree re-queried the API");
 
@@ -238,7 +242,9 @@ public final class FlameGraphPaintBenchmark {
             report("cctflow UI: navigation -> complete paint (API call included)", oursLoad);
             report("  of which the tree request in the page (fetch + parse)", oursFetch);
             report("  of which the layout of the columns", oursLayout);
+            report("  of which draw() of the first paint (the script's part)", oursDraw);
             report("cctflow UI: click -> zoomed paint", oursZoom);
+            report("  of which draw() of the zoom (the script's part)", oursZoomDraw);
             report("cctflow UI: click -> re-queried subtree painted (pruned tree)", oursRequery);
             report("API alone: /api/v1/tree?format=columns (Java client)", apiColumns);
             report("API alone: /api/v1/tree (nested JSON, Java client)", apiJson);
@@ -258,6 +264,11 @@ public final class FlameGraphPaintBenchmark {
         double ms = (System.nanoTime() - t) / 1e6;
         check(r.statusCode() == 200, url + ": " + r.statusCode());
         return ms;
+    }
+
+    /** A number the page logged, or NaN when it logs none (an older UI). */
+    static double orNaN(Object value) {
+        return value instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
     static void check(boolean ok, String what) {
