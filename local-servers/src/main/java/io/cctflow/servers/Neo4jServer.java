@@ -48,6 +48,13 @@ public final class Neo4jServer implements AutoCloseable {
             "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
             "--add-opens=java.base/java.io=ALL-UNNAMED");
 
+    /**
+     * How long a planned query stays planned before Neo4j may plan it again for changed
+     * statistics ({@code dbms.cypher.min_replan_interval}; Neo4j's default is 10 s). The k8s
+     * manifest of Neo4j sets the same.
+     */
+    public static final Duration MIN_REPLAN_INTERVAL = Duration.ofMinutes(10);
+
     private static final Logger LOG = LoggerFactory.getLogger(Neo4jServer.class);
 
     private final Path homeDir;
@@ -211,6 +218,11 @@ public final class Neo4jServer implements AutoCloseable {
             s.put(GraphDatabaseSettings.logical_log_rotation_threshold, 16L * 1024 * 1024);
             s.put(GraphDatabaseSettings.keep_logical_logs, "2 files");
             s.put(GraphDatabaseSettings.preallocate_logical_logs, false);
+            // The job's writes are MERGEs on unique keys, planned as index seeks whatever the
+            // statistics; a store that grows all the time (new windows every minute) otherwise
+            // makes Neo4j replan them every 10 s (its default), which was a fifth of Neo4j's CPU
+            // in the pipeline benchmark (bench/reports/journal/pipeline.md, 2026-11-27)
+            s.put(GraphDatabaseSettings.cypher_min_replan_interval, MIN_REPLAN_INTERVAL);
             // Bolt's Netty otherwise waits a 2 s quiet period and up to 15 s on shutdown
             s.put(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0);
             s.put(GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(1));

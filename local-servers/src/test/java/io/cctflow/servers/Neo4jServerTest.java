@@ -60,6 +60,18 @@ class Neo4jServerTest {
         }
     }
 
+    /** The replan interval the server sets is the one in effect, as Neo4j reports it over Bolt. */
+    @Test
+    void plansAreKeptForTheMinimumReplanInterval() {
+        try (Neo4jServer server = Neo4jServer.builder(homeDir).pageCacheBytes(32L * 1024 * 1024).start();
+             Driver driver = GraphDatabase.driver(server.boltUri(), AuthTokens.none());
+             Session session = driver.session()) {
+            String value = session.run("SHOW SETTINGS YIELD name, value WHERE name = $name RETURN value",
+                    Map.of("name", "dbms.cypher.min_replan_interval")).single().get("value").asString();
+            assertThat(value).isEqualTo(Neo4jServer.MIN_REPLAN_INTERVAL.toMinutes() + "m"); // Neo4j prints whole minutes so
+        }
+    }
+
     @Test
     void restartOnTheSameHomeDirectoryKeepsNodes() {
         try (Neo4jServer first = Neo4jServer.builder(homeDir).pageCacheBytes(32L * 1024 * 1024).start()) {
