@@ -136,6 +136,30 @@ function scope(s, p) {
   return p;
 }
 
+/** The profile migration parameter (tree, method metrics, top methods) when the user asked for it. */
+function migration(s, p) {
+  if (s.migrate && s.migrate !== 'off') p.set('migrate', s.migrate);
+  return p;
+}
+
+const MIGRATE_EXPLAINED = {
+  AG: 'AG: the previous deployment\'s samples stand in for every context of a method whose bytecode did not change',
+  AG_CALLER: 'AG_CALLER: as AG, and everything below a changed method is measured only',
+  BA: 'BA: only what no changed method reaches stands in',
+};
+
+/** One line under the selection: what the chosen migration does and what the API made of it. */
+function showMigration(m) {
+  const note = $('migrate-note');
+  note.hidden = !S.migrate;
+  if (!S.migrate) return;
+  let outcome = '';
+  if (m && m.applied) outcome = fmt.pct(m.migratedShare) + ' of the samples shown migrated from ' + m.previous;
+  else if (m) outcome = 'nothing migrated: ' + (m.note || (m.phasedOut ? 'phased out, the new samples suffice' : 'no previous deployment'));
+  note.textContent = 'Migrate ' + MIGRATE_EXPLAINED[S.migrate] + ' (previous deployment, estimates until new samples suffice)'
+    + (outcome ? ' · ' + outcome : '');
+}
+
 const fmt = {
   n: v => Number(v).toLocaleString('en-US'),
   pct: v => (100 * v).toFixed(v < 0.001 && v > 0 ? 3 : v < 0.1 ? 2 : 1) + ' %',
@@ -192,6 +216,7 @@ const Selection = {
     $('scope-value').hidden = $('scope-kind').value === 'whole';
     $('scope-value').placeholder = S.root ? 'fully.qualified.Class.method' : 'task names, comma-separated';
     $('scope-value').value = S.root || S.task.join(',');
+    $('migrate').value = S.migrate || '';
   },
 
   bind() {
@@ -206,6 +231,7 @@ const Selection = {
       if ($('scope-kind').value === 'root') update({ root: v, task: [], node: '' });
       else update({ task: v.split(',').map(x => x.trim()).filter(Boolean), root: '', node: '' });
     };
+    $('migrate').onchange = e => update({ migrate: e.target.value, node: '' });
     const quick = [['15m', 15], ['1h', 60], ['6h', 360], ['24h', 1440], ['all', 0]];
     $('quick').replaceChildren(...quick.map(([label, minutes]) => el('button', { textContent: label, title: minutes ? 'the last ' + label + ' of the data' : 'the whole span of the data',
       onclick: () => {
@@ -301,6 +327,7 @@ const App = {
       if (!S.service || !Selection.service()) { S.service = services[0].name; State.write(S, true); }
       Selection.fill();
       setStatus('loading', 'Loading…');
+      if (!['flame', 'table', 'method'].includes(S.view)) showMigration(null);
       const view = this.views[S.view];
       // the view's requests first: the timeline's would share the server's cores with them
       if (view) await view.render();

@@ -93,7 +93,14 @@ App.views.flame = {
     }
     const minShare = S.minShare || this.minShare;
     if (minShare) p.set('minShare', minShare);
-    if (collapsed) p.set('format', 'collapsed');
+    if (collapsed) p.set('format', 'collapsed'); // collapsed stacks cannot mark migrated frames
+    else migration(S, p);
+    return p;
+  },
+
+  /** The compact form, unless migrated: only the nested form marks migrated counts. */
+  format(p) {
+    if (!p.has('migrate')) p.set('format', 'columns');
     return p;
   },
 
@@ -117,8 +124,7 @@ App.views.flame = {
     if (local >= 0) {
       this.graph.setFocus(local);
     } else {
-      const p = this.params();
-      p.set('format', 'columns');
+      const p = this.format(this.params());
       let data;
       const timing = this.early && this.early.key === p.toString() ? this.early.timing : { start: performance.now() };
       const request = this.early && this.early.key === p.toString() ? this.early.request : api('/api/v1/tree?' + p);
@@ -137,7 +143,7 @@ App.views.flame = {
       this.heldBase = this.params(false, false).toString();
       this.heldNode = S.node || '';
       this.data = data;
-      this.flat = Flame.fromColumns(data.tree);
+      this.flat = data.tree ? Flame.fromColumns(data.tree) : Flame.flatten(data.root);
       timing.laidOut = performance.now();
       (window.cctflowTimings = window.cctflowTimings || []).push(timing); // for the paint benchmark
       this.graph.setData(this.flat);
@@ -146,6 +152,7 @@ App.views.flame = {
     if (this.data.totalSamples === 0) {
       setStatus('empty', 'No samples in the selected range' + (S.from || S.to ? ' (' + (S.from || '…') + ' to ' + (S.to || '…') + '): widen it or press "all".' : '.'));
     }
+    showMigration(this.data.migration);
     this.crumbs();
     this.applySearch();
     this.legend();
@@ -153,8 +160,7 @@ App.views.flame = {
 
   /** Starts the tree request of the view in the URL before the page knows its services (the first render). */
   prefetch() {
-    const p = this.params();
-    p.set('format', 'columns');
+    const p = this.format(this.params());
     const request = api('/api/v1/tree?' + p);
     request.catch(() => {}); // render() reports its failure
     this.early = { key: p.toString(), request, timing: { start: performance.now() } };
@@ -231,7 +237,7 @@ App.views.table = {
   rows: [], sort: null,
   async render() {
     $('table-filter').oninput = e => { this.filter = e.target.value.toLowerCase(); this.draw(); };
-    const base = scope(S, selection(S));
+    const base = migration(S, scope(S, selection(S)));
     const [bySelf, byMethod] = await Promise.all(['self', 'method'].map(by => {
       const p = new URLSearchParams(base); p.set('by', by); p.set('top', '500');
       return api('/api/v1/metrics/top?' + p);
@@ -240,6 +246,7 @@ App.views.table = {
     for (const m of bySelf.methods.concat(byMethod.methods)) rows.set(m.method, m);
     this.rows = [...rows.values()];
     this.total = bySelf.totalSamples;
+    showMigration(bySelf.migration);
     $('table-note').textContent = bySelf.methodCount + ' methods · ' + fmt.n(this.total) + ' samples in scope ' + bySelf.scope
       + (bySelf.methodCount > this.rows.length ? ' · the top 500 by self and by method time are listed' : '');
     if (!this.total) setStatus('empty', 'No samples in the selected range and scope.');
@@ -281,8 +288,8 @@ App.views.method = {
       return;
     }
     if (!this.graph) this.graph = new Flame.FlameGraph($('method-flame'), { onHover: (i, e) => this.hover(i, e), onClick: i => this.graph.setFocus(i === this.graph.focus ? 0 : i) });
-    const p = scope(S, selection(S)); p.set('method', S.method); p.set('top', '30');
-    const t = selection(S); t.set('method', S.method);
+    const p = migration(S, scope(S, selection(S))); p.set('method', S.method); p.set('top', '30');
+    const t = migration(S, selection(S)); t.set('method', S.method);
     let m, tree;
     try {
       [m, tree] = await Promise.all([api('/api/v1/metrics/method?' + p), api('/api/v1/tree?' + t)]);
@@ -290,6 +297,7 @@ App.views.method = {
       if (e.status === 404) throw new Error(e.message + ' — no samples of this method in the selection');
       throw e;
     }
+    showMigration(m.migration);
     const baseline = await this.baseline(p, m);
     const head = [el('div', { class: 'sig' }, S.method),
       el('div', { class: 'figures' },
@@ -334,7 +342,7 @@ App.views.method = {
     if (!S.version || k <= 0) return el('div', { class: 'figure' }, el('b', {}, '–'), el('span', {}, S.version ? 'no previous deployment' : 'pick a deployment to compare with the previous one'));
     const prev = svc.versions[k - 1].version;
     const p = new URLSearchParams(params);
-    ['service', 'version', 'from', 'to', 'instance', 'label'].forEach(x => p.delete(x));
+    ['service', 'version', 'from', 'to', 'instance', 'label', 'migrate'].forEach(x => p.delete(x));
     p.set('at', S.service + '@' + prev);
     try {
       const b = await api('/api/v1/metrics/method?' + p);
@@ -423,6 +431,10 @@ App.views.compare = {
       card(ct.size !== undefined ? fmt.n(ct.size) + ' nodes' : '–', 'common tree', 'contexts in both trees once changed subtrees are excised: ' + (ct.shareOfA !== undefined ? fmt.pct(ct.shareOfA) + ' of a, ' + fmt.pct(ct.shareOfB) + ' of b' : '')),
       card(r.score !== undefined ? r.score.toFixed(1) + ' %' : '–', 'matching score', 'overlap times coverage: how well b\'s profile matches a\'s (100 % = identical)'),
     ];
+    const sg = r.significance;
+    if (sg) cards.unshift(card(r.message, 'significance (false discovery rate ' + fmt.pct(sg.fdr) + ')', sg.model === 'withheld'
+      ? 'each side needs two or more instances or windows to estimate the noise from; until then no method is labelled'
+      : 'noise estimated from ' + sg.replicatesA + ' ' + sg.unitA + ' against ' + sg.replicatesB + ' ' + sg.unitB + ', dispersion ' + sg.dispersionMethodTime.toFixed(2)));
     if (r.noise) cards.push(card(fmt.pct(r.noise.threshold), 'noise threshold (' + r.noise.source + ')', 'differences below the noise level are not ranked'));
     if (r.changes) cards.push(card(r.changes.manifests ? r.changes.added + ' / ' + r.changes.deleted + ' / ' + r.changes.modified : 'no manifests', 'methods added / deleted / modified', r.changes.note || 'from the deployments\' code manifests'));
     $('compare-summary').replaceChildren(...cards);

@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
@@ -131,13 +132,14 @@ public final class Standalone {
         step("web UI at " + base + "/");
 
         String query = base + "/api/v1/metrics/method?service=" + DemoProcess.SERVICE + "&method=" + EXAMPLE_METHOD;
+        DemoDeployments demo = null;
         if (options.demo()) {
             Path agentJar = options.agentJar() != null ? options.agentJar() : defaultAgentJar();
-            DemoDeployments demo = DemoDeployments.start(agentJar, kafka.bootstrapServers(), data.resolve("demo.log"),
+            demo = DemoDeployments.start(agentJar, kafka.bootstrapServers(), data.resolve("demo.log"),
                     this::step);
             running.push(demo);
-            step("demo JVM started (service " + DemoProcess.SERVICE + " " + DemoProcess.VERSION + " for "
-                    + DemoDeployments.FIRST_RUN.toMinutes() + " min, then " + DemoProcess.NEXT_VERSION + " with "
+            step("demo JVM started (service " + DemoProcess.SERVICE + " " + DemoProcess.VERSION + "; in "
+                    + DemoDeployments.FIRST_RUN.toMinutes() + " min " + DemoProcess.NEXT_VERSION + " starts beside it, with "
                     + DemoProcess.SLOWED_METHOD + " " + Math.round(DemoProcess.SLOWDOWN * 100) + " % slower; log in "
                     + data.resolve("demo.log") + ")");
         }
@@ -146,12 +148,16 @@ public final class Standalone {
         System.out.println("  curl '" + base + "/api/v1/services'");
         System.out.println("  curl '" + query + "'");
         if (options.demo()) {
-            System.out.println("and, a few minutes after the second deployment started, the comparison of the two:");
+            System.out.println("and the comparison of the two deployments (reported below once the second runs):");
             System.out.println("  curl '" + DemoDeployments.compareQuery(base) + "'");
         }
         System.out.println("Press Ctrl-C to stop.");
-        if (options.demo()) {
+        if (demo != null) {
             awaitFirstAnswer(query);
+            Instant bothRun = demo.awaitNextDeployment(DemoDeployments.FIRST_RUN.plusMinutes(2));
+            if (bothRun != null) {
+                DemoComparisonWatch.follow(DemoDeployments.compareQuery(base, bothRun), this::step);
+            }
         }
     }
 

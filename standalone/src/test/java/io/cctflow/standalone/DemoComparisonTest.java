@@ -29,9 +29,8 @@ import org.junit.jupiter.api.Timeout;
  * and its odds (its samples against all others) must have doubled, as twice its work makes them.
  *
  * <p>Samples: at least {@value #SAMPLES_BEFORE} of the first deployment and {@value #SAMPLES_AFTER}
- * of the second, about what a newcomer has at the first poll (the first deployment runs two minutes;
- * on a busy machine 7,148 samples, and 2,800 of the second 48 s after it started). The two run at
- * once, so the test takes minutes, not the demo's two.
+ * of the second. The two run at once, as the demo's canary does ({@link DemoDeployments}), so what
+ * the machine does meanwhile touches both alike.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)

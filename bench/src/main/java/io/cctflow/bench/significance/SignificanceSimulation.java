@@ -1,7 +1,7 @@
 package io.cctflow.bench.significance;
 
 import io.cctflow.core.diff.stats.Change;
-import io.cctflow.core.diff.stats.MethodChange;
+import io.cctflow.core.diff.stats.Measure;
 import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.diff.stats.MethodSamples;
 import java.util.ArrayList;
@@ -27,7 +27,11 @@ public final class SignificanceSimulation {
     public record Setup(int samples, int replicates, double jitter) {
     }
 
-    /** Fraction of A/A pairs (a new random profile each) in which any method is significant. */
+    /**
+     * Fraction of A/A pairs (a new random profile each) in which any method is significant. Where
+     * the comparison withholds its labels (no replicates on either side), what the binomial model
+     * would have labelled: any q-value at most the level.
+     */
     public static double anySignificantRate(Setup setup, int pairs, long seed) {
         return anySignificantRate(setup, pairs, seed, false);
     }
@@ -41,13 +45,14 @@ public final class SignificanceSimulation {
         int flagged = 0;
         for (int p = 0; p < pairs; p++) {
             SampledProfile profile = SampledProfile.random(random, STACKS, METHODS);
-            List<MethodSamples> a = side(profile, setup, random);
-            List<MethodSamples> b = side(profile, setup, random);
+            List<MethodSamples> a = side(profile, setup.samples(), setup.replicates(), setup.jitter(), random);
+            List<MethodSamples> b = side(profile, setup.samples(), setup.replicates(), setup.jitter(), random);
             if (pooled) {
                 a = List.of(MethodComparison.sum(a));
                 b = List.of(MethodComparison.sum(b));
             }
-            flagged += MethodComparison.compare(a, b, MethodComparison.DEFAULT_LEVEL).anySignificant() ? 1 : 0;
+            MethodComparison.Result r = MethodComparison.compare(a, b, MethodComparison.DEFAULT_LEVEL);
+            flagged += (r.noise().labelsWithheld() ? r.anyBelowLevel() : r.anySignificant()) ? 1 : 0;
         }
         return (double) flagged / pairs;
     }
@@ -58,7 +63,9 @@ public final class SignificanceSimulation {
 
     /**
      * A/B pairs: the method with a method time nearest {@code share} gets {@code 1 + effect} times
-     * its work on side B. Detected: its method time is significant and labelled {@code REGRESSION}.
+     * its work on side B. Detected: its method time is significant and labelled {@code REGRESSION}
+     * (where labels are withheld: its q-value at most the level and its share up, the binomial
+     * model's verdict).
      */
     public static Detection detectionRate(Setup setup, double share, double effect, int pairs, long seed) {
         Random random = new Random(seed);
@@ -70,11 +77,15 @@ public final class SignificanceSimulation {
             int target = before.methodWithShare(share);
             shares += before.methodTimes()[target];
             SampledProfile after = before.slowed(target, effect);
-            MethodComparison.Result r = MethodComparison.compare(side(before, setup, random),
-                    side(after, setup, random), MethodComparison.DEFAULT_LEVEL);
+            MethodComparison.Result r = MethodComparison.compare(
+                    side(before, setup.samples(), setup.replicates(), setup.jitter(), random),
+                    side(after, setup.samples(), setup.replicates(), setup.jitter(), random),
+                    MethodComparison.DEFAULT_LEVEL);
             long id = SampledProfile.id(target);
-            MethodChange hit = r.methods().stream().filter(c -> c.method() == id).findFirst().orElseThrow();
-            if (hit.methodTime().label() == Change.REGRESSION) {
+            Measure hit = r.methods().stream().filter(c -> c.method() == id).findFirst().orElseThrow().methodTime();
+            boolean binomialVerdict = hit.label() == Change.WITHHELD && hit.qValue() <= r.level()
+                    && hit.change().delta() > 0;
+            if (hit.label() == Change.REGRESSION || binomialVerdict) {
                 detected++;
                 first += r.methods().get(0).method() == id ? 1 : 0;
             }
@@ -82,10 +93,11 @@ public final class SignificanceSimulation {
         return new Detection((double) detected / pairs, (double) first / pairs, shares / pairs);
     }
 
-    static List<MethodSamples> side(SampledProfile profile, Setup setup, Random random) {
-        List<MethodSamples> out = new ArrayList<>(setup.replicates());
-        for (int r = 0; r < setup.replicates(); r++) {
-            out.add(profile.sample(random, setup.samples() / setup.replicates(), setup.jitter()));
+    static List<MethodSamples> side(SampledProfile profile, int samples, int replicates, double jitter,
+            Random random) {
+        List<MethodSamples> out = new ArrayList<>(replicates);
+        for (int r = 0; r < replicates; r++) {
+            out.add(profile.sample(random, samples / replicates, jitter));
         }
         return out;
     }

@@ -13,6 +13,7 @@ import io.cctflow.model.NodeRecord;
 import io.cctflow.model.WindowCounts;
 import io.cctflow.query.QueryService;
 import io.cctflow.query.QueryServiceConfig;
+import io.cctflow.servers.Chromium;
 import io.cctflow.servers.Neo4jServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -29,8 +30,6 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.neo4j.driver.Driver;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -175,15 +174,8 @@ public final class FlameGraphPaintBenchmark {
 
     /** @param firstApiCall milliseconds of the first {@code format=columns} call, before anything was cached */
     static void run(String base, Path apHtml, int nodes, double firstApiCall) throws Exception {
-        Path profile = Files.createTempDirectory("cctflow-ui-bench-chromium");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=1600,1000");
-        ChromeDriver chrome = new ChromeDriver(new ChromeDriverService.Builder()
-                .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile()).usingAnyFreePort().build(), options);
-        try {
+        try (Chromium browser = new Chromium(1600, 1000)) {
+            ChromeDriver chrome = browser.driver();
             chrome.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", HARNESS));
             WebDriverWait wait = new WebDriverWait(chrome, Duration.ofSeconds(60));
             double[] oursLoad = new double[RUNS], oursFetch = new double[RUNS], oursLayout = new double[RUNS];
@@ -251,8 +243,6 @@ public final class FlameGraphPaintBenchmark {
             System.out.printf("  %-58s        %6.0f ms%n", "API alone: the first format=columns call (nothing cached)", firstApiCall);
             report("async-profiler HTML: navigation -> complete paint", apLoad);
             report("async-profiler HTML: click -> zoomed paint", apZoom);
-        } finally {
-            chrome.quit();
         }
     }
 

@@ -2,7 +2,9 @@ package io.cctflow.bench.significance;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cctflow.core.diff.stats.Change;
 import io.cctflow.core.diff.stats.MethodComparison;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +38,26 @@ class SignificanceSimulationTest {
     void aaPairsWithOverDispersedReplicatesStayWithinTheLevel() {
         double rate = rate(4, 0.2, false);
         assertTrue(rate <= MethodComparison.DEFAULT_LEVEL + TOLERANCE, "A/A rate " + rate);
+    }
+
+    @Test
+    void aSideWithoutReplicatesGetsNoLabel() {
+        // a doubled method the binomial model finds; one replicate on either side or both: no label
+        for (int[] replicates : new int[][] {{1, 1}, {4, 1}, {1, 3}}) {
+            SampledProfile profile = SampledProfile.random(new Random(3), SignificanceSimulation.STACKS,
+                    SignificanceSimulation.METHODS);
+            Random random = new Random(4);
+            MethodComparison.Result r = MethodComparison.compare(
+                    SignificanceSimulation.side(profile, 20_000, replicates[0], 0.2, random),
+                    SignificanceSimulation.side(profile.slowed(profile.methodWithShare(0.1), 1.0), 20_000,
+                            replicates[1], 0.2, random),
+                    MethodComparison.DEFAULT_LEVEL);
+            String what = replicates[0] + " against " + replicates[1] + " replicates: " + r.noise();
+            assertTrue(r.noise().labelsWithheld(), what);
+            assertTrue(r.anyBelowLevel(), "the binomial model finds the doubled method, " + what);
+            assertTrue(!r.anySignificant() && r.methods().stream().allMatch(c -> c.methodTime().label()
+                    == Change.WITHHELD && c.selfTime().label() == Change.WITHHELD), "labels withheld, " + what);
+        }
     }
 
     @Test

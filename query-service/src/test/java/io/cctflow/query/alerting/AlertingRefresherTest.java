@@ -204,7 +204,9 @@ class AlertingRefresherTest {
         int services = 4;
         for (int svc = 0; svc < services; svc++) {
             for (int v = 0; v < 4; v++) { // four deployments each, one after the other, all in the window
-                write(random, "s" + svc, "v" + v, "i" + svc + v, 4 - v, 80);
+                // two windows of the same counts each: the shift test labels nothing with one replicate
+                Profiles p = write(random, "s" + svc, "v" + v, "i" + svc + v, 8 - 2 * v, 80);
+                write(p, "s" + svc, "v" + v, "i" + svc + v, 7 - 2 * v);
             }
         }
         int k = 2;

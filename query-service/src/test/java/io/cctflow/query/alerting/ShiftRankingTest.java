@@ -21,6 +21,16 @@ class ShiftRankingTest {
         return java.util.Arrays.stream(replicates).map(p -> MethodSamples.of(TreeCounts.of(p.tree()))).toList();
     }
 
+    /**
+     * One profile as two replicates of half its counts each (a stack's odd sample in the second),
+     * which add up to it: the test labels nothing with a single replicate on a side.
+     */
+    private static List<MethodSamples> halves(Profiles p) {
+        List<Long> first = p.counts().stream().map(c -> c / 2).toList();
+        List<Long> second = p.counts().stream().map(c -> c - c / 2).toList();
+        return side(new Profiles(p.stacks(), first), new Profiles(p.stacks(), second));
+    }
+
     @Property(tries = 200)
     void topKEqualsTheFirstKOfTheBruteForceRankingOfSignificantShifts(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 12) int k, @ForAll @IntRange(min = 1, max = 15) int alphabet,
@@ -50,7 +60,7 @@ class ShiftRankingTest {
         Profiles current = Profiles.random(random, 2000, 6, alphabet);
         Profiles baseline = Profiles.random(random, 2000, 6, alphabet);
 
-        List<MethodShift> top = ShiftRanking.significant(side(current), side(baseline), FDR, k);
+        List<MethodShift> top = ShiftRanking.significant(halves(current), halves(baseline), FDR, k);
 
         assertThat(top).hasSize(k);
         assertThat(new TreeSet<>(top.stream().map(MethodShift::methodId).toList())).hasSize(k);
@@ -64,7 +74,7 @@ class ShiftRankingTest {
         Profiles baseline = new Profiles(List.of(new long[] {a, b}, new long[] {a}), List.of(100L, 100L));
         Profiles current = new Profiles(List.of(new long[] {a, b, a, b}, new long[] {a}), List.of(300L, 100L));
 
-        List<MethodShift> top = ShiftRanking.significant(side(current), side(baseline), FDR, 10);
+        List<MethodShift> top = ShiftRanking.significant(halves(current), halves(baseline), FDR, 10);
 
         // a's method time did not change (100 % on both sides): not significant, not exported
         assertThat(top).containsExactly(new MethodShift(b, 300, 100, 0.25));
@@ -78,7 +88,7 @@ class ShiftRankingTest {
         Profiles baseline = new Profiles(List.of(new long[] {a, gone}, new long[] {a}), List.of(100L, 300L));
         Profiles current = new Profiles(List.of(new long[] {a, added}, new long[] {a}), List.of(100L, 100L));
 
-        List<MethodShift> top = ShiftRanking.significant(side(current), side(baseline), FDR, 2);
+        List<MethodShift> top = ShiftRanking.significant(halves(current), halves(baseline), FDR, 2);
 
         assertThat(top).containsExactly(new MethodShift(added, 100, 0, 0.5), new MethodShift(gone, 0, 100, -0.25));
     }
@@ -91,15 +101,15 @@ class ShiftRankingTest {
         Profiles baseline = new Profiles(List.of(new long[] {a, b}, new long[] {a}), List.of(500L, 500L));
         Profiles current = new Profiles(List.of(new long[] {a, b}, new long[] {a}), List.of(520L, 480L));
 
-        assertThat(ShiftRanking.significant(side(current), side(baseline), FDR, 10)).isEmpty();
+        assertThat(ShiftRanking.significant(halves(current), halves(baseline), FDR, 10)).isEmpty();
     }
 
     @Test
     void emptySideHasNoShifts() {
         Profiles some = new Profiles(List.<long[]>of(new long[] {Profiles.method(0)}), List.of(5L));
         List<MethodSamples> empty = List.of(MethodSamples.of(TreeCounts.empty()));
-        assertThat(ShiftRanking.significant(side(some), empty, FDR, 3)).isEmpty();
-        assertThat(ShiftRanking.significant(empty, side(some), FDR, 3)).isEmpty();
+        assertThat(ShiftRanking.significant(halves(some), empty, FDR, 3)).isEmpty();
+        assertThat(ShiftRanking.significant(empty, halves(some), FDR, 3)).isEmpty();
         assertThatThrownBy(() -> ShiftRanking.significant(empty, empty, FDR, 0))
                 .hasMessageContaining("k must be >= 1");
     }

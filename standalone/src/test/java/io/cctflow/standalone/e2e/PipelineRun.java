@@ -22,7 +22,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * its dead-letter topic ({@code <topic>.dlq}) on the broker and an empty Neo4j ({@link #prepare}),
  * then, once the test's agent runs ({@link AgentRun}) have published, the samples job run over
  * everything in the topic on a Flink MiniCluster (bounded, parallelism 2, no restarts) and the query
- * service started on what it stored ({@link #processAndServe}).
+ * service started on what it stored ({@link #processAndServe}; {@link #process} runs the job alone).
  */
 public final class PipelineRun {
     private final TestServers servers;
@@ -81,6 +81,17 @@ public final class PipelineRun {
      *     this fixture's
      */
     public QueryService processAndServe(Map<String, String> jobKeys) throws Exception {
+        return QueryService.start(process(jobKeys).graph(), "127.0.0.1", 0);
+    }
+
+    /**
+     * Runs the samples job over the topic to its end (within 4 minutes), under a fresh consumer
+     * group, so a second run reads everything again (and task definitions published since) and
+     * writes the same counts; returns the job's configuration.
+     *
+     * @param jobKeys as for {@link #processAndServe}
+     */
+    public SamplesJobConfig process(Map<String, String> jobKeys) throws Exception {
         Map<String, String> keys = new HashMap<>(Map.of(
                 SamplesJobConfig.STATE_BACKEND, "hashmap",
                 SamplesJobConfig.BOOTSTRAP_SERVERS, servers.kafkaBootstrapServers(),
@@ -98,6 +109,6 @@ public final class PipelineRun {
                 Configuration.fromMap(Map.of("restart-strategy.type", "none")));
         JobClient job = SamplesJob.start(env, config);
         job.getJobExecutionResult().get(4, TimeUnit.MINUTES);
-        return QueryService.start(config.graph(), "127.0.0.1", 0);
+        return config;
     }
 }

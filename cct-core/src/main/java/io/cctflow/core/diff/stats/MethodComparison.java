@@ -12,16 +12,21 @@ import java.util.Map;
  * interval and p-value, and the false discovery rate controlled across all of them
  * (Benjamini-Hochberg over every share tested: two per method).
  *
- * <p><b>Model.</b> A side is one or more replicates (instances or time windows). With one
- * replicate per side, the counts are taken as binomial samples: each sample falls in the method
- * independently with the side's share ({@link ShareTest#binomial}). That holds for samples drawn
- * at random instants; JFR's periodic samples of one thread are positively correlated (a long call
- * is sampled several times in a row), so the binomial model understates the noise of a single run.
- * With two or more replicates on either side, the over-dispersion is estimated from the variation
- * of the shares between replicates ({@link Dispersion}) and the quasi-binomial test used, which
- * takes that correlation, and differences between instances, into account. Replicates are
- * assumed independent and alike within a side; more than {@value #MAX_REPLICATES} are merged in
- * order into that many groups, which keeps the cost bounded.
+ * <p><b>Model.</b> A side is one or more replicates (instances or time windows). Samples are
+ * counted as binomial draws (each sample falls in the method with the side's share); JFR's periodic
+ * samples of one thread are positively correlated (a long call is sampled several times in a row),
+ * and windows and instances differ beyond sampling, so the binomial model understates the noise
+ * (measured over-dispersion between the windows of one JVM: 1.0-2.7). With two or more replicates
+ * on <em>each</em> side ({@value #REPLICATES}), the over-dispersion is estimated from the variation
+ * of the shares between replicates ({@link Dispersion}) and the quasi-binomial test used ({@link
+ * ShareTest#quasiBinomial}). Otherwise ({@value #WITHHELD}) nothing is labelled: the numbers are
+ * those of the binomial model ({@link ShareTest#binomial}), which order the methods, but every
+ * measure is {@link Change#WITHHELD} and none significant. Neither side alone will do: one side's
+ * estimate, its excess over 1 scaled to the other side's replicate size, reported noise as a
+ * change in 8 % (4 replicates against 1 of four times the size) to 11 % (1 against 3) of simulated
+ * A/A pairs, above the 5 % level. Replicates are assumed independent and alike within a side; more
+ * than {@value #MAX_REPLICATES} are merged in order into that many groups, which keeps the cost
+ * bounded.
  *
  * <p>Shares are relative: a method's share can rise because others fell. Thread-safe (stateless).
  */
@@ -32,6 +37,12 @@ public final class MethodComparison {
     public static final double CONFIDENCE = 0.95;
     /** Replicates per side beyond which neighbours are merged. */
     public static final int MAX_REPLICATES = 32;
+    /** Noise model: both sides' replicates. */
+    public static final String REPLICATES = "replicates";
+    /** Noise model: a side with fewer than two replicates, labels withheld. */
+    public static final String WITHHELD = "withheld";
+    /** What a comparison without replicates says instead of a verdict. */
+    public static final String WITHHELD_MESSAGE = "too few replicates to estimate noise; labels withheld";
 
     private MethodComparison() {
     }
@@ -39,12 +50,17 @@ public final class MethodComparison {
     /**
      * What the noise estimate rests on.
      *
-     * @param model {@code binomial} (one replicate per side) or {@code replicates}
-     * @param dispersionMethodTime pooled over-dispersion of method times (1 for binomial)
+     * @param model {@value #REPLICATES} or {@value #WITHHELD}
+     * @param dispersionMethodTime pooled over-dispersion of method times (1 when withheld)
      * @param degreesOfFreedom of the pooled estimates: replicates minus one per side, over methods
      */
     public record Noise(String model, int replicatesA, int replicatesB, double dispersionMethodTime,
             double dispersionSelfTime, long degreesOfFreedom) {
+
+        /** Whether there was nothing to estimate the noise from, so no change is labelled. */
+        public boolean labelsWithheld() {
+            return WITHHELD.equals(model);
+        }
     }
 
     /**
@@ -57,6 +73,14 @@ public final class MethodComparison {
         /** Whether any method's method time or self time changed significantly. */
         public boolean anySignificant() {
             return significant > 0;
+        }
+
+        /**
+         * Whether any share's q-value is at most the level, labelled or not: with labels withheld,
+         * what the binomial model alone would have called significant.
+         */
+        public boolean anyBelowLevel() {
+            return methods.stream().anyMatch(c -> c.methodTime().qValue() <= level || c.selfTime().qValue() <= level);
         }
     }
 
@@ -82,12 +106,12 @@ public final class MethodComparison {
         int m = ids.length;
         ShareChange[] changes = new ShareChange[2 * m];
         Noise noise;
-        if (ra.size() < 2 && rb.size() < 2) {
+        if (ra.size() < 2 || rb.size() < 2) {
             for (int i = 0; i < m; i++) {
                 changes[2 * i] = ShareTest.binomial(method[0][i], nA, method[1][i], nB, CONFIDENCE);
                 changes[2 * i + 1] = ShareTest.binomial(self[0][i], nA, self[1][i], nB, CONFIDENCE);
             }
-            noise = new Noise("binomial", ra.size(), rb.size(), 1, 1, 0);
+            noise = new Noise(WITHHELD, ra.size(), rb.size(), 1, 1, 0);
         } else {
             double[] pooled = new double[2];
             long df = 0;
@@ -121,7 +145,7 @@ public final class MethodComparison {
                     changes[2 * i + measure] = c;
                 }
             }
-            noise = new Noise("replicates", ra.size(), rb.size(), pooled[0], pooled[1], df);
+            noise = new Noise(REPLICATES, ra.size(), rb.size(), pooled[0], pooled[1], df);
         }
         return verdicts(ids, changes, level, noise);
     }
@@ -141,8 +165,8 @@ public final class MethodComparison {
         List<MethodChange> out = new ArrayList<>(ids.length);
         int significant = 0;
         for (int i = 0; i < ids.length; i++) {
-            MethodChange mc = new MethodChange(ids[i], measure(changes[2 * i], q[2 * i], level),
-                    measure(changes[2 * i + 1], q[2 * i + 1], level));
+            MethodChange mc = new MethodChange(ids[i], measure(changes[2 * i], q[2 * i], level, noise),
+                    measure(changes[2 * i + 1], q[2 * i + 1], level, noise));
             significant += mc.significant() ? 1 : 0;
             out.add(mc);
         }
@@ -158,7 +182,10 @@ public final class MethodComparison {
                     .reversed())
             .thenComparingLong(MethodChange::method);
 
-    private static Measure measure(ShareChange c, double q, double level) {
+    private static Measure measure(ShareChange c, double q, double level, Noise noise) {
+        if (noise.labelsWithheld()) {
+            return new Measure(c, q, false, Change.WITHHELD);
+        }
         boolean significant = q <= level;
         return new Measure(c, q, significant, Change.of(significant, c.delta()));
     }

@@ -23,9 +23,10 @@ class MethodComparisonTest {
 
     @Test
     void labelsFollowTheSignOfTheSignificantChange() {
-        MethodComparison.Result r = MethodComparison.compare(List.of(side(10_000, 1000, 3000, 200)),
-                List.of(side(10_000, 1500, 2000, 205)), 0.05);
-        assertEquals("binomial", r.noise().model());
+        MethodComparison.Result r = MethodComparison.compare(
+                List.of(side(5_000, 490, 1510, 100), side(5_000, 510, 1490, 100)),
+                List.of(side(5_000, 740, 1010, 100), side(5_000, 760, 990, 105)), 0.05);
+        assertEquals(MethodComparison.REPLICATES, r.noise().model());
         for (MethodChange c : r.methods()) {
             for (Measure m : List.of(c.methodTime(), c.selfTime())) {
                 Change expected = !m.significant() ? Change.UNCHANGED
@@ -38,6 +39,45 @@ class MethodComparisonTest {
         assertFalse(third.significant());
         assertEquals(Change.REGRESSION, byId(r, 1).methodTime().label());
         assertEquals(Change.IMPROVEMENT, byId(r, 2).methodTime().label());
+    }
+
+    @Test
+    void aSideOfOneReplicateWithholdsEveryLabelAndKeepsTheBinomialNumbers() {
+        Random random = new Random(29);
+        for (int t = 0; t < 200; t++) {
+            int methods = 1 + random.nextInt(8);
+            List<MethodSamples> a = randomSide(random, methods, random.nextBoolean() ? 1 : 1 + random.nextInt(4));
+            List<MethodSamples> b = randomSide(random, methods, a.size() > 1 ? 1 : 1 + random.nextInt(4));
+            MethodComparison.Result r = MethodComparison.compare(a, b, 0.05);
+            String what = "case " + t + ": " + r.noise();
+            assertEquals(MethodComparison.WITHHELD, r.noise().model(), what);
+            assertEquals(0, r.significant(), what);
+            MethodSamples sa = MethodComparison.sum(a);
+            MethodSamples sb = MethodComparison.sum(b);
+            for (MethodChange c : r.methods()) {
+                assertEquals(Change.WITHHELD, c.methodTime().label(), what);
+                assertEquals(Change.WITHHELD, c.selfTime().label(), what);
+                assertFalse(c.significant(), what);
+                // the reference: the binomial test of the summed counts, computed directly
+                ShareChange expected = ShareTest.binomial(sa.methodSamplesOf(c.method()), sa.samples(),
+                        sb.methodSamplesOf(c.method()), sb.samples(), MethodComparison.CONFIDENCE);
+                assertEquals(expected, c.methodTime().change(), what);
+            }
+        }
+    }
+
+    /** Replicates of 1..methods with random counts (method samples at most the replicate's samples). */
+    private static List<MethodSamples> randomSide(Random random, int methods, int replicates) {
+        List<MethodSamples> out = new ArrayList<>();
+        for (int r = 0; r < replicates; r++) {
+            long n = 1 + random.nextInt(5000);
+            long[] counts = new long[methods];
+            for (int i = 0; i < methods; i++) {
+                counts[i] = (long) (random.nextDouble() * (n + 1));
+            }
+            out.add(side(n, counts));
+        }
+        return out;
     }
 
     @Test

@@ -6,7 +6,9 @@ import java.util.List;
  * The body of {@code GET /api/v1/compare}. Every share comes with the sample counts it is made of.
  *
  * <p>Methods first: {@code significant} and {@code message} say in a word whether anything changed
- * beyond noise ({@code "no significant change"} when nothing passed the false discovery rate);
+ * beyond noise ({@code "no significant change"} when nothing passed the false discovery rate;
+ * {@code "too few replicates to estimate noise; labels withheld (...)"} when a side has fewer than
+ * two instances or windows);
  * {@code significance} says how the noise was estimated; {@code methods} are the per-method rows,
  * most significant first. The PARCS fields (common tree, overlap, score, stages, weight
  * differences, attributions) follow.
@@ -66,8 +68,9 @@ public record CompareResponse(
      * How the per-method significance was computed.
      *
      * @param fdr false discovery rate controlled across every share tested (Benjamini-Hochberg)
-     * @param model {@code binomial} (one replicate per side: samples as independent draws) or
-     *     {@code replicates} (quasi-binomial, over-dispersion estimated from the replicates)
+     * @param model {@code replicates} (quasi-binomial, over-dispersion estimated from the replicates
+     *     of both sides) or {@code withheld} (a side has one replicate: the numbers are the binomial
+     *     model's, which understates the noise, and no change is labelled)
      * @param unitA what side a's replicates are: {@code instances}, {@code windows} or {@code none}
      * @param dispersionMethodTime pooled variance of method-time shares relative to binomial (1: none)
      * @param degreesOfFreedom of the pooled dispersion
@@ -88,6 +91,7 @@ public record CompareResponse(
      * of all of its samples.
      *
      * @param change the more significant measure's label; {@code UNCHANGED} unless one is significant
+     *     ({@code WITHHELD} when the comparison labels nothing)
      * @param contexts calling contexts of the method (matched by method path), largest |delta| first
      */
     public record MethodRow(String method, String change, Share methodTime, Share selfTime, List<Context> contexts) {
@@ -102,8 +106,8 @@ public record CompareResponse(
      * @param low lower end of the confidence interval of delta
      * @param pValue two-sided, before adjustment
      * @param qValue Benjamini-Hochberg adjusted; significant when at most the fdr
-     * @param change {@code REGRESSION} (significant rise), {@code IMPROVEMENT} (significant fall) or
-     *     {@code UNCHANGED}
+     * @param change {@code REGRESSION} (significant rise), {@code IMPROVEMENT} (significant fall),
+     *     {@code UNCHANGED}, or {@code WITHHELD} (model {@code withheld}: no verdict)
      */
     public record Share(long countA, long samplesA, long countB, long samplesB, double shareA, double shareB,
             double delta, double low, double high, double pValue, double qValue, boolean significant,

@@ -9,6 +9,7 @@ import io.cctflow.core.diff.StageSummary;
 import io.cctflow.core.diff.Weight;
 import io.cctflow.core.diff.WeightDifference;
 import io.cctflow.core.diff.stats.Measure;
+import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.read.CatalogueReader;
@@ -62,8 +63,7 @@ final class DiffReport {
         int changed = significance.significantMethods();
         return new CompareResponse(
                 changed > 0,
-                changed == 0 ? "no significant change"
-                        : changed + (changed == 1 ? " method" : " methods") + " changed significantly",
+                message(significance),
                 significance,
                 methods.rows(this::signature),
                 a.selection().service(),
@@ -81,6 +81,24 @@ final class DiffReport {
                 result.weightDifferences().stream().map(this::weightChange).toList(),
                 attributed.stream().map(this::attribution).toList(),
                 ContextEndpoint.LINK);
+    }
+
+    /**
+     * The verdict in words: how many methods changed, {@code "no significant change"}, or, when a
+     * side has fewer than two replicates, {@link MethodComparison#WITHHELD_MESSAGE} and what each side has.
+     */
+    static String message(CompareResponse.Significance s) {
+        if (MethodComparison.WITHHELD.equals(s.model())) {
+            return MethodComparison.WITHHELD_MESSAGE + " (a: " + replicates(s.replicatesA(), s.unitA()) + ", b: "
+                    + replicates(s.replicatesB(), s.unitB()) + "; each side needs two or more instances or windows)";
+        }
+        int changed = s.significantMethods();
+        return changed == 0 ? "no significant change"
+                : changed + (changed == 1 ? " method" : " methods") + " changed significantly";
+    }
+
+    private static String replicates(int count, String unit) {
+        return "none".equals(unit) ? "one window of one instance" : count + " " + unit;
     }
 
     static CompareResponse.Side side(Loaded s) {

@@ -81,9 +81,12 @@ final class MethodReport {
                 result.methods().size(), result.tested(), result.significant(), MethodComparison.CONFIDENCE);
     }
 
-    /** The row's label: the more significant measure's, or UNCHANGED when neither is significant. */
+    /**
+     * The row's label: the more significant measure's, or UNCHANGED when neither is significant
+     * (WITHHELD when the comparison labels nothing).
+     */
     static Change label(MethodChange c) {
-        return c.significant() ? c.strongest().label() : Change.UNCHANGED;
+        return c.significant() || c.strongest().label() == Change.WITHHELD ? c.strongest().label() : Change.UNCHANGED;
     }
 
     static CompareResponse.Share measure(Measure m) {

@@ -21,6 +21,8 @@ import io.cctflow.core.diff.stats.Measure;
 import io.cctflow.core.diff.stats.MethodChange;
 import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.diff.stats.MethodSamples;
+import io.cctflow.core.diff.stats.ShareChange;
+import io.cctflow.core.diff.stats.ShareTest;
 import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphSchema;
@@ -293,6 +295,40 @@ class CompareEndpointTest {
                 assertThat(m.at("/methodTime/delta").asDouble()).isZero();
                 assertThat(m.at("/methodTime/pValue").asDouble()).isEqualTo(1.0);
             });
+        }
+    }
+
+    @Test
+    void aSideOfOneWindowOfOneInstanceWithholdsTheLabels() throws Exception {
+        Map<String, StoredStacks> s = store(6);
+        String window = "&b.from=1970-01-01T00:00:00Z&b.to=1970-01-01T00:01:00Z";
+        // b one window of one instance; a both windows of one instance, then one window too
+        for (String query : List.of("service=shop&version=v1&a.instance=i1&b.instance=i2&top=1000" + window,
+                "service=shop&version=v1&a.instance=i1&b.instance=i2&top=1000&a.from=1970-01-01T00:00:00Z"
+                        + "&a.to=1970-01-01T00:01:00Z" + window)) {
+            JsonNode body = get(200, query);
+            Cct a = s.get("v1/i1").tree(0, query.contains("a.to") ? 1 : 2);
+            Cct b = s.get("v1/i2").tree(0, 1);
+            MethodComparison.Result expected = MethodComparison.compare(List.of(MethodSamples.of(a)),
+                    List.of(MethodSamples.of(b)), MethodComparison.DEFAULT_LEVEL);
+            assertThat(body.at("/significance/model").asText()).as(query).isEqualTo(MethodComparison.WITHHELD);
+            assertThat(body.at("/significance/unitB").asText()).as(query).isEqualTo("none");
+            assertThat(body.get("significant").asBoolean()).as(query).isFalse();
+            assertThat(body.get("message").asText()).as(query).startsWith(MethodComparison.WITHHELD_MESSAGE)
+                    .contains("b: one window of one instance");
+            assertThat(body.get("methods").size()).as(query).isEqualTo(expected.methods().size());
+            for (int i = 0; i < expected.methods().size(); i++) {
+                JsonNode row = body.get("methods").get(i);
+                Measure m = expected.methods().get(i).methodTime();
+                assertThat(row.get("change").asText()).as(query).isEqualTo("WITHHELD");
+                assertThat(row.at("/methodTime/significant").asBoolean()).as(query).isFalse();
+                assertThat(row.at("/selfTime/change").asText()).as(query).isEqualTo("WITHHELD");
+                // the numbers are the binomial model's, computed directly from the counts
+                ShareChange binomial = ShareTest.binomial(m.change().countA(), a.total(Cct.ROOT),
+                        m.change().countB(), b.total(Cct.ROOT), MethodComparison.CONFIDENCE);
+                assertThat(row.at("/methodTime/pValue").asDouble()).as(query).isEqualTo(binomial.pValue());
+                assertThat(row.at("/methodTime/low").asDouble()).as(query).isEqualTo(binomial.low());
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-package io.cctflow.query.ui;
+package io.cctflow.servers;
 
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Function;
@@ -19,20 +20,25 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * Debian's headless Chromium driven by Debian's chromedriver, both by explicit path so Selenium
- * Manager never downloads a browser or driver; a fresh profile directory per browser.
+ * Debian's headless Chromium driven by Debian's chromedriver, for the web UI's browser tests and
+ * benchmarks: both by explicit path (system properties {@code cctflow.chromium} and {@code
+ * cctflow.chromedriver}, defaults {@code /usr/bin/...}), so Selenium Manager never downloads a
+ * browser or driver; a fresh profile directory per browser, removed on {@link #close}. Not thread
+ * safe: one test or benchmark drives it. Needs Selenium on the class path (an optional dependency
+ * of this module: its users declare {@code selenium-chrome-driver} and {@code selenium-support}).
  */
-final class Browser implements AutoCloseable {
-    static final Path CHROMIUM = Path.of(System.getProperty("cctflow.chromium", "/usr/bin/chromium"));
-    static final Path CHROMEDRIVER = Path.of(System.getProperty("cctflow.chromedriver", "/usr/bin/chromedriver"));
+public final class Chromium implements AutoCloseable {
+    public static final Path BINARY = Path.of(System.getProperty("cctflow.chromium", "/usr/bin/chromium"));
+    public static final Path DRIVER = Path.of(System.getProperty("cctflow.chromedriver", "/usr/bin/chromedriver"));
 
-    final ChromeDriver driver;
+    private final ChromeDriver driver;
     private final Path profile;
 
-    Browser(int width, int height) {
-        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-            throw new IllegalStateException("browser tests need Debian's chromium and chromium-driver at " + CHROMIUM
-                    + " and " + CHROMEDRIVER + ": apt-get install chromium chromium-driver");
+    /** Starts a headless browser with a window of {@code width} by {@code height} CSS pixels at scale 1. */
+    public Chromium(int width, int height) {
+        if (!Files.isExecutable(BINARY) || !Files.isExecutable(DRIVER)) {
+            throw new IllegalStateException("browser tests need Debian's chromium and chromium-driver at " + BINARY
+                    + " and " + DRIVER + ": apt-get install chromium chromium-driver");
         }
         try {
             profile = Files.createTempDirectory("cctflow-chromium");
@@ -40,30 +46,34 @@ final class Browser implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
+        options.setBinary(BINARY.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=" + width + "," + height,
                 "--force-device-scale-factor=1");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
                 .usingAnyFreePort().build();
         driver = new ChromeDriver(service, options);
     }
 
-    /** Waits up to 30 s for a condition, naming it on time-out. */
-    <T> T until(String what, Function<WebDriver, T> condition) {
-        return new WebDriverWait(driver, Duration.ofSeconds(30)).withMessage(what).until(condition);
+    public ChromeDriver driver() {
+        return driver;
     }
 
-    Object js(String script, Object... args) {
+    /** Waits up to {@code seconds} for a condition to give a value other than null or false, naming it on time-out. */
+    public <T> T until(String what, int seconds, Function<WebDriver, T> condition) {
+        return new WebDriverWait(driver, Duration.ofSeconds(seconds)).withMessage(what).until(condition);
+    }
+
+    public Object js(String script, Object... args) {
         return driver.executeScript(script, args);
     }
 
     /** Saves a screenshot and returns how many distinct colours it has (a blank page has one or two). */
-    int screenshot(Path file) {
+    public int screenshot(Path file) {
         byte[] png = driver.getScreenshotAs(OutputType.BYTES);
         try {
-            Files.createDirectories(file.getParent());
+            Files.createDirectories(file.toAbsolutePath().getParent());
             Files.write(file, png);
             BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
             Set<Integer> colours = new HashSet<>();
@@ -82,9 +92,9 @@ final class Browser implements AutoCloseable {
     public void close() {
         driver.quit();
         try (var files = Files.walk(profile)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
-            // a temp directory left behind is harmless
+            // a temporary directory left behind is harmless
         }
     }
 }
