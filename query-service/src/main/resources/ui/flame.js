@@ -60,15 +60,19 @@ function flatten(root) {
  * The drawing arrays of a tree in columns (drawing order: depth first, children by method then
  * line, as {@code format=columns} sends them): x and width in samples, depth, rows of nodes by x,
  * recursion marks, and which subtrees are complete (no child pruned by the server anywhere below).
+ * Node ids: the columns' own {@code id} (a tree built by a view), else derived on demand from
+ * {@code startId} and {@code methodIds} ({@link idOf}); null in a merged view.
  */
 function fromColumns(c) {
   const n = c.parent.length;
   const f = {
     n, names: c.methods, depth: new Int32Array(n), x: new Float64Array(n), w: Float64Array.from(c.total),
     self: Float64Array.from(c.self), parent: Int32Array.from(c.parent), name: Int32Array.from(c.method),
-    line: Int32Array.from(c.line), rec: new Uint8Array(n), ids: c.id || new Array(n).fill(null), maxDepth: 0, rows: [],
+    line: Int32Array.from(c.line), rec: new Uint8Array(n), ids: c.id || null, maxDepth: 0, rows: [],
     complete: new Uint8Array(n).fill(1),
+    startId: c.startId === undefined ? null : c.startId, methodIds: c.methodIds || null, derived: null,
   };
+  f.hasIds = f.ids ? n > 0 && f.ids[0] !== null && f.ids[0] !== undefined : f.startId !== null;
   const childTotal = new Float64Array(n);
   for (let i = 1; i < n; i++) {
     const p = f.parent[i];
@@ -77,9 +81,16 @@ function fromColumns(c) {
     f.x[i] = f.x[p] + childTotal[p]; // children from the left; self samples leave a gap on the right
     childTotal[p] += f.w[i];
   }
+  // drawing order is depth first: the subtree of i is [i, end[i]), so a frame too narrow to draw
+  // skips its whole subtree at once
+  f.end = new Int32Array(n);
   for (let i = n - 1; i >= 0; i--) { // children after parents: a pruned gap marks every ancestor
     if (f.w[i] - f.self[i] - childTotal[i] > 0) f.complete[i] = 0;
-    if (i > 0 && !f.complete[i]) f.complete[f.parent[i]] = 0;
+    f.end[i] += i + 1;
+    if (i > 0) {
+      if (!f.complete[i]) f.complete[f.parent[i]] = 0;
+      f.end[f.parent[i]] += f.end[i] - i;
+    }
   }
   // recursive: an ancestor has the same method (counts of each method on the current path)
   const onPath = new Int32Array(f.names.length);
@@ -100,10 +111,65 @@ function fromColumns(c) {
   return f;
 }
 
-/** The index of the node with this id, or -1. */
+const U64 = (1n << 64n) - 1n;
+const ROOT_ID = 0x63637466_6c6f7700n;
+
+/** MurmurHash3's 64-bit finaliser on an unsigned 64-bit BigInt (cct-core's Hashing.fmix64). */
+function fmix64(k) {
+  k ^= k >> 33n;
+  k = (k * 0xff51afd7ed558ccdn) & U64;
+  k ^= k >> 33n;
+  k = (k * 0xc4ceb9fe1a85ec53n) & U64;
+  return k ^ (k >> 33n);
+}
+
+/** cct-core's NodeId.child: the id of the child of a node that calls a method from a line (unsigned BigInts). */
+function childId(parent, method, line) {
+  let h = fmix64((parent * 0x9e3779b97f4a7c15n + method) & U64);
+  h = fmix64(h ^ ((BigInt(line) * 0xc2b2ae3d27d4eb4fn + 0x165667b19e3779f9n) & U64));
+  return h === ROOT_ID ? ROOT_ID + 1n : h;
+}
+
+/**
+ * The id of node i as the API writes ids (a signed 64-bit decimal string), or null in a merged
+ * view. Derived ids are computed down the node's path from the nearest one known and kept, so a
+ * click costs its depth, not the tree.
+ */
+function idOf(f, i) {
+  if (f.ids) return f.ids[i];
+  if (f.startId === null) return null;
+  if (!f.derived) {
+    f.derived = { ids: new Map([[0, BigInt.asUintN(64, BigInt(f.startId))]]), byId: new Map([[f.startId, 0]]),
+      methods: f.methodIds.map(m => BigInt.asUintN(64, BigInt(m))) };
+  }
+  const D = f.derived;
+  const path = [];
+  let n = i;
+  while (!D.ids.has(n)) { path.push(n); n = f.parent[n]; }
+  let id = D.ids.get(n);
+  for (let k = path.length - 1; k >= 0; k--) {
+    const m = path[k];
+    id = childId(id, D.methods[f.name[m]], f.line[m]);
+    D.ids.set(m, id);
+    D.byId.set(BigInt.asIntN(64, id).toString(), m);
+  }
+  return BigInt.asIntN(64, id).toString();
+}
+
+/**
+ * The index of the node with this id, or -1. With derived ids only the nodes whose ids were asked
+ * for ({@link idOf}: the start, clicked frames and their paths) are found; -1 otherwise, and the
+ * caller re-queries the node.
+ */
 function indexOfId(f, id) {
-  for (let i = 0; i < f.n; i++) if (f.ids[i] === id) return i;
-  return -1;
+  if (f.ids) {
+    for (let i = 0; i < f.n; i++) if (f.ids[i] === id) return i;
+    return -1;
+  }
+  if (f.startId === null) return -1;
+  idOf(f, 0);
+  const i = f.derived.byId.get(id);
+  return i === undefined ? -1 : i;
 }
 
 class FlameGraph {
@@ -155,6 +221,7 @@ class FlameGraph {
   draw() {
     const f = this.flat;
     if (!f) return;
+    const started = performance.now();
     const L = this.layout();
     const dpr = window.devicePixelRatio || 1;
     const c = this.canvas;
@@ -168,30 +235,25 @@ class FlameGraph {
     ctx.font = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
     ctx.textBaseline = 'middle';
     const hl = this.highlight;
-    const end = L.x0 + f.w[this.focus];
-    // the visible frames (1 px or wider), then drawn in batches: one path per colour, so the
-    // canvas parses each colour once instead of once per frame
+    // the visible frames (1 px or wider) of the focused subtree, depth first: a frame narrower
+    // than 1 px skips its subtree (its frames are no wider), so the walk costs the frames drawn,
+    // not the tree. Drawn in batches, one path per colour, so the canvas parses each colour once
     const batches = new Map(); // colour, dimmed -> [x, y, w, ...]
     const notches = [], labels = [], marked = [];
-    for (let d = L.base; d <= f.maxDepth; d++) {
-      const row = f.rows[d];
-      const y = this.rowY(L, d);
-      const lo = lowerBound(f, row, L.x0);
-      for (let k = lo; k < row.length; k++) {
-        const i = row[k];
-        const x = f.x[i];
-        if (x >= end) break;
-        const px = (x - L.x0) * L.scale;
-        const pw = f.w[i] * L.scale;
-        if (pw < 1 || px + pw <= 0) continue;
-        const key = (this.colourOf ? this.colourOf(i) : f.colours[f.name[i]]) + (hl && !hl[i] ? '|dim' : '');
-        let batch = batches.get(key);
-        if (!batch) batches.set(key, batch = []);
-        batch.push(px, y, Math.max(pw - 0.5, 1));
-        if (f.rec[i] && pw > 4) notches.push(px, y); // recursive frame: a dark notch on the left
-        if (this.marks && this.marks[i] && pw > 6) marked.push(px, y, pw);
-        if (pw > 28) labels.push(i, px, y, pw);
-      }
+    const colourOf = this.colourOf;
+    for (let i = this.focus, stop = f.end[this.focus]; i < stop;) {
+      const pw = f.w[i] * L.scale;
+      if (pw < 1) { i = f.end[i]; continue; }
+      const px = (f.x[i] - L.x0) * L.scale;
+      const y = this.rowY(L, f.depth[i]);
+      const key = (colourOf ? colourOf(i) : f.colours[f.name[i]]) + (hl && !hl[i] ? '|dim' : '');
+      let batch = batches.get(key);
+      if (!batch) batches.set(key, batch = []);
+      batch.push(px, y, Math.max(pw - 0.5, 1));
+      if (f.rec[i] && pw > 4) notches.push(px, y); // recursive frame: a dark notch on the left
+      if (this.marks && this.marks[i] && pw > 6) marked.push(px, y, pw);
+      if (pw > 28) labels.push(i, px, y, pw);
+      i++;
     }
     for (const [key, rects] of batches) {
       const bar = key.indexOf('|');
@@ -226,8 +288,8 @@ class FlameGraph {
     this.canvas.dataset.drawn = String(f.n);
     // draw() runs in an animation frame callback: a task queued now runs once that frame is on
     // screen; the log tells tests and the benchmark when each complete paint happened
-    const focus = this.focus, canvasId = this.canvas.id;
-    setTimeout(() => (window.cctflowPaints = window.cctflowPaints || []).push({ canvas: canvasId, at: performance.now(), nodes: f.n, focus }), 0);
+    const focus = this.focus, canvasId = this.canvas.id, drawMs = performance.now() - started;
+    setTimeout(() => (window.cctflowPaints = window.cctflowPaints || []).push({ canvas: canvasId, at: performance.now(), nodes: f.n, focus, drawMs }), 0);
     if (this.opts.onDraw) this.opts.onDraw();
   }
 
@@ -301,4 +363,4 @@ function escapeXml(s) {
   return String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 }
 
-window.Flame = { FlameGraph, flatten, fromColumns, indexOfId, splitName, packageColour, escapeXml, ROW };
+window.Flame = { FlameGraph, flatten, fromColumns, idOf, indexOfId, splitName, packageColour, escapeXml, ROW };

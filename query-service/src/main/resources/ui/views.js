@@ -176,13 +176,13 @@ App.views.flame = {
     if (i <= 0) return;
     if (window.event && window.event.shiftKey) return update({ view: 'method', method: f.names[f.name[i]] });
     this.graph.setFocus(i); // at once; a re-queried subtree (when pruning hid part of it) replaces it
-    if (!f.ids[i]) return; // a merged view (dynamic root) has no stored ids: zoom stays local
+    if (!f.hasIds) return; // a merged view (dynamic root) has no stored ids: zoom stays local
     const path = [];
-    for (let n = i; n > 0 && f.ids[n] !== this.heldNode; n = f.parent[n]) path.unshift({ id: f.ids[n], name: f.info[f.name[n]].simple });
+    for (let n = i; n > 0 && Flame.idOf(f, n) !== this.heldNode; n = f.parent[n]) path.unshift({ id: Flame.idOf(f, n), name: f.info[f.name[n]].simple });
     const heldTrail = this.heldNode ? this.trail.slice(0, this.trail.findIndex(t => t.id === this.heldNode) + 1) : [];
     this.trail = heldTrail.concat(path);
     // the URL, breadcrumbs and legend once the zoomed frame is on screen (the task after its paint)
-    requestAnimationFrame(() => setTimeout(() => update({ node: f.ids[i] }), 0));
+    requestAnimationFrame(() => setTimeout(() => update({ node: Flame.idOf(f, i) }), 0));
   },
 
   crumbs() {

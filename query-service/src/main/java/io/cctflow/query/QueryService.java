@@ -123,7 +123,7 @@ public final class QueryService implements AutoCloseable {
                 readTimeout);
         Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults(),
                 config.maxLoadedNodes(), config.pageSize());
-        TreeSource trees = new TreeSource(windows, topology, limits);
+        TreeSource trees = new TreeSource(windows, topology, limits, config.treeCacheNodes());
         MigratedAnswers migrations = new MigratedAnswers(catalogue, trees);
         TaskPublisher publisher = new TaskPublisher(config.bootstrapServers(), config.tasksTopic());
 

@@ -24,6 +24,8 @@ import java.util.Map;
  *     Empty: writes need no token when {@code bearerToken} is empty too, and are refused otherwise
  * @param rollupInterval zero disables the roll-up and retention pass
  * @param windowCacheRows rows of decoded windows kept across requests; zero turns the cache off
+ * @param treeCacheNodes weight (nodes and per-thread entries) of loaded trees kept across requests;
+ *     zero turns the cache off
  * @param server the HTTP server's threads, timeouts and cap on heavy requests, and the Neo4j
  *     transaction timeout of reads
  */
@@ -46,6 +48,7 @@ public record QueryServiceConfig(
         RetentionPolicy retention,
         int retentionBatch,
         long windowCacheRows,
+        long treeCacheNodes,
         ServerLimits server) {
 
     public static final String BIND = "bind";
@@ -71,6 +74,7 @@ public record QueryServiceConfig(
     public static final String RETENTION_DAY = "retention.day";
     public static final String RETENTION_BATCH = "retention.batch";
     public static final String CACHE_WINDOW_ROWS = "cache.window-rows";
+    public static final String CACHE_TREE_NODES = "cache.tree-nodes";
 
     private static final ConfigKey<String> BIND_KEY = ConfigKey.of(BIND, ValueParsers.nonEmpty(), "127.0.0.1",
             "address the API listens on; 0.0.0.0 for every interface (set auth.token then)");
@@ -117,6 +121,9 @@ public record QueryServiceConfig(
     private static final ConfigKey<Integer> CACHE_WINDOW_ROWS_KEY = ConfigKey.of(CACHE_WINDOW_ROWS,
             ValueParsers.integer(0, Integer.MAX_VALUE), "8000000",
             "rows (node, per-thread and per-method entries) of decoded stored windows kept in memory across requests, about 30 bytes each; windows written in the last minute are never kept, rewritten ones are read again; 0 turns the cache off");
+    private static final ConfigKey<Integer> CACHE_TREE_NODES_KEY = ConfigKey.of(CACHE_TREE_NODES,
+            ValueParsers.integer(0, Integer.MAX_VALUE), "1000000",
+            "nodes (and per-thread entries) of loaded trees kept in memory across requests, about 100 bytes each, so a repeated or re-queried view does not read its tree again; keyed by the versions of the windows read, so a new or rewritten window loads the tree again, and trees with a window written in the last minute are never kept; 0 turns the cache off");
 
     /** Every key with its default and meaning, in the order the README lists them. */
     public static final ConfigDef KEYS = ConfigDef.builder("query-service configuration")
@@ -124,7 +131,7 @@ public record QueryServiceConfig(
             .define(BOOTSTRAP_SERVERS_KEY, TASKS_TOPIC_KEY, AUTH_TOKEN_KEY, AUTH_WRITE_TOKEN_KEY, MAX_RANGE_KEY,
                     MAX_WINDOWS_KEY, MAX_TREE_NODES_KEY, MAX_RESULTS_KEY, MAX_LOADED_NODES_KEY, PAGE_SIZE_KEY,
                     ROLLUP_INTERVAL_KEY, ROLLUP_SETTLE_KEY, RETENTION_FINE_KEY, RETENTION_HOUR_KEY, RETENTION_DAY_KEY,
-                    RETENTION_BATCH_KEY, CACHE_WINDOW_ROWS_KEY)
+                    RETENTION_BATCH_KEY, CACHE_WINDOW_ROWS_KEY, CACHE_TREE_NODES_KEY)
             .define(ServerLimits.KEYS)
             .build();
 
@@ -142,7 +149,7 @@ public record QueryServiceConfig(
                 c.get(MAX_WINDOWS_KEY), c.get(MAX_TREE_NODES_KEY), c.get(MAX_RESULTS_KEY), c.get(MAX_LOADED_NODES_KEY),
                 c.get(PAGE_SIZE_KEY), c.get(ROLLUP_INTERVAL_KEY), c.get(ROLLUP_SETTLE_KEY),
                 new RetentionPolicy(c.get(RETENTION_FINE_KEY), c.get(RETENTION_HOUR_KEY), c.get(RETENTION_DAY_KEY)),
-                c.get(RETENTION_BATCH_KEY), c.get(CACHE_WINDOW_ROWS_KEY), ServerLimits.of(c));
+                c.get(RETENTION_BATCH_KEY), c.get(CACHE_WINDOW_ROWS_KEY), c.get(CACHE_TREE_NODES_KEY), ServerLimits.of(c));
     }
 
     /** A copy with other values for some keys. */
@@ -178,6 +185,7 @@ public record QueryServiceConfig(
         m.put(RETENTION_DAY, retention.day().toString());
         m.put(RETENTION_BATCH, Integer.toString(retentionBatch));
         m.put(CACHE_WINDOW_ROWS, Long.toString(windowCacheRows));
+        m.put(CACHE_TREE_NODES, Long.toString(treeCacheNodes));
         m.putAll(server.asMap());
         return m;
     }

@@ -46,6 +46,13 @@ public final class RangePlanner {
         this.reader = reader;
     }
 
+    /**
+     * Summed counts of a plan's windows, and the name of the versions they were summed from ({@link
+     * Plan#settledVersions}), null when unsettled or read in other versions than listed.
+     */
+    public record Summed(TreeCounts counts, String settledVersions) {
+    }
+
     /** Which windows a range read will fetch; {@link #windowCount()} before paying for the counts. */
     public final class Plan {
         private final List<WindowVersion> rollups;
@@ -103,14 +110,36 @@ public final class RangePlanner {
          * one per execution; only the windows of the groups it does not hold are fetched.
          */
         public TreeCounts sum() {
+            return summed().counts();
+        }
+
+        /**
+         * The windows this plan reads, each named by its key and {@code written} ({@link
+         * WindowVersion}), as one sorted name, when every one of them was settled at the plan's
+         * database time ({@link WindowCache}); null when one was not (written within the settle
+         * time, or never). Two plans with the same name read the same counts, whatever selection
+         * and range they were made for: a new window in the range, or a rewritten one, changes the
+         * name. What a cache of answers computed from {@link #sum()} is keyed by.
+         */
+        public String settledVersions() {
+            List<WindowVersion> all = all();
+            return reader.isSettled(all, nowMillis) ? VersionedWindows.versionsKey(all) : null;
+        }
+
+        /**
+         * {@link #sum()} with the {@link #settledVersions()} of what it summed: of the plan that
+         * summed it (another one than this when a deployment's roll-up changed under it), null
+         * when a window was read in another version than the plan listed (rewritten meanwhile).
+         */
+        public Summed summed() {
             try {
                 return sumOnce();
             } catch (StaleReadPlanException e) {
-                return replan(e).sum();
+                return replan(e).summed();
             }
         }
 
-        private TreeCounts sumOnce() {
+        private Summed sumOnce() {
             Map<List<Long>, List<WindowVersion>> slots = new LinkedHashMap<>();
             for (WindowVersion v : all()) {
                 slots.computeIfAbsent(List.of(v.span().startMillis(), v.span().endMillis()), k -> new ArrayList<>())
@@ -130,18 +159,19 @@ public final class RangePlanner {
             }
             Map<List<Long>, List<TreeCounts>> read = new HashMap<>();
             // the groups' sums are kept, not their windows: a day of ten instances is ~1 M rows so, ~7 M as windows
-            for (WindowCounts w : reader.windows(toRead, nowMillis, false)) {
+            VersionedWindows.Read fetched = reader.read(toRead, nowMillis, false);
+            for (WindowCounts w : fetched.windows()) {
                 read.computeIfAbsent(List.of(w.windowStartMillis(), w.windowEndMillis()), k -> new ArrayList<>())
                         .add(w.counts());
             }
             missing.forEach((slot, group) -> {
                 TreeCounts sum = TreeCounts.sum(read.getOrDefault(slot, List.of()));
                 parts.add(sum);
-                if (read.getOrDefault(slot, List.of()).size() == group.size()) {
-                    reader.keepSum(group, nowMillis, sum); // only complete groups: none was deleted meanwhile
+                if (fetched.asListed()) { // every window in its listed version: none deleted or rewritten meanwhile
+                    reader.keepSum(group, nowMillis, sum);
                 }
             });
-            return TreeCounts.sum(parts);
+            return new Summed(TreeCounts.sum(parts), fetched.asListed() ? settledVersions() : null);
         }
 
         private List<WindowVersion> all() {

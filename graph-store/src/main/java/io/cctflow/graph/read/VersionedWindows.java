@@ -153,6 +153,19 @@ final class VersionedWindows {
      * cache (their group's sum will be, {@link #keepSum}).
      */
     List<WindowCounts> windows(List<WindowVersion> versions, long planNowMillis, boolean keep) {
+        return read(versions, planNowMillis, keep).windows();
+    }
+
+    /**
+     * Windows read for a plan, and whether each was read in the version the plan listed: false
+     * when one was rewritten (or deleted) between the plan and the read, so the counts are not
+     * those of the listed versions and must not be kept under their names.
+     */
+    record Read(List<WindowCounts> windows, boolean asListed) {
+    }
+
+    /** {@link #windows(List, long, boolean)}, saying whether every window came in its listed version. */
+    Read read(List<WindowVersion> versions, long planNowMillis, boolean keep) {
         List<WindowCounts> out = new ArrayList<>(versions.size());
         Map<String, WindowVersion> missing = new HashMap<>();
         for (WindowVersion v : versions) {
@@ -164,6 +177,7 @@ final class VersionedWindows {
                 missing.put(key, v);
             }
         }
+        int asListed = versions.size() - missing.size();
         if (!missing.isEmpty()) {
             for (Fetched f : WindowRows.read(reads, """
                     UNWIND $keys AS key
@@ -174,13 +188,16 @@ final class VersionedWindows {
                     // its members may differ from those the plan covered with it
                     throw new StaleReadPlanException(f.key(), planned, f.writtenMillis());
                 }
+                if (f.writtenMillis() == planned) {
+                    asListed++;
+                }
                 out.add(f.counts());
                 if (keep) {
                     windowCache.put(f.key(), f.writtenMillis(), planNowMillis, f.counts());
                 }
             }
         }
-        return out;
+        return new Read(out, asListed == versions.size());
     }
 
     /** A window read by key: its version, and whether it is a roll-up of a whole deployment. */
@@ -211,12 +228,30 @@ final class VersionedWindows {
 
     /** A name of the group that lists every member's key and written, in key order. */
     private static String sumKey(List<WindowVersion> group) {
-        List<String> members = new ArrayList<>(group.size());
-        for (WindowVersion v : group) {
+        return "sum\n" + versionsKey(group);
+    }
+
+    /**
+     * One name of a set of window versions: every member's key and written, sorted, so two lists
+     * of the same versions in any order have the same name, and a rewritten member another one.
+     */
+    static String versionsKey(List<WindowVersion> versions) {
+        List<String> members = new ArrayList<>(versions.size());
+        for (WindowVersion v : versions) {
             members.add(key(v.span()) + '@' + v.writtenMillis());
         }
         Collections.sort(members);
-        return "sum\n" + String.join("\n", members);
+        return String.join("\n", members);
+    }
+
+    /** Whether every version was settled at {@code planNowMillis} ({@link WindowCache#isSettled}). */
+    boolean isSettled(List<WindowVersion> versions, long planNowMillis) {
+        for (WindowVersion v : versions) {
+            if (!windowCache.isSettled(v.writtenMillis(), planNowMillis)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String key(WindowSpan s) {

@@ -2,9 +2,7 @@ package io.cctflow.graph.read;
 
 import io.cctflow.core.TreeCounts;
 import io.cctflow.model.WindowCounts;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.cctflow.core.collect.WeighedLru;
 
 /**
  * Decoded counts of stored windows, kept across requests, least recently used evicted first. An
@@ -27,13 +25,11 @@ public final class WindowCache {
     /** Default bound in rows: about 250 MB of heap, a day of ten instances at 1-minute windows. */
     static final long DEFAULT_ROWS = 8_000_000;
 
-    private final long capacityRows;
     private final long settleMillis;
-    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(1024, 0.75f, true);
-    private long rows;
+    private final WeighedLru<String, Entry> entries;
 
     /** {@code counts} is a {@link WindowCounts} (one window) or a {@link TreeCounts} (a group's sum). */
-    private record Entry(long writtenMillis, Object counts, long rows) {
+    private record Entry(long writtenMillis, Object counts) {
     }
 
     /**
@@ -45,8 +41,8 @@ public final class WindowCache {
             throw new IllegalArgumentException("window cache capacity and settle time must be >= 0, got "
                     + capacityRows + " rows and " + settleMillis + " ms");
         }
-        this.capacityRows = capacityRows;
         this.settleMillis = settleMillis;
+        this.entries = new WeighedLru<>(capacityRows);
     }
 
     /** The cached counts of this version of window {@code key}, or null. */
@@ -78,28 +74,29 @@ public final class WindowCache {
         keep(key, latestWrittenMillis, planNowMillis, sum, rows(sum));
     }
 
+    /**
+     * Whether a version written at {@code writtenMillis} (database clock) was settled at {@code
+     * planNowMillis}: written more than {@code settleMillis} before, so no write running or to come
+     * can give other counts the same {@code written}. Only settled versions are kept.
+     */
+    boolean isSettled(long writtenMillis, long planNowMillis) {
+        return writtenMillis < planNowMillis - settleMillis;
+    }
+
     private void keep(String key, long writtenMillis, long planNowMillis, Object counts, long weight) {
-        if (weight > capacityRows || writtenMillis >= planNowMillis - settleMillis) {
-            return;
-        }
-        Entry old = entries.put(key, new Entry(writtenMillis, counts, weight));
-        rows += weight - (old == null ? 0 : old.rows());
-        Iterator<Map.Entry<String, Entry>> eldest = entries.entrySet().iterator();
-        while (rows > capacityRows && eldest.hasNext()) {
-            rows -= eldest.next().getValue().rows();
-            eldest.remove();
+        if (isSettled(writtenMillis, planNowMillis)) {
+            entries.put(key, new Entry(writtenMillis, counts), weight);
         }
     }
 
     /** Empties the cache. */
     synchronized void clear() {
         entries.clear();
-        rows = 0;
     }
 
     /** Rows held now. */
     public synchronized long rows() {
-        return rows;
+        return entries.weight();
     }
 
     private static long rows(TreeCounts c) {

@@ -131,8 +131,8 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         }
         Pruned pruned = Pruned.of(view, start, minShare, maxDepth, trees.limits().maxTreeNodes());
         Set<Long> methodIds = new HashSet<>();
-        for (int n : pruned.kept()) {
-            methodIds.add(view.method(n));
+        for (int k = 0; k < pruned.size(); k++) {
+            methodIds.add(view.method(pruned.node(k)));
         }
         Map<Long, MethodRecord> names = new java.util.HashMap<>();
         catalogue.methodsById(methodIds).forEach(m -> names.put(m.id(), m));
@@ -149,77 +149,88 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         if (format.equals("columns")) {
             return new ColumnsResponse(selection.service(), selection.version(),
                     selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
-                    selection.to().toString(), startName, tasks, threads, view.total(start), pruned.kept().size(),
+                    selection.to().toString(), startName, tasks, threads, view.total(start), pruned.size(),
                     ContextEndpoint.LINK, pruned.columns(view == tree, signature));
         }
         Nodes root = pruned.json(view == tree, migratedView, signature);
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
-                selection.to().toString(), startName, tasks, threads, view.total(start), pruned.kept().size(),
+                selection.to().toString(), startName, tasks, threads, view.total(start), pruned.size(),
                 ContextEndpoint.LINK, answer.summary(), root);
     }
 
-    /** The nodes kept after pruning, parents before children. Not thread-safe. */
+    /**
+     * The nodes kept after pruning, parents before children (breadth first), in primitive arrays:
+     * the kept children of a kept node are consecutive positions. Not thread-safe.
+     */
     static final class Pruned {
         private final Cct tree;
-        private final List<Integer> kept;
-        private final List<List<Integer>> children;
+        private final int size;
+        private final int[] kept; // per kept position: the node of the tree
+        private final int[] firstChild; // per kept position: the position of its first kept child
+        private final int[] childCount; // per kept position: how many kept children
         private final long[] prunedTotal; // per kept position: totals of pruned children
 
-        private Pruned(Cct tree, List<Integer> kept, List<List<Integer>> children, long[] prunedTotal) {
+        private Pruned(Cct tree, int size, int[] kept, int[] firstChild, int[] childCount, long[] prunedTotal) {
             this.tree = tree;
+            this.size = size;
             this.kept = kept;
-            this.children = children;
+            this.firstChild = firstChild;
+            this.childCount = childCount;
             this.prunedTotal = prunedTotal;
         }
 
         static Pruned of(Cct tree, int start, double minShare, int maxDepth, int maxNodes) {
-            List<List<Integer>> childrenOf = new ArrayList<>(tree.size());
-            for (int i = 0; i < tree.size(); i++) {
-                childrenOf.add(null);
+            int n = tree.size();
+            int[] childOffset = new int[n + 1]; // the tree's children of node i: childOf[childOffset[i] .. childOffset[i + 1])
+            for (int i = 1; i < n; i++) {
+                childOffset[tree.parent(i) + 1]++;
             }
-            for (int i = 1; i < tree.size(); i++) {
-                int p = tree.parent(i);
-                if (childrenOf.get(p) == null) {
-                    childrenOf.set(p, new ArrayList<>());
-                }
-                childrenOf.get(p).add(i);
+            for (int i = 0; i < n; i++) {
+                childOffset[i + 1] += childOffset[i];
+            }
+            int[] childOf = new int[Math.max(0, n - 1)];
+            int[] next = Arrays.copyOf(childOffset, n);
+            for (int i = 1; i < n; i++) {
+                childOf[next[tree.parent(i)]++] = i;
             }
             long threshold = (long) Math.ceil(minShare * tree.total(start));
-            List<Integer> kept = new ArrayList<>();
-            List<List<Integer>> keptChildren = new ArrayList<>();
-            List<Long> prunedTotals = new ArrayList<>();
+            int capacity = (int) Math.min(n, (long) maxNodes + 1);
+            int[] kept = new int[capacity];
+            int[] firstChild = new int[capacity];
+            int[] childCount = new int[capacity];
+            long[] prunedTotal = new long[capacity];
             int baseDepth = tree.depth(start);
-            kept.add(start);
-            keptChildren.add(new ArrayList<>());
-            prunedTotals.add(0L);
-            for (int k = 0; k < kept.size(); k++) {
-                int n = kept.get(k);
-                List<Integer> cs = childrenOf.get(n);
-                if (cs == null) {
-                    continue;
-                }
-                for (int c : cs) {
+            kept[0] = start;
+            int size = 1;
+            for (int k = 0; k < size; k++) {
+                int node = kept[k];
+                firstChild[k] = size;
+                for (int j = childOffset[node]; j < childOffset[node + 1]; j++) {
+                    int c = childOf[j];
                     if (tree.total(c) > 0 && tree.total(c) >= threshold && tree.depth(c) - baseDepth <= maxDepth) {
-                        if (kept.size() >= maxNodes) {
+                        if (size >= maxNodes) {
                             throw ApiException.badRequest("the tree has more than limits.max-tree-nodes = " + maxNodes
                                     + " nodes after pruning; raise 'minShare' or lower 'maxDepth'");
                         }
-                        keptChildren.get(k).add(kept.size());
-                        kept.add(c);
-                        keptChildren.add(new ArrayList<>());
-                        prunedTotals.add(0L);
+                        kept[size++] = c;
+                        childCount[k]++;
                     } else {
-                        prunedTotals.set(k, prunedTotals.get(k) + tree.total(c));
+                        prunedTotal[k] += tree.total(c);
                     }
                 }
             }
-            return new Pruned(tree, kept, keptChildren,
-                    prunedTotals.stream().mapToLong(Long::longValue).toArray());
+            return new Pruned(tree, size, kept, firstChild, childCount, prunedTotal);
         }
 
-        List<Integer> kept() {
-            return kept;
+        /** Nodes kept. */
+        int size() {
+            return size;
+        }
+
+        /** The tree's node at kept position {@code k}. */
+        int node(int k) {
+            return kept[k];
         }
 
         /**
@@ -242,7 +253,7 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         }
 
         TreeColumns columns(boolean realIds, LongFunction<String> name) {
-            return new TreeColumns(tree, kept, children, realIds, name);
+            return new TreeColumns(tree, size, kept, firstChild, childCount, realIds, name);
         }
 
         /** Depth first with an explicit stack of (kept position, next child to write). */
@@ -255,14 +266,13 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
             node[0] = 0;
             next[0] = 0;
             while (top >= 0) {
-                List<Integer> cs = children.get(node[top]);
-                if (next[top] == cs.size()) {
+                if (next[top] == childCount[node[top]]) {
                     gen.writeEndArray();
                     gen.writeEndObject();
                     top--;
                     continue;
                 }
-                int c = cs.get(next[top]++);
+                int c = firstChild[node[top]] + next[top]++;
                 open(gen, c, realIds, migrated, name);
                 if (++top == node.length) {
                     node = Arrays.copyOf(node, top * 2);
@@ -276,7 +286,7 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         /** Writes a node's fields and opens its children array. */
         private void open(JsonGenerator gen, int k, boolean realIds, Cct migrated, LongFunction<String> name)
                 throws IOException {
-            int n = kept.get(k);
+            int n = kept[k];
             gen.writeStartObject();
             gen.writeStringField("id", realIds ? Long.toString(tree.id(n)) : null);
             gen.writeStringField("method", name.apply(tree.method(n)));
@@ -301,18 +311,17 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
             int[] next = new int[16];
             int[] length = new int[16]; // path length before the node's frame
             int top = 0;
-            if (kept.get(0) != Cct.ROOT) {
-                path.append(frame.apply(tree.method(kept.get(0))));
+            if (kept[0] != Cct.ROOT) {
+                path.append(frame.apply(tree.method(kept[0])));
             }
             line(out, path, 0);
             while (top >= 0) {
-                List<Integer> cs = children.get(node[top]);
-                if (next[top] == cs.size()) {
+                if (next[top] == childCount[node[top]]) {
                     path.setLength(length[top]);
                     top--;
                     continue;
                 }
-                int c = cs.get(next[top]++);
+                int c = firstChild[node[top]] + next[top]++;
                 if (++top == node.length) {
                     node = Arrays.copyOf(node, top * 2);
                     next = Arrays.copyOf(next, top * 2);
@@ -324,14 +333,14 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
                 if (path.length() > 0) {
                     path.append(';');
                 }
-                path.append(frame.apply(tree.method(kept.get(c))));
+                path.append(frame.apply(tree.method(kept[c])));
                 line(out, path, c);
             }
             return out.toString();
         }
 
         private void line(StringBuilder out, StringBuilder path, int k) {
-            long count = tree.self(kept.get(k)) + prunedTotal[k];
+            long count = tree.self(kept[k]) + prunedTotal[k];
             if (count > 0 && path.length() > 0) {
                 out.append(path).append(' ').append(count).append('\n');
             }

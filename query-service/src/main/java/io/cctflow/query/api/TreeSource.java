@@ -14,17 +14,27 @@ import java.util.List;
  * Loads the merged tree of a {@link Selection}, or its windows one by one, reading roll-ups where
  * they cover the range and refusing, before the counts are fetched, a read of more than {@code
  * limits.max-windows} rows, and before the tree is built, a tree of more than {@code
- * limits.max-loaded-nodes} nodes. Thread-safe.
+ * limits.max-loaded-nodes} nodes. Merged trees come from the tree cache ({@link TreeCache}) when it
+ * holds the one of the same settled window versions; they are shared between requests, so no
+ * caller may modify one. Thread-safe.
  */
 public final class TreeSource {
     private final WindowReader windows;
     private final TopologyReader topology;
     private final Limits limits;
+    private final TreeCache cache;
 
+    /** A source with a tree cache of {@link TreeCache#DEFAULT_WEIGHT}. */
     public TreeSource(WindowReader windows, TopologyReader topology, Limits limits) {
+        this(windows, topology, limits, TreeCache.DEFAULT_WEIGHT);
+    }
+
+    /** @param treeCacheWeight most weight (nodes, about 100 bytes each) of loaded trees kept; 0 turns the cache off */
+    public TreeSource(WindowReader windows, TopologyReader topology, Limits limits, long treeCacheWeight) {
         this.windows = windows;
         this.topology = topology;
         this.limits = limits;
+        this.cache = new TreeCache(treeCacheWeight);
     }
 
     public Cct load(Selection selection) {
@@ -40,8 +50,20 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Named(new Cct(), RawThreadNames.empty());
         }
-        TreeCounts sum = plan(selection).sum();
-        return new Named(rebuild(sum), sum.rawThreadNames());
+        RangePlanner.Plan plan = plan(selection);
+        Named cached = cache.get(plan.settledVersions());
+        if (cached != null) {
+            return cached;
+        }
+        RangePlanner.Summed summed = plan.summed();
+        Named loaded = new Named(rebuild(summed.counts()), summed.counts().rawThreadNames());
+        cache.put(summed.settledVersions(), loaded);
+        return loaded;
+    }
+
+    /** The tree cache (for tests of its bound). */
+    TreeCache cache() {
+        return cache;
     }
 
     /** A selection's tree and the stored windows it was summed from (each execution and time slot apart). */

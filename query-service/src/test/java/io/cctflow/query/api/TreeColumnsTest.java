@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cctflow.core.Cct;
+import io.cctflow.core.NodeId;
 import io.cctflow.query.http.JsonHandler;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.LongFunction;
 import net.jqwik.api.ForAll;
@@ -20,7 +23,10 @@ import net.jqwik.api.constraints.IntRange;
 /**
  * The columns of {@code format=columns} hold exactly the nodes of the nested JSON ({@code
  * format=json}) of the same pruned tree, on random trees, shares and depths: decoded back into
- * nested form, the two are equal; and the columns come in drawing order.
+ * nested form (each node's id derived from {@code startId} down its path with cct-core's {@link
+ * NodeId#child}), the two are equal; the decoded nodes are exactly those of cct-core's tree that
+ * the pruning rule keeps, with their ids, parents, methods, lines and counts; and the columns come
+ * in drawing order.
  */
 public class TreeColumnsTest {
     @Property(tries = 200)
@@ -39,16 +45,77 @@ public class TreeColumnsTest {
 
         assertThat(canonical(decode(columns))).isEqualTo(canonical(nested));
         assertDrawingOrder(columns);
+        if (realIds) {
+            assertThat(decodedNodes(columns)).isEqualTo(keptNodes(tree, start, minSharePercent / 100.0, maxDepth, name));
+        } else {
+            assertThat(columns.get("startId").isNull()).as("a merged view has no ids").isTrue();
+        }
     }
 
-    /** The nested form of the columns: {id, method, line, self, total, children}. */
+    /** Per node id: (parent id, method, line, self, total) of the decoded columns. */
+    static Map<Long, List<Object>> decodedNodes(JsonNode c) {
+        Map<Long, List<Object>> out = new HashMap<>();
+        long[] ids = ids(c);
+        for (int i = 0; i < ids.length; i++) {
+            int p = c.get("parent").get(i).asInt();
+            out.put(ids[i], List.of(p < 0 ? "start" : ids[p], c.get("methods").get(c.get("method").get(i).asInt()).asText(),
+                    c.get("line").get(i).asInt(), c.get("self").get(i).asLong(), c.get("total").get(i).asLong()));
+        }
+        return out;
+    }
+
+    /**
+     * The brute-force reference of {@link #decodedNodes}, from cct-core's tree: the start node, and
+     * every node whose parent is kept, with samples, at least minShare of the start's total and at
+     * most maxDepth below it.
+     */
+    static Map<Long, List<Object>> keptNodes(Cct tree, int start, double minShare, int maxDepth, LongFunction<String> name) {
+        boolean[] kept = new boolean[tree.size()];
+        kept[start] = true;
+        long threshold = (long) Math.ceil(minShare * tree.total(start));
+        Map<Long, List<Object>> out = new HashMap<>();
+        out.put(tree.id(start), List.of("start", name.apply(tree.method(start)), tree.callSiteLine(start),
+                tree.self(start), tree.total(start)));
+        for (int n = 1; n < tree.size(); n++) { // parents before children
+            if (n != start && kept[tree.parent(n)] && tree.total(n) > 0 && tree.total(n) >= threshold
+                    && tree.depth(n) - tree.depth(start) <= maxDepth) {
+                kept[n] = true;
+                out.put(tree.id(n), List.of(tree.id(tree.parent(n)), name.apply(tree.method(n)), tree.callSiteLine(n),
+                        tree.self(n), tree.total(n)));
+            }
+        }
+        return out;
+    }
+
+    /** Every node's id: the start's given, the others {@link NodeId#child} of their parent's; null without a start id. */
+    static long[] ids(JsonNode c) {
+        if (c.get("startId").isNull()) {
+            return null;
+        }
+        int n = c.get("parent").size();
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
+            int p = c.get("parent").get(i).asInt();
+            ids[i] = p < 0 ? Long.parseLong(c.get("startId").asText())
+                    : NodeId.child(ids[p], Long.parseLong(c.get("methodIds").get(c.get("method").get(i).asInt()).asText()),
+                            c.get("line").get(i).asInt());
+        }
+        return ids;
+    }
+
+    /** The nested form of the columns: {id, method, line, self, total, children}, ids derived ({@link #ids}). */
     public static ObjectNode decode(JsonNode c) {
         int n = c.get("parent").size();
         List<ObjectNode> nodes = new ArrayList<>(n);
         ObjectNode root = null;
+        long[] ids = ids(c);
         for (int i = 0; i < n; i++) {
             ObjectNode o = JsonNodeFactory.instance.objectNode();
-            o.set("id", c.get("id").isNull() ? JsonNodeFactory.instance.nullNode() : c.get("id").get(i));
+            if (ids == null) {
+                o.putNull("id");
+            } else {
+                o.put("id", Long.toString(ids[i]));
+            }
             o.put("method", c.get("methods").get(c.get("method").get(i).asInt()).asText());
             o.put("line", c.get("line").get(i).asInt());
             o.put("self", c.get("self").get(i).asLong());

@@ -1,0 +1,250 @@
+package io.cctflow.query.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cctflow.core.Cct;
+import io.cctflow.core.ExecutionId;
+import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.GraphSchema;
+import io.cctflow.graph.read.TopologyReader;
+import io.cctflow.graph.read.WindowCache;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.model.InstanceRecord;
+import io.cctflow.model.MethodRecord;
+import io.cctflow.model.NodeRecord;
+import io.cctflow.model.WindowCounts;
+import io.cctflow.servers.TestServers;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.Driver;
+
+/**
+ * The tree cache of {@link TreeSource} against the real Neo4j: a repeated load is served from it
+ * (the same tree), a new or rewritten window in the range loads the new tree, unsettled windows
+ * are neither served nor kept, and it stays within its weight. Every tree loaded equals cct-core's
+ * tree of the samples written (stacks merged in memory), the independent expectation.
+ */
+class TreeSourceCacheTest {
+    static final String SERVICE = "cache-shop";
+    static final long T0 = Instant.parse("2026-02-01T00:00:00Z").toEpochMilli();
+    static final long WINDOW = 60_000;
+    static final List<MethodRecord> METHODS = List.of(MethodRecord.of("com.c.Main", "main", "()V"),
+            MethodRecord.of("com.c.A", "a", "()V"), MethodRecord.of("com.c.B", "b", "()V"),
+            MethodRecord.of("com.c.C", "c", "()V"), MethodRecord.of("com.c.D", "d", "()V"));
+    static final String[] THREADS = {"main", "worker-1"};
+    static final Limits LIMITS = new Limits(Duration.ofDays(366), 200_000, 200_000, 10_000, 2_000_000, 100);
+
+    private static Driver driver;
+    private GraphWriter writer;
+    private final Random random = new Random(20261127);
+    /** Stacks written, per (execution, window start): (methods, lines, thread, count). */
+    private final Map<String, Map<Long, List<Object[]>>> stacks = new LinkedHashMap<>();
+    private final Map<Long, NodeRecord> nodes = new HashMap<>();
+
+    @BeforeAll
+    static void connect() {
+        driver = TestServers.get().newDriver();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        driver.close();
+    }
+
+    @BeforeEach
+    void writeInstances() {
+        TestServers.get().cleanNeo4j();
+        GraphSchema.ensure(driver, "");
+        writer = new GraphWriter(driver, "");
+        writer.writeMethods(METHODS);
+        List<InstanceRecord> instances = new ArrayList<>();
+        for (String i : List.of("a", "b")) {
+            instances.add(new InstanceRecord(SERVICE, "v1", i, "host-" + i, 1, T0, Map.of(), T0, T0 + 10 * WINDOW));
+        }
+        writer.writeInstances(instances);
+    }
+
+    @Test
+    void repeatedLoadsAreServedFromTheCacheWhateverTheSelectionThatListsTheSameWindows() {
+        writeWindow("a", 0);
+        writeWindow("a", 1);
+        writeWindow("b", 1);
+        TreeSource source = settledAtOnce(TreeCache.DEFAULT_WEIGHT);
+        awaitSettled();
+
+        Cct first = source.load(selection(0, 2, "a", "b"));
+        assertThat(TreeCounts.of(first)).isEqualTo(TreeCounts.of(reference(0, 2, "a", "b")));
+        assertThat(source.load(selection(0, 2, "a", "b"))).as("the same request").isSameAs(first);
+        // another range that reads the same three windows: the same versions, the same tree
+        assertThat(TreeCounts.of(source.load(selection(0, 1, "a", "b")))) // reads a@0 only: another tree
+                .isEqualTo(TreeCounts.of(reference(0, 1, "a", "b")));
+        assertThat(source.load(new Selection(SERVICE, "v1", instances("a", "b"), Instant.ofEpochMilli(T0 + 1),
+                Instant.ofEpochMilli(T0 + 2 * WINDOW - 1)))).as("a range over the same windows").isSameAs(first);
+        assertThat(source.cache().size()).isEqualTo(2);
+    }
+
+    @Test
+    void aNewOrRewrittenWindowInTheRangeLoadsTheNewTree() {
+        writeWindow("a", 0);
+        writeWindow("b", 0);
+        TreeSource source = settledAtOnce(TreeCache.DEFAULT_WEIGHT);
+        awaitSettled();
+        Cct before = source.load(selection(0, 3, "a", "b"));
+        assertThat(source.load(selection(0, 3, "a", "b"))).isSameAs(before);
+
+        writeWindow("b", 2); // a new window in the range
+        Cct afterNew = source.load(selection(0, 3, "a", "b"));
+        assertThat(afterNew).isNotSameAs(before);
+        assertThat(TreeCounts.of(afterNew)).isEqualTo(TreeCounts.of(reference(0, 3, "a", "b")))
+                .isNotEqualTo(TreeCounts.of(before));
+
+        awaitSettled();
+        Cct settled = source.load(selection(0, 3, "a", "b"));
+        assertThat(source.load(selection(0, 3, "a", "b"))).isSameAs(settled);
+        writeWindow("a", 0); // a late batch: more samples in a window read before
+        Cct afterRewrite = source.load(selection(0, 3, "a", "b"));
+        assertThat(afterRewrite).isNotSameAs(settled);
+        assertThat(TreeCounts.of(afterRewrite)).isEqualTo(TreeCounts.of(reference(0, 3, "a", "b")))
+                .isNotEqualTo(TreeCounts.of(settled));
+    }
+
+    @Test
+    void treesOfWindowsWrittenWithinTheSettleTimeAreNeitherServedNorKept() {
+        writeWindow("a", 0);
+        TreeSource source = new TreeSource(new WindowReader(driver, "",
+                new WindowCache(1_000_000, WindowReader.WRITE_MARGIN_MILLIS)), new TopologyReader(driver, ""), LIMITS,
+                TreeCache.DEFAULT_WEIGHT);
+        Cct first = source.load(selection(0, 1, "a"));
+        assertThat(source.load(selection(0, 1, "a"))).isNotSameAs(first);
+        assertThat(TreeCounts.of(source.load(selection(0, 1, "a")))).isEqualTo(TreeCounts.of(reference(0, 1, "a")));
+        assertThat(source.cache().size()).isZero();
+    }
+
+    @Test
+    void theCacheStaysWithinItsWeightEvictingTheLeastRecentlyUsedTree() {
+        for (int w = 0; w < 3; w++) {
+            writeWindow("a", w);
+        }
+        TreeSource probe = settledAtOnce(TreeCache.DEFAULT_WEIGHT);
+        awaitSettled();
+        long[] weights = new long[3];
+        for (int w = 0; w < 3; w++) {
+            probe.load(selection(w, w + 1, "a"));
+            weights[w] = probe.cache().weight() - (w == 0 ? 0 : sum(weights, w));
+        }
+        long capacity = Math.max(weights[0] + weights[1], Math.max(weights[1] + weights[2], weights[0] + weights[2]));
+        TreeSource source = settledAtOnce(capacity);
+        Cct w0 = source.load(selection(0, 1, "a"));
+        Cct w1 = source.load(selection(1, 2, "a"));
+        assertThat(source.load(selection(0, 1, "a"))).isSameAs(w0); // now w1 is the least recently used
+        Cct w2 = source.load(selection(2, 3, "a"));
+        assertThat(source.cache().weight()).isLessThanOrEqualTo(capacity);
+        assertThat(source.load(selection(2, 3, "a"))).isSameAs(w2);
+        assertThat(source.load(selection(1, 2, "a"))).as("evicted").isNotSameAs(w1);
+        assertThat(TreeCounts.of(source.load(selection(1, 2, "a")))).isEqualTo(TreeCounts.of(reference(1, 2, "a")));
+
+        TreeSource tiny = settledAtOnce(weights[0] - 1); // no tree fits: nothing kept
+        assertThat(tiny.load(selection(0, 1, "a"))).isNotSameAs(tiny.load(selection(0, 1, "a")));
+        assertThat(tiny.cache().weight()).isZero();
+    }
+
+    private static long sum(long[] a, int n) {
+        long s = 0;
+        for (int i = 0; i < n; i++) {
+            s += a[i];
+        }
+        return s;
+    }
+
+    /** A source whose window cache calls every version settled once the database clock passed it. */
+    private static TreeSource settledAtOnce(long treeCacheWeight) {
+        return new TreeSource(new WindowReader(driver, "", new WindowCache(1_000_000, 0)),
+                new TopologyReader(driver, ""), LIMITS, treeCacheWeight);
+    }
+
+    /** Waits (on the database clock, with a deadline) until everything written so far is settled at settle time 0. */
+    private static void awaitSettled() {
+        WindowReader clock = new WindowReader(driver, "");
+        long written = clock.databaseTimeMillis();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (clock.databaseTimeMillis() <= written) {
+            assertThat(System.nanoTime()).as("the database clock moves on").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Writes (or rewrites, adding samples) one window of an instance: random stacks over few methods. */
+    private void writeWindow(String instance, int window) {
+        List<Object[]> mine = stacks.computeIfAbsent(instance, k -> new LinkedHashMap<>())
+                .computeIfAbsent(T0 + window * WINDOW, k -> new ArrayList<>());
+        for (int s = 0; s < 4 + random.nextInt(8); s++) {
+            int depth = 1 + random.nextInt(5);
+            long[] methods = new long[depth];
+            int[] lines = new int[depth];
+            for (int d = 0; d < depth; d++) {
+                methods[d] = METHODS.get(d == 0 ? 0 : random.nextInt(METHODS.size())).id();
+                lines[d] = d == 0 ? 0 : 10 + random.nextInt(3);
+            }
+            mine.add(new Object[] {methods, lines, THREADS[random.nextInt(THREADS.length)], 1L + random.nextInt(9)});
+        }
+        Cct tree = new Cct();
+        add(tree, mine);
+        for (int i = 1; i < tree.size(); i++) {
+            int rp = tree.recursiveParent(i);
+            nodes.putIfAbsent(tree.id(i), new NodeRecord(tree.id(i), tree.id(tree.parent(i)), tree.method(i),
+                    tree.callSiteLine(i), tree.depth(i), rp < 0 ? NodeRecord.NO_RECURSIVE_PARENT : tree.id(rp)));
+        }
+        writer.writeNodes(new ArrayList<>(nodes.values()));
+        long start = T0 + window * WINDOW;
+        writer.writeWindowCounts(List.of(new WindowCounts(execution(instance), start, start + WINDOW,
+                TreeCounts.of(tree))));
+    }
+
+    /** cct-core's tree of the stacks written for these instances in windows [from, to) (window numbers). */
+    private Cct reference(int from, int to, String... instances) {
+        Cct tree = new Cct();
+        for (String i : instances) {
+            stacks.getOrDefault(i, Map.of()).forEach((start, list) -> {
+                if (start >= T0 + from * WINDOW && start < T0 + to * WINDOW) {
+                    add(tree, list);
+                }
+            });
+        }
+        return tree;
+    }
+
+    private static void add(Cct tree, List<Object[]> list) {
+        for (Object[] s : list) {
+            long[] methods = (long[]) s[0];
+            tree.addStack(methods, (int[]) s[1], methods.length, tree.thread((String) s[2]), (Long) s[3]);
+        }
+    }
+
+    private static String execution(String instance) {
+        return new ExecutionId(SERVICE, "v1", instance).key();
+    }
+
+    private static List<InstanceRecord> instances(String... ids) {
+        List<InstanceRecord> out = new ArrayList<>();
+        for (String i : ids) {
+            out.add(new InstanceRecord(SERVICE, "v1", i, "host-" + i, 1, T0, Map.of(), T0, T0 + 10 * WINDOW));
+        }
+        return out;
+    }
+
+    private static Selection selection(int from, int to, String... instances) {
+        return new Selection(SERVICE, "v1", instances(instances), Instant.ofEpochMilli(T0 + from * WINDOW),
+                Instant.ofEpochMilli(T0 + to * WINDOW));
+    }
+}
