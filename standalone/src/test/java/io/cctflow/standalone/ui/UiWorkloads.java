@@ -2,6 +2,7 @@ package io.cctflow.standalone.ui;
 
 import io.cctflow.core.ExecutionId;
 import io.cctflow.flink.SamplesJobConfig;
+import io.cctflow.servers.TestServers;
 import io.cctflow.standalone.e2e.AgentRun;
 import io.cctflow.standalone.e2e.FourWayWorkload;
 import io.cctflow.standalone.e2e.PipelineRun;
@@ -48,6 +49,8 @@ final class UiWorkloads {
     /** Runs the workloads with the agent (v1 and the other service at once, then v2) and the samples job. */
     static PipelineRun run() throws Exception {
         PipelineRun pipeline = PipelineRun.prepare(SAMPLES);
+        // the agents publish their CodeManifests there (profile migration needs them) only if it exists
+        TestServers.get().createTopic(SamplesJobConfig.defaults().manifestsTopic(), 1);
         List<Callable<Void>> first = new ArrayList<>();
         V1_INSTANCES.forEach(i -> first.add(() -> fourWay(pipeline, V1, i, 0)));
         first.add(() -> agentRun(pipeline, new ExecutionId(OTHER, "1.0", "batch-1"), SplitWorkload.class.getName(), "0"));

@@ -470,8 +470,8 @@ class WebUiTest {
         assertThat(requests("/api/v1/metrics/method")).anyMatch(u -> u.contains("migrate=AG"));
         checkMethodFigures(v2 + "&migrate=AG");
         JsonNode migration = api("/api/v1/metrics/method?" + v2 + "&migrate=AG&method=" + enc(A_WORK)).get("migration");
-        assertThat(text("migrate-note")).contains("Migrate AG:").contains(migration.get("applied").asBoolean()
-                ? "migrated from " + migration.get("previous").asText() : "nothing migrated");
+        assertThat(migration.get("applied").asBoolean()).as("v1's profile migrated to v2 (%s)", migration).isTrue();
+        assertThat(text("migrate-note")).contains("Migrate AG:").contains("migrated from " + migration.get("previous").asText());
         screenshot("method-migrated");
 
         // the control: another mode, carried in the URL and asked for
