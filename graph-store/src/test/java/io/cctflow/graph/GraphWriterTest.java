@@ -142,8 +142,7 @@ class GraphWriterTest extends CleanGraph {
     void aWindowWithAnotherWritesMethodTableIsRefused() {
         TreeCounts small = TreeCounts.of(wideTree(300, 1));
         TreeCounts large = TreeCounts.of(wideTree(2_000, 2));
-        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
-        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, large, TruncationCounts.NONE)));
+        writeOneWindow(large);
         storeAsColumns(large);
         assertThat(windows.windows(List.of(EXEC.key()), 0, 60_000)).singleElement()
                 .extracting(WindowCounts::counts).isEqualTo(large);
@@ -165,8 +164,7 @@ class GraphWriterTest extends CleanGraph {
     void packedCountsOfAnotherWriteAreRefused() {
         TreeCounts small = TreeCounts.of(wideTree(300, 1));
         TreeCounts large = TreeCounts.of(wideTree(2_000, 2));
-        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
-        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, large, TruncationCounts.NONE)));
+        writeOneWindow(large);
         try (var session = driver.session()) {
             assertThat(session.run("MATCH (w:Window) RETURN w.nodeIds IS NULL AND w.counts IS NOT NULL AS packed")
                     .single().get("packed").asBoolean()).isTrue();
@@ -186,8 +184,7 @@ class GraphWriterTest extends CleanGraph {
     void windowsReadWhileRewrittenComeBackWhole() throws Exception {
         TreeCounts small = TreeCounts.of(wideTree(300, 1));
         TreeCounts large = TreeCounts.of(wideTree(2_000, 2));
-        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
-        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, small, TruncationCounts.NONE)));
+        writeOneWindow(small);
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         Thread rewriter = new Thread(() -> {
             for (int i = 0; !stop.get() && i < 2_000; i++) {
@@ -207,7 +204,12 @@ class GraphWriterTest extends CleanGraph {
         }
     }
 
-    /** A root with {@code width} leaves under one method, on two threads, {@code weight} samples each. */
+    /** Writes instance i-1 of svc v1 and its one window, [0, 60 s), holding {@code counts}. */
+    private void writeOneWindow(TreeCounts counts) {
+        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
+        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, counts, TruncationCounts.NONE)));
+    }
+
     /** Rewrites the one stored window in the layout before {@link PackedWindow}, as older versions wrote it. */
     private void storeAsColumns(TreeCounts c) {
         try (var session = driver.session()) {
@@ -239,8 +241,7 @@ class GraphWriterTest extends CleanGraph {
     void aWindowOfTheLayoutBeforeGainsContributionsAndIsRewrittenPacked() {
         TreeCounts small = TreeCounts.of(wideTree(300, 1));
         TreeCounts large = TreeCounts.of(wideTree(2_000, 2));
-        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
-        writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, large, TruncationCounts.NONE)));
+        writeOneWindow(large);
         storeAsColumns(large);
         WindowContribution added = new WindowContribution(
                 new WindowCounts(EXEC.key(), 0, 60_000, small, new TruncationCounts(1, 0, 0, 0)), 42);
@@ -256,6 +257,7 @@ class GraphWriterTest extends CleanGraph {
         }
     }
 
+    /** A root with {@code width} leaves under one method, on two threads, {@code weight} samples each. */
     private static Cct wideTree(int width, int weight) {
         long main = MethodId.of("A", "main", "()V");
         long f = MethodId.of("A", "f", "()V");

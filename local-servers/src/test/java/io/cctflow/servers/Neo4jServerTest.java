@@ -68,7 +68,7 @@ class Neo4jServerTest {
              Session session = driver.session()) {
             String value = session.run("SHOW SETTINGS YIELD name, value WHERE name = $name RETURN value",
                     Map.of("name", "dbms.cypher.min_replan_interval")).single().get("value").asString();
-            assertThat(value).isEqualTo(Neo4jServer.MIN_REPLAN_INTERVAL.toMinutes() + "m"); // Neo4j prints whole minutes so
+            assertThat(value).isEqualTo(Neo4jServer.MIN_REPLAN_INTERVAL.toMinutes() + "m"); // Neo4j prints a whole number of minutes as "10m"
         }
     }
 
