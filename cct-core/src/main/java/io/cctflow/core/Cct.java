@@ -54,8 +54,6 @@ public final class Cct {
     private final boolean counted;
     private int size;
     private long collisions;
-    /** Scratch of {@link #leaf}: the ids of a stack's path prefixes. */
-    private long[] prefixIds = new long[64];
 
     private final Map<String, Integer> threadIds = new HashMap<>();
     private final List<String> threadNames = new ArrayList<>();
@@ -148,11 +146,8 @@ public final class Cct {
      * from the frames alone (arithmetic, no memory access) and looked up once: a stack the tree
      * already has costs one hash lookup instead of one per frame. Only a stack whose leaf is new, or
      * whose leaf id belongs to a node of another path (a collision), walks the path frame by frame
-     * with {@link #child}, from below the deepest ancestor the tree has (looked up by its id from the
-     * leaf upwards, a few lookups, not one per frame). Collisions are counted on that walk, so a
-     * collision above a node that exists was counted when the path was first walked, not at every
-     * lookup. The nodes found and created are those of a walk from the root: every node on such a
-     * walk is the one the index holds for the path prefix's id.
+     * with {@link #child}; collisions are counted on that walk, so a collision above a leaf that
+     * exists was counted when the path was first walked, not at every lookup.
      *
      * @param methodIds method ids, outermost frame first; only the first {@code depth} are read
      * @param callSiteLines call-site line of each frame
@@ -162,45 +157,21 @@ public final class Cct {
         if (depth == 0) {
             return ROOT;
         }
-        if (prefixIds.length < depth) {
-            prefixIds = new long[Math.max(depth, prefixIds.length * 2)];
-        }
         long parentId = NodeId.ROOT;
         for (int i = 0; i < depth - 1; i++) {
             parentId = NodeId.child(parentId, methodIds[i], callSiteLines[i]);
-            prefixIds[i] = parentId;
         }
         long method = methodIds[depth - 1];
         int line = callSiteLines[depth - 1];
         int leaf = index.get(NodeId.child(parentId, method, line));
-        if (leaf > ROOT && matches(leaf, method, line, parentId)) {
+        if (leaf > ROOT && methods[leaf] == method && lines[leaf] == line && ids[parents[leaf]] == parentId) {
             return leaf;
         }
-        // a new leaf: the walk starts below its deepest ancestor the tree has (found by id from the
-        // bottom up, checked as the leaf is), not at the root, since a new stack mostly extends a
-        // known path; an ancestor whose id belongs to another path walks from the root as before
         int node = ROOT;
-        int from = 0;
-        for (int i = depth - 2; i >= 0; i--) {
-            int a = index.get(prefixIds[i]);
-            if (a < 0) {
-                continue;
-            }
-            if (a > ROOT && matches(a, methodIds[i], callSiteLines[i], i == 0 ? NodeId.ROOT : prefixIds[i - 1])) {
-                node = a;
-                from = i + 1;
-            }
-            break;
-        }
-        for (int i = from; i < depth; i++) {
+        for (int i = 0; i < depth; i++) {
             node = child(node, methodIds[i], callSiteLines[i]);
         }
         return node;
-    }
-
-    /** Whether {@code node} is the child (method, line) of a node with id {@code parentId}. */
-    private boolean matches(int node, long method, int line, long parentId) {
-        return methods[node] == method && lines[node] == line && ids[parents[node]] == parentId;
     }
 
     /** The child of {@code parent} for (method, line), created with zero counts if absent. */

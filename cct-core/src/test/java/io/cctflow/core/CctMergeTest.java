@@ -81,7 +81,7 @@ class CctMergeTest {
         leafEqualsTheWalk(RandomStacks.generate(seed, stacks, 12, 4), stacks);
     }
 
-    /** As above with stacks deeper than {@link Cct#leaf}'s first scratch array of path prefixes. */
+    /** As above with deep stacks (up to 150 frames), as the JVMs of real services have. */
     @Property(tries = 50)
     void leafEqualsTheFrameByFrameWalkOnDeepStacks(@ForAll long seed, @ForAll @IntRange(min = 0, max = 100) int stacks) {
         leafEqualsTheWalk(RandomStacks.generate(seed, stacks, 150, 3), stacks);
