@@ -25,10 +25,10 @@ record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNan
             Map.entry("Source: samples", "job: Kafka source"),
             Map.entry("Source", "job: other sources"),
             Map.entry("AsyncOperations", "job: checkpoint (async snapshots)"),
+            Map.entry("Neo4jDriverIO", "Neo4j driver IO"),
             Map.entry("neo4j", "Neo4j (Bolt workers, storage)"),
             Map.entry("bolt", "Neo4j (Bolt workers, storage)"),
             Map.entry("Neo4j", "Neo4j (Bolt workers, storage)"),
-            Map.entry("Neo4jDriverIO", "Neo4j driver IO"),
             Map.entry("kafka-producer", "Kafka producers (generator's and job's)"),
             Map.entry("fleet", "generator"));
 
