@@ -78,7 +78,16 @@ class CctMergeTest {
      */
     @Property(tries = 200)
     void leafEqualsTheFrameByFrameWalk(@ForAll long seed, @ForAll @IntRange(min = 0, max = 300) int stacks) {
-        RandomStacks data = RandomStacks.generate(seed, stacks, 12, 4);
+        leafEqualsTheWalk(RandomStacks.generate(seed, stacks, 12, 4), stacks);
+    }
+
+    /** As above with deep stacks (up to 150 frames), as the JVMs of real services have. */
+    @Property(tries = 50)
+    void leafEqualsTheFrameByFrameWalkOnDeepStacks(@ForAll long seed, @ForAll @IntRange(min = 0, max = 100) int stacks) {
+        leafEqualsTheWalk(RandomStacks.generate(seed, stacks, 150, 3), stacks);
+    }
+
+    private static void leafEqualsTheWalk(RandomStacks data, int stacks) {
         Cct byLeaf = new Cct(16);
         Cct byWalk = new Cct(16);
         for (int s = 0; s < stacks; s++) {

@@ -75,6 +75,10 @@ public final class SamplesJob {
      * the batches seen, for duplicates; pending truncated stacks carry their contribution id).
      */
     public static final int STATE_VERSION = 8;
+    /** The samples consumer's fetches: answered once this many bytes are there, or after {@link #FETCH_MAX_WAIT}. */
+    static final int FETCH_MIN_BYTES = 256 * 1024;
+    /** At most this much is added to a batch's way to the graph (an agent flushes every 10 s). */
+    static final Duration FETCH_MAX_WAIT = Duration.ofMillis(100);
 
     private SamplesJob() {
     }
@@ -157,7 +161,11 @@ public final class SamplesJob {
                         org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST))
                 // a record over the default 1 MiB would still come, but alone in its fetch
                 .setProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
-                        Integer.toString(RecordSizes.TOPIC_MAX_MESSAGE_BYTES));
+                        Integer.toString(RecordSizes.TOPIC_MAX_MESSAGE_BYTES))
+                // a busy fleet's batches in fewer, larger fetches: the broker answers a fetch once
+                // FETCH_MIN_BYTES arrived or FETCH_MAX_WAIT passed, not as soon as one batch did
+                .setProperty(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, Integer.toString(FETCH_MIN_BYTES))
+                .setProperty(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, Long.toString(FETCH_MAX_WAIT.toMillis()));
         if (config.bounded()) {
             builder.setBounded(OffsetsInitializer.latest());
         }

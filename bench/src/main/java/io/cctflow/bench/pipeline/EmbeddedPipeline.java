@@ -44,7 +44,9 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
     private final WindowReader reader;
 
     private EmbeddedPipeline(Path dataDir, Map<String, String> jobSettings, int partitions) throws Exception {
-        KafkaServer kafka = KafkaServer.start(dataDir.resolve("kafka"));
+        // the full JIT, as a production broker has: local-servers starts brokers with C1 only, which
+        // saves CPU at start but costs it on every request of a sustained load
+        KafkaServer kafka = KafkaServer.builder(dataDir.resolve("kafka")).jvmOption("-XX:TieredStopAtLevel=4").start();
         running.push(kafka);
         SamplesJobConfig defaults = SamplesJobConfig.defaults();
         kafka.createTopic(defaults.samplesTopic(), partitions, JobTopics.agentTopicConfigs());

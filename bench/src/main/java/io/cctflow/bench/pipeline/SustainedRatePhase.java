@@ -92,6 +92,7 @@ public final class SustainedRatePhase implements Phase {
         probes.drain(); // warm-up latencies are not steady-state figures
         List<ConsumerLag.Snapshot> lags = new ArrayList<>();
         MachineLoad machineStart = MachineLoad.now();
+        CpuShares cpuStart = CpuShares.now();
         long ackedStart = load.ackedBatches();
         long measureStart = System.nanoTime();
         long measureEnd = measureStart + options.measure().toNanos();
@@ -108,6 +109,7 @@ public final class SustainedRatePhase implements Phase {
         long acked = load.ackedBatches() - ackedStart;
         double seconds = (System.nanoTime() - measureStart) / 1e9;
         String machine = MachineLoad.now().since(machineStart);
+        CpuShares cpuEnd = CpuShares.now();
         load.stop();
 
         int spb = load.samplesPerBatch();
@@ -133,6 +135,10 @@ public final class SustainedRatePhase implements Phase {
         }
         out.println("   batch-to-queryable latency: " + latency.summary());
         out.println("   machine: " + machine);
+        double committedSamples = (last.committedOffsets() - first.committedOffsets()) * (double) spb;
+        if (committedSamples > 0) {
+            out.println("   " + cpuEnd.perSampleSince(cpuStart, committedSamples));
+        }
         out.println("   => " + (sustained ? "SUSTAINED" : "NOT sustained"));
         summary.add(String.format("%5d instances  offered %,9.0f  produced %,9.0f  committed %,9.0f samples/s  "
                         + "lag %,6d -> %,6d batches  latency median %5.1f s p99 %5.1f s  %s",

@@ -57,6 +57,14 @@ public final class LongIntMap {
         return size;
     }
 
+    /** Removes every key, keeping the capacity: O(capacity), nothing allocated. */
+    public void clear() {
+        if (size > 0) {
+            Arrays.fill(values, EMPTY);
+            size = 0;
+        }
+    }
+
     private int slot(long key) {
         long h = key * 0x9E37_79B9_7F4A_7C15L;
         return (int) (h ^ (h >>> 32)) & mask;

@@ -6,6 +6,7 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.StackCounts;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.core.collect.LongIntMap;
 import io.cctflow.core.truncated.MergeResult;
 import io.cctflow.core.truncated.MethodNodeIndex;
 import io.cctflow.core.truncated.TruncatedStackMerger;
@@ -104,6 +105,9 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private transient TruncatedStackMerger merger;
     private transient SampleBatchReader reader;
     private transient BatchMerge batchMerge;
+    /** Scratch, reused from batch to batch: the batch's methods by id; the methods of its new nodes. */
+    private transient MethodsById batchMethods;
+    private transient LongIntMap usedMethodIds;
     private transient Counter deadLettered;
     private transient Counter batchesMerged;
     private transient Counter emptyBatches;
@@ -145,6 +149,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         trees = new InstanceTrees(treeCacheSize);
         merger = new TruncatedStackMerger(matchThreshold);
         batchMerge = new BatchMerge(merger);
+        batchMethods = new MethodsById();
+        usedMethodIds = new LongIntMap(256);
         reader = new SampleBatchReader(new MethodDictionary(METHOD_DICTIONARY_ENTRIES));
         var metrics = getRuntimeContext().getMetricGroup();
         deadLettered = metrics.counter("deadLettered");
@@ -213,12 +219,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         Map<Long, BatchCounts> moved = new LinkedHashMap<>(); // in the order of the pending stacks
         boolean grew = instance.tree().size() > sizeBefore;
         // names are needed for new nodes only: most batches of a running execution create none
-        Map<Long, MethodRecord> methods = new HashMap<>();
-        if (grew) {
-            for (MethodRecord m : batch.methods()) {
-                methods.putIfAbsent(m.id(), m);
-            }
-        }
+        MethodsById methods = batchMethods.reset(batch.methods());
         List<TruncatedStack> kept = retryPending(instance, grew, retried, moved, methods);
         kept.addAll(stillPending);
         keepPending(kept, moved, ctx);
@@ -242,7 +243,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
      * {@code methods}: they may be from older batches, and their new nodes need them.
      */
     private List<TruncatedStack> retryPending(InstanceTrees.Entry instance, boolean grew, Map<Long, StackCounts> retried,
-            Map<Long, BatchCounts> moved, Map<Long, MethodRecord> methods) throws Exception {
+            Map<Long, BatchCounts> moved, MethodsById methods) throws Exception {
         List<TruncatedStack> kept = new ArrayList<>();
         for (TruncatedStack stack : pending.get()) {
             if (grew && merger.tryMerge(instance.index(), stack.methods, stack.lines, stack.depth(), stack.count)
@@ -255,7 +256,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
                 truncatedMerged.inc(stack.count);
                 truncatedPending.dec(stack.count);
                 for (int i = 0; i < stack.depth(); i++) {
-                    methods.putIfAbsent(stack.methods[i], stack.method(i));
+                    methods.add(stack.method(i));
                 }
             } else {
                 // AMBIGUOUS cannot happen here: a retry only runs after NO_CANDIDATE and candidates
@@ -413,11 +414,11 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
      * execution's tree has: those whose names are not in its state yet.
      */
     private static List<MethodRecord> newMethods(InstanceTrees.Entry entry, int sizeBefore,
-            Map<Long, MethodRecord> usedMethods) {
+            List<MethodRecord> usedMethods) {
         MethodNodeIndex index = entry.index();
         index.catchUp();
         List<MethodRecord> fresh = new ArrayList<>();
-        for (MethodRecord m : usedMethods.values()) {
+        for (MethodRecord m : usedMethods) {
             int node = index.first(m.id()); // newest first
             while (node >= sizeBefore) {
                 node = index.next(node);
@@ -434,10 +435,11 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
      * first), stored in state and sent to the graph with their methods.
      */
     private TopologyUpdate topologyUpdate(DecodedBatch batch, ExecutionId execution, InstanceTrees.Entry entry, int sizeBefore,
-            Map<Long, MethodRecord> methods) throws Exception {
+            MethodsById methods) throws Exception {
         Cct tree = entry.tree();
-        List<NodeRecord> created = new ArrayList<>();
-        Map<Long, MethodRecord> usedMethods = new LinkedHashMap<>();
+        List<NodeRecord> created = new ArrayList<>(tree.size() - sizeBefore);
+        List<MethodRecord> usedMethods = new ArrayList<>();
+        usedMethodIds.clear();
         for (int n = sizeBefore; n < tree.size(); n++) {
             int rp = tree.recursiveParent(n);
             NodeRecord node = new NodeRecord(tree.id(n), tree.id(tree.parent(n)), tree.method(n), tree.callSiteLine(n),
@@ -447,7 +449,10 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             if (method == null) {
                 throw new IllegalStateException("no name for method " + node.methodId() + " of new node " + node.id());
             }
-            usedMethods.putIfAbsent(node.methodId(), method);
+            if (usedMethodIds.get(method.id()) < 0) {
+                usedMethodIds.put(method.id(), usedMethods.size());
+                usedMethods.add(method);
+            }
         }
         storeNodes(entry, created);
         tasks.rememberNames(newMethods(entry, sizeBefore, usedMethods));
@@ -456,7 +461,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         InstanceRecord instance = new InstanceRecord(execution.service(), execution.version(), execution.instance(),
                 info.getHost(), info.getPid(), info.getStartTimeMillis(), info.getLabels(),
                 batch.windowStartMillis(), batch.windowEndMillis());
-        return new TopologyUpdate(instance, usedMethods.values().toArray(MethodRecord[]::new),
+        return new TopologyUpdate(instance, usedMethods.toArray(MethodRecord[]::new),
                 created.toArray(NodeRecord[]::new));
     }
 }

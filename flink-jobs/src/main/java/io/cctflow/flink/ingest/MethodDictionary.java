@@ -8,10 +8,10 @@ import io.cctflow.model.MethodRecord;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.avro.util.Utf8;
 
 /**
  * Method dictionary entries of sample batches as they arrive (class, method and descriptor as
@@ -19,8 +19,8 @@ import org.apache.avro.util.Utf8;
  * {@link MethodNames#normalise}) and the method id computed once per distinct entry, not once per
  * batch. Every batch repeats the dictionary entries of the methods its stacks use, so after the
  * first batches an entry costs a hash of its bytes and one lookup: no string is decoded. Keyed by
- * the exact bytes (a 64-bit hash, then the bytes compared), so a result is what computing it anew
- * would give.
+ * the entry's exact bytes as the record encodes them (a 64-bit hash, then the bytes compared), so a
+ * result is what computing it anew would give.
  *
  * <p>Bounded: when it holds {@code maxEntries} entries it is emptied and fills again. Not
  * thread-safe (one per operator instance).
@@ -41,24 +41,62 @@ public final class MethodDictionary {
         this.slots = new LongIntMap(1024);
     }
 
-    /** The record of a dictionary entry given as Avro's UTF-8 strings (not kept: may be reused by the caller). */
-    public MethodRecord record(Utf8 className, Utf8 methodName, Utf8 descriptor) {
-        long hash = hash(className, methodName, descriptor);
+    /**
+     * The record of a dictionary entry given as its Avro encoding, {@code buf[from, to)}: the class,
+     * method and descriptor, each a zigzag varint length and its UTF-8 bytes; {@code strings} holds
+     * each string's offset in {@code buf} and length ({offset, length} three times). Nothing of
+     * {@code buf} is kept: the caller may reuse it.
+     */
+    public MethodRecord record(byte[] buf, int from, int to, int[] strings) {
+        long hash = hash(buf, from, to);
         int slot = slots.get(hash);
-        if (slot >= 0 && sameKey(keys.get(slot), className, methodName, descriptor)) {
-            return records.get(slot);
+        if (slot >= 0) {
+            byte[] key = keys.get(slot);
+            if (Arrays.equals(key, 0, key.length, buf, from, to)) {
+                return records.get(slot);
+            }
         }
-        MethodRecord record = normalised(className.toString(), methodName.toString(), descriptor.toString());
+        MethodRecord record = normalised(string(buf, strings, 0), string(buf, strings, 1), string(buf, strings, 2));
         if (slot < 0) {
             // a hash taken by other bytes (never seen in practice) is simply not cached
-            keep(hash, key(className, methodName, descriptor), record);
+            keep(hash, Arrays.copyOfRange(buf, from, to), record);
         }
         return record;
     }
 
     /** The record of a dictionary entry given as strings (batches decoded by Avro's generated classes). */
     public MethodRecord record(CharSequence className, CharSequence methodName, CharSequence descriptor) {
-        return record(new Utf8(className.toString()), new Utf8(methodName.toString()), new Utf8(descriptor.toString()));
+        byte[][] parts = {utf8(className), utf8(methodName), utf8(descriptor)};
+        byte[] encoded = new byte[3 * 5 + parts[0].length + parts[1].length + parts[2].length];
+        int[] strings = new int[6];
+        int at = 0;
+        for (int i = 0; i < 3; i++) {
+            at = writeVarint(encoded, at, parts[i].length);
+            strings[2 * i] = at;
+            strings[2 * i + 1] = parts[i].length;
+            System.arraycopy(parts[i], 0, encoded, at, parts[i].length);
+            at += parts[i].length;
+        }
+        return record(encoded, 0, at, strings);
+    }
+
+    private static byte[] utf8(CharSequence s) {
+        return s.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Avro's encoding of an int (zigzag, then 7 bits a byte, low first) at {@code at}; returns the end. */
+    private static int writeVarint(byte[] into, int at, int value) {
+        int n = (value << 1) ^ (value >> 31);
+        while ((n & ~0x7f) != 0) {
+            into[at++] = (byte) ((n & 0x7f) | 0x80);
+            n >>>= 7;
+        }
+        into[at++] = (byte) n;
+        return at;
+    }
+
+    private static String string(byte[] buf, int[] strings, int i) {
+        return new String(buf, strings[2 * i], strings[2 * i + 1], StandardCharsets.UTF_8);
     }
 
     /** Entries held. */
@@ -82,63 +120,20 @@ public final class MethodDictionary {
     }
 
     /**
-     * A 64-bit hash of the three byte strings and their lengths, eight bytes per step (multiply and
-     * rotate, finished with MurmurHash3's mixer): a cache key checked byte for byte on a hit, so it
-     * need only be fast and well spread, not stable.
+     * A 64-bit hash of the entry's bytes, eight at a time (multiply and rotate, finished with
+     * MurmurHash3's mixer): a cache key checked byte for byte on a hit, so it need only be fast and
+     * well spread, not stable.
      */
-    private static long hash(Utf8 className, Utf8 methodName, Utf8 descriptor) {
-        return Hashing.fmix64(hash(hash(hash(0x9E37_79B9_7F4A_7C15L, className), methodName), descriptor));
-    }
-
-    private static long hash(long h, Utf8 part) {
-        byte[] b = part.getBytes();
-        int n = part.getByteLength();
-        int i = 0;
-        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+    private static long hash(byte[] b, int from, int to) {
+        long h = 0x9E37_79B9_7F4A_7C15L;
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
             h = Long.rotateLeft(h ^ ((long) LONGS.get(b, i) * 0xC2B2_AE3D_27D4_EB4FL), 29) * 0x1656_67B1_9E37_79F9L;
         }
-        long tail = n;
-        for (; i < n; i++) {
+        long tail = to - from;
+        for (; i < to; i++) {
             tail = (tail << 8) | (b[i] & 0xff);
         }
-        return Long.rotateLeft(h ^ (tail * 0xC2B2_AE3D_27D4_EB4FL), 29) * 0x1656_67B1_9E37_79F9L;
-    }
-
-    /** The three byte strings, each after its length (4 bytes). */
-    private static byte[] key(Utf8... parts) {
-        int length = 0;
-        for (Utf8 part : parts) {
-            length += 4 + part.getByteLength();
-        }
-        byte[] key = new byte[length];
-        int at = 0;
-        for (Utf8 part : parts) {
-            int n = part.getByteLength();
-            key[at++] = (byte) (n >>> 24);
-            key[at++] = (byte) (n >>> 16);
-            key[at++] = (byte) (n >>> 8);
-            key[at++] = (byte) n;
-            System.arraycopy(part.getBytes(), 0, key, at, n);
-            at += n;
-        }
-        return key;
-    }
-
-    private static boolean sameKey(byte[] key, Utf8 className, Utf8 methodName, Utf8 descriptor) {
-        int at = matched(key, 0, className);
-        at = at < 0 ? at : matched(key, at, methodName);
-        at = at < 0 ? at : matched(key, at, descriptor);
-        return at == key.length;
-    }
-
-    /** Where {@code key} goes on after {@code part} if it holds {@code part} at {@code at}, else -1. */
-    private static int matched(byte[] key, int at, Utf8 part) {
-        int n = part.getByteLength();
-        if (at + 4 + n > key.length
-                || ((key[at] & 0xff) << 24 | (key[at + 1] & 0xff) << 16 | (key[at + 2] & 0xff) << 8 | (key[at + 3] & 0xff)) != n
-                || !Arrays.equals(key, at + 4, at + 4 + n, part.getBytes(), 0, n)) {
-            return -1;
-        }
-        return at + 4 + n;
+        return Hashing.fmix64(Long.rotateLeft(h ^ (tail * 0xC2B2_AE3D_27D4_EB4FL), 29) * 0x1656_67B1_9E37_79F9L);
     }
 }

@@ -7,22 +7,22 @@ import io.cctflow.schema.SampleBatch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.SchemaNormalization;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.util.Utf8;
 
 /**
  * Decodes sample batch records (Avro single-object encoding) straight into a {@link DecodedBatch}:
- * a reader over Avro's own {@link BinaryDecoder} that follows {@code SampleBatch.avsc} field by
- * field, so stack frames and lines go into {@code int} arrays instead of Avro's lists of boxed
- * {@code Integer}s, and dictionary entries are looked up by their bytes in a {@link
- * MethodDictionary} instead of being decoded into strings, normalised and hashed in every batch.
+ * a reader of Avro's binary encoding over the record's bytes ({@link AvroCursor}, read as Avro's
+ * {@code BinaryDecoder} reads it) that follows {@code SampleBatch.avsc} field by field, so stack
+ * frames and lines go into {@code int} arrays instead of Avro's lists of boxed {@code Integer}s,
+ * and dictionary entries are looked up by their bytes in place in a {@link MethodDictionary}
+ * instead of being copied, decoded into strings, normalised and hashed in every batch.
  * Arrays grow as items are read, never by a count the record claims, so a corrupt count ends in
  * an error, not in a huge allocation.
  *
@@ -42,14 +42,12 @@ public final class SampleBatchReader {
 
     private final MethodDictionary dictionary;
     private final Map<Utf8, String> threadNames = new HashMap<>();
-    private final Utf8 className = new Utf8();
-    private final Utf8 methodName = new Utf8();
-    private final Utf8 descriptor = new Utf8();
     private final Utf8 thread = new Utf8();
-    private BinaryDecoder decoder;
+    private final AvroCursor decoder = new AvroCursor();
     /** Bytes of the record being read: no string in it can be longer. */
     private int recordLength;
-    private final Utf8 text = new Utf8();
+    /** Offset and length of a dictionary entry's three strings in the record. */
+    private final int[] entryStrings = new int[6];
     private final DecodedBatch batch = new DecodedBatch();
     private MethodRecord[] methods = new MethodRecord[64];
     private int[] frames = new int[1024];
@@ -72,7 +70,7 @@ public final class SampleBatchReader {
             return DecodedBatch.of(BatchDecoder.decode(record), dictionary);
         }
         try {
-            decoder = DecoderFactory.get().binaryDecoder(value, HEADER_BYTES, value.length - HEADER_BYTES, decoder);
+            decoder.reset(value, HEADER_BYTES, value.length);
             recordLength = value.length;
             readBatch();
         } catch (Exception | StackOverflowError e) {
@@ -103,11 +101,13 @@ public final class SampleBatchReader {
     /** Each pool's raw thread names, every pool's into one list (a raw name says its pool). */
     private void readRawThreadNames() throws IOException {
         List<String> raw = new ArrayList<>();
-        for (long n = decoder.readArrayStart(); n > 0; n = decoder.arrayNext()) {
-            for (long i = 0; i < n; i++) {
-                readString(text); // the pool: the normalised raw name, so not kept
-                for (long m = decoder.readArrayStart(); m > 0; m = decoder.arrayNext()) {
-                    for (long j = 0; j < m; j++) {
+        long pools = 0;
+        for (long n = decoder.readCount(pools); n > 0; n = decoder.readCount(pools)) {
+            for (long i = 0; i < n; i++, pools++) {
+                decoder.skipString(recordLength); // the pool: the normalised raw name, so not kept
+                long names = 0;
+                for (long m = decoder.readCount(names); m > 0; m = decoder.readCount(names)) {
+                    for (long j = 0; j < m; j++, names++) {
                         raw.add(readString());
                     }
                 }
@@ -124,8 +124,9 @@ public final class SampleBatchReader {
         long pid = decoder.readLong();
         long startTimeMillis = decoder.readLong();
         Map<String, String> labels = new HashMap<>();
-        for (long n = decoder.readMapStart(); n > 0; n = decoder.mapNext()) {
-            for (long i = 0; i < n; i++) {
+        long entries = 0;
+        for (long n = decoder.readCount(entries); n > 0; n = decoder.readCount(entries)) {
+            for (long i = 0; i < n; i++, entries++) {
                 String key = readString();
                 labels.put(key, readString());
             }
@@ -135,15 +136,17 @@ public final class SampleBatchReader {
 
     private void readMethods() throws IOException {
         int count = 0;
-        for (long n = decoder.readArrayStart(); n > 0; n = decoder.arrayNext()) {
+        for (long n = decoder.readCount(count); n > 0; n = decoder.readCount(count)) {
             for (long i = 0; i < n; i++) {
-                readString(className);
-                readString(methodName);
-                readString(descriptor);
+                int from = decoder.position();
+                for (int k = 0; k < 3; k++) { // class, method, descriptor: compared in place
+                    entryStrings[2 * k + 1] = decoder.skipString(recordLength);
+                    entryStrings[2 * k] = decoder.position() - entryStrings[2 * k + 1];
+                }
                 if (count == methods.length) {
                     methods = Arrays.copyOf(methods, count * 2);
                 }
-                methods[count++] = dictionary.record(className, methodName, descriptor);
+                methods[count++] = dictionary.record(decoder.bytes(), from, decoder.position(), entryStrings);
             }
         }
         batch.methods = Arrays.copyOf(methods, count);
@@ -153,7 +156,7 @@ public final class SampleBatchReader {
         mismatch[0] = -1;
         int stacks = 0;
         int at = 0;
-        for (long n = decoder.readArrayStart(); n > 0; n = decoder.arrayNext()) {
+        for (long n = decoder.readCount(stacks); n > 0; n = decoder.readCount(stacks)) {
             for (long i = 0; i < n; i++) {
                 if (stacks == batch.threads.length) {
                     batch.allocateStacks(Math.max(16, stacks * 2));
@@ -184,9 +187,9 @@ public final class SampleBatchReader {
     /** Reads an int array into frames (or lines) from {@code at}; returns its length. */
     private int readInts(int at, boolean intoFrames) throws IOException {
         int count = 0;
-        for (long n = decoder.readArrayStart(); n > 0; n = decoder.arrayNext()) {
+        int[] into = intoFrames ? frames : lines;
+        for (long n = decoder.readCount(count); n > 0; n = decoder.readCount(count)) {
             for (long i = 0; i < n; i++) {
-                int[] into = intoFrames ? frames : lines;
                 if (at + count == into.length) {
                     into = Arrays.copyOf(into, into.length * 2);
                     if (intoFrames) {
@@ -207,17 +210,15 @@ public final class SampleBatchReader {
      * so a length longer than the whole record is refused before anything is allocated.
      */
     private Utf8 readString(Utf8 into) throws IOException {
-        int length = decoder.readInt();
-        if (length < 0 || length > recordLength) {
-            throw new IOException("string of " + length + " bytes in a record of " + recordLength);
-        }
+        int length = decoder.skipString(recordLength);
         into.setByteLength(length);
-        decoder.readFixed(into.getBytes(), 0, length);
+        System.arraycopy(decoder.bytes(), decoder.position() - length, into.getBytes(), 0, length);
         return into;
     }
 
     private String readString() throws IOException {
-        return readString(text).toString();
+        int length = decoder.skipString(recordLength);
+        return new String(decoder.bytes(), decoder.position() - length, length, StandardCharsets.UTF_8);
     }
 
     private String threadName() {
@@ -234,13 +235,13 @@ public final class SampleBatchReader {
 
     /** The agent's counters: not used by the job, but read so a corrupt record is rejected as Avro would. */
     private void skipStats() throws IOException {
-        int branch = decoder.readIndex();
+        int branch = decoder.readInt();
         if (branch == 1) {
             for (int i = 0; i < 11; i++) {
                 decoder.readLong();
             }
             decoder.readInt();
-            readString(descriptor); // read, not skipped: skipping does not check the length
+            decoder.skipString(recordLength); // its length checked as every string's
         } else if (branch != 0) {
             throw new IOException("union index " + branch + " of field stats out of range [0, 1]");
         }

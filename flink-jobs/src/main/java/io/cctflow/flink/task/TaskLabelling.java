@@ -73,10 +73,10 @@ public final class TaskLabelling {
         List<Long> ids = new ArrayList<>(methods.size());
         List<String> names = new ArrayList<>(methods.size());
         for (MethodRecord m : methods) {
-            String name = qualifiedName(m);
+            // most executions of a service share their methods: the name is made once per subtask
+            String name = qualifiedNames.computeIfAbsent(m.id(), id -> qualifiedName(m));
             ids.add(m.id());
             names.add(name);
-            qualifiedNames.putIfAbsent(m.id(), name);
         }
         methodNames.add(StoredNames.encode(ids, names));
     }

@@ -1,0 +1,81 @@
+package io.cctflow.bench.pipeline;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * CPU time of the pipeline's processes and of this JVM's threads by role, for CPU per committed
+ * sample: this JVM (the job on its MiniCluster, embedded Neo4j, the generator), its child
+ * processes (the Kafka broker), and within this JVM the Java threads grouped by name; what the
+ * threads do not account for (GC, JIT, VM threads, threads that ended) is "GC, JIT, VM and other".
+ *
+ * <p>Immutable snapshot; take one before and one after a steady phase.
+ */
+record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNanosByRole) {
+    /** Thread name prefixes (Flink names task threads after their operators) and their roles, first match wins. */
+    private static final List<Map.Entry<String, String>> ROLES = List.of(
+            Map.entry("merge-into-cct", "job: merge operator (decode, merge, topology)"),
+            Map.entry("window", "job: window operator and sink"),
+            Map.entry("topology", "job: topology and label sinks"),
+            Map.entry("task-", "job: topology and label sinks"),
+            Map.entry("Source: samples", "job: Kafka source"),
+            Map.entry("Source", "job: other sources"),
+            Map.entry("AsyncOperations", "job: checkpoint (async snapshots)"),
+            Map.entry("Neo4jDriverIO", "Neo4j driver IO"),
+            Map.entry("neo4j", "Neo4j (Bolt workers, storage)"),
+            Map.entry("bolt", "Neo4j (Bolt workers, storage)"),
+            Map.entry("Neo4j", "Neo4j (Bolt workers, storage)"),
+            Map.entry("kafka-producer", "Kafka producers (generator's and job's)"),
+            Map.entry("fleet", "generator"));
+
+    static CpuShares now() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Map<String, Long> byRole = new TreeMap<>();
+        for (long id : threads.getAllThreadIds()) {
+            long cpu = threads.getThreadCpuTime(id);
+            java.lang.management.ThreadInfo info = threads.getThreadInfo(id);
+            if (cpu > 0 && info != null) {
+                byRole.merge(role(info.getThreadName()), cpu, Long::sum);
+            }
+        }
+        long children = ProcessHandle.current().descendants()
+                .mapToLong(p -> Math.max(0, ProcFs.cpuNanos(p.pid()))).sum();
+        return new CpuShares(ProcFs.cpuNanos(ProcessHandle.current().pid()), children, byRole);
+    }
+
+    static String role(String threadName) {
+        for (Map.Entry<String, String> r : ROLES) {
+            if (threadName.startsWith(r.getKey()) || threadName.contains(r.getKey())) {
+                return r.getValue();
+            }
+        }
+        return "other Java threads (Flink runtime, probes, ...)";
+    }
+
+    /**
+     * CPU-µs per committed sample since {@code start}, the benchmark JVM and its children (the
+     * broker) apart, then this JVM's roles: e.g. "all 14.2 (this JVM 12.9, broker 1.3); merge
+     * operator 3.1, ...".
+     */
+    String perSampleSince(CpuShares start, double committedSamples) {
+        double jvm = (processNanos - start.processNanos) / 1e3 / committedSamples;
+        double children = (childNanos - start.childNanos) / 1e3 / committedSamples;
+        Map<String, Double> roles = new LinkedHashMap<>();
+        double accounted = 0;
+        for (Map.Entry<String, Long> e : threadNanosByRole.entrySet()) {
+            double us = (e.getValue() - start.threadNanosByRole.getOrDefault(e.getKey(), 0L)) / 1e3 / committedSamples;
+            roles.put(e.getKey(), us);
+            accounted += us;
+        }
+        roles.put("GC, JIT, VM and other", jvm - accounted);
+        StringBuilder s = new StringBuilder(String.format(
+                "CPU-µs per committed sample: all %.1f (benchmark JVM %.1f, broker JVM %.1f)", jvm + children, jvm, children));
+        roles.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .forEach(e -> s.append(String.format("%n      %5.1f  %s", e.getValue(), e.getKey())));
+        return s.toString();
+    }
+}
