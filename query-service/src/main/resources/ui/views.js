@@ -41,7 +41,7 @@ function migratedLegend(f, migration) {
     'hatched: migrated, samples from ' + ((migration && migration.previous) || 'the previous deployment'));
 }
 
-/** A count with its migrated part: "12 of 40 (5 migrated)"; rows with one are marked by the caller. */
+/** A count with its migrated part beside it ("12 of 40" and a "5 migrated" tag); the caller marks the row. */
 function withMigrated(text, migrated) {
   return migrated > 0 ? [text, ' ', el('span', { class: 'migrated-tag', title: 'from the previous deployment\'s profile' }, fmt.n(migrated) + ' migrated')] : text;
 }
