@@ -92,14 +92,12 @@ function setStatus(kind, text) {
   el.textContent = text || '';
 }
 
-
 /** The scope parameters (tasks or a dynamic root) for metrics endpoints. */
 function scope(s, p) {
   if (s.root) p.set('root', s.root);
   else s.task.forEach(t => p.append('task', t));
   return p;
 }
-
 
 const MIGRATE_EXPLAINED = {
   AG: 'AG: the previous deployment\'s samples stand in for every context of a method whose bytecode did not change',
