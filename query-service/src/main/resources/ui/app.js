@@ -1,31 +1,8 @@
-// State (the URL), API access with the bearer token, the selection bar and the timeline.
+// API access with the bearer token, the selection bar, the timeline and the render of a view (the
+// state in the URL, State, and the selection's parameters are index.html's first script).
 'use strict';
 
 const $ = id => document.getElementById(id);
-const TOKEN_KEY = 'cctflow.token';
-const MULTI = ['instance', 'label', 'task', 'a.instance', 'b.instance'];
-
-/** The whole view as URL query parameters, so it can be shared and reloaded. */
-const State = {
-  read() {
-    const p = new URLSearchParams(location.search);
-    const s = { view: p.get('view') || 'flame' };
-    for (const [k, v] of p) {
-      if (MULTI.includes(k)) (s[k] = s[k] || []).push(v); else s[k] = v;
-    }
-    MULTI.forEach(k => { s[k] = s[k] || []; });
-    return s;
-  },
-  write(s, replace) {
-    const p = new URLSearchParams();
-    for (const [k, v] of Object.entries(s)) {
-      if (Array.isArray(v)) v.forEach(x => p.append(k, x));
-      else if (v !== undefined && v !== null && v !== '') p.set(k, v);
-    }
-    const url = location.pathname + '?' + p.toString();
-    if (replace) history.replaceState(null, '', url); else history.pushState(null, '', url);
-  },
-};
 
 let S = State.read();
 
@@ -43,11 +20,12 @@ function update(changes, options) {
 }
 
 /**
- * A request to the API; asks for the bearer token on 401, and for the write token on a 403 that
- * says the token may only read, and tries again; on a 503 with
- * Retry-After (too many heavy requests at once) waits that long and tries again.
+ * A request to the API ({@code timing}, when given, gets the times its answer's headers and body
+ * arrived and its JSON was parsed: the paint benchmark's breakdown); asks for the bearer token on
+ * 401, and for the write token on a 403 that says the token may only read, and tries again; on a
+ * 503 with Retry-After (too many heavy requests at once) waits that long and tries again.
  */
-async function api(path, init) {
+async function api(path, init, timing) {
   for (let attempt = 0; attempt < 4; attempt++) {
     const headers = Object.assign({}, (init && init.headers) || {});
     const token = sessionStorage.getItem(TOKEN_KEY);
@@ -58,11 +36,14 @@ async function api(path, init) {
     } catch (e) {
       throw new Error('the query service cannot be reached (' + e.message + ')');
     }
+    if (timing) timing.headers = performance.now();
     const text = await response.text();
+    if (timing) timing.body = performance.now();
     let body = text;
     if ((response.headers.get('Content-Type') || '').includes('json')) {
       try { body = JSON.parse(text); } catch (e) { /* keep the text */ }
     }
+    if (timing) timing.parsed = performance.now();
     if (response.status === 401) {
       await askToken(body && body.error ? body.error : 'the API needs a bearer token', 'auth.token');
       continue;
@@ -111,34 +92,10 @@ function setStatus(kind, text) {
   el.textContent = text || '';
 }
 
-/** Selection parameters (service, deployment, instances, labels, range) for the API. */
-function selection(s, withRange) {
-  const p = new URLSearchParams();
-  const ranged = withRange !== false && (s.from || s.to);
-  if (s.version && !ranged) p.set('at', s.service + '@' + s.version);
-  else {
-    p.set('service', s.service);
-    if (s.version) p.set('version', s.version);
-  }
-  s.instance.forEach(i => p.append('instance', i));
-  s.label.forEach(l => p.append('label', l));
-  if (ranged) {
-    if (s.from) p.set('from', s.from);
-    if (s.to) p.set('to', s.to);
-  }
-  return p;
-}
-
 /** The scope parameters (tasks or a dynamic root) for metrics endpoints. */
 function scope(s, p) {
   if (s.root) p.set('root', s.root);
   else s.task.forEach(t => p.append('task', t));
-  return p;
-}
-
-/** The profile migration parameter (tree, method metrics, top methods) when the user asked for it. */
-function migration(s, p) {
-  if (s.migrate && s.migrate !== 'off') p.set('migrate', s.migrate);
   return p;
 }
 
@@ -186,7 +143,11 @@ const Selection = {
   services: null,
 
   async load() {
-    if (!this.services) this.services = (await api('/api/v1/services')).services;
+    if (!this.services) {
+      const first = early.services && await early.services; // started by index.html
+      early.services = null;
+      this.services = (first || await api('/api/v1/services')).services;
+    }
     return this.services;
   },
 
@@ -317,8 +278,6 @@ const App = {
     document.querySelectorAll('.view').forEach(v => v.classList.toggle('active', v.id === 'view-' + S.view));
     $('search').value = S.q || '';
     try {
-      // the flame graph's tree request need not wait for the service list: both at once
-      if (S.service && S.view === 'flame' && !Selection.services) this.views.flame.prefetch();
       const services = await Selection.load();
       if (!services.length) {
         setStatus('empty', 'No profiles are stored yet: start an agent (or `standalone demo`) and wait for the first window to close.');

@@ -28,7 +28,8 @@ function packageColour(pkg) {
 }
 
 /**
- * The nested nodes of the tree endpoint's JSON form ({method, line, self, total, id, children}) as
+ * The nested nodes of the tree endpoint's JSON form ({method, line, self, total, id, children},
+ * with a migration also migratedTotal) as
  * the columns of its compact form ({@code format=columns}): depth first, children by method then
  * line. Iterative: deep recursion is common in profiles.
  */
@@ -48,6 +49,8 @@ function toColumns(root) {
     methods, parent: nodes.map(n => n[1]), method: nodes.map(n => index.get(n[0].method)),
     line: nodes.map(n => n[0].line || 0), self: nodes.map(n => n[0].self), total: nodes.map(n => n[0].total),
     id: nodes.map(n => n[0].id),
+    // with a migration (migrate=...), how much of each node's total came from the previous deployment
+    migrated: root.migratedTotal === undefined ? null : nodes.map(n => n[0].migratedTotal || 0),
   };
 }
 
@@ -60,8 +63,10 @@ function flatten(root) {
  * The drawing arrays of a tree in columns (drawing order: depth first, children by method then
  * line, as {@code format=columns} sends them): x and width in samples, depth, rows of nodes by x,
  * recursion marks, and which subtrees are complete (no child pruned by the server anywhere below).
- * Node ids: the columns' own {@code id} (a tree built by a view), else derived on demand from
- * {@code startId} and {@code methodIds} ({@link idOf}); null in a merged view.
+ * Migrated counts ({@code migrated}: the part of each total from the previous deployment) when
+ * the tree was asked for with a migration. Node ids: the columns' own {@code id} (a tree built by
+ * a view), else derived on demand from {@code startId} and {@code methodIds} ({@link idOf}); null
+ * in a merged view.
  */
 function fromColumns(c) {
   const n = c.parent.length;
@@ -71,6 +76,7 @@ function fromColumns(c) {
     line: Int32Array.from(c.line), rec: new Uint8Array(n), ids: c.id || null, maxDepth: 0, rows: [],
     complete: new Uint8Array(n).fill(1),
     startId: c.startId === undefined ? null : c.startId, methodIds: c.methodIds || null, derived: null,
+    migrated: c.migrated ? Float64Array.from(c.migrated) : null,
   };
   f.hasIds = f.ids ? n > 0 && f.ids[0] !== null && f.ids[0] !== undefined : f.startId !== null;
   const childTotal = new Float64Array(n);
@@ -184,7 +190,8 @@ class FlameGraph {
     this.colourOf = null; // optional per-node colour function (diff view)
     this.marks = null; // optional per-node label (PARCS stages)
     this.hover = -1;
-    this.pending = false;
+    this.pending = 0; // the animation frame requested to draw, if any
+    this.inFrame = false; // draw() runs in an animation frame callback
     canvas.addEventListener('mousemove', e => this.onMove(e));
     canvas.addEventListener('mouseleave', () => { this.hover = -1; this.opts.onHover && this.opts.onHover(-1, null); this.schedule(); });
     canvas.addEventListener('click', e => {
@@ -201,8 +208,17 @@ class FlameGraph {
 
   schedule() {
     if (this.pending) return;
-    this.pending = true;
-    requestAnimationFrame(() => { this.pending = false; this.draw(); });
+    this.pending = requestAnimationFrame(() => { this.pending = 0; this.inFrame = true; this.draw(); this.inFrame = false; });
+  }
+
+  /**
+   * Draws now, not in the next animation frame (a scheduled draw is dropped), so the task that
+   * brought the data ends with the canvas drawn; resolves once that frame is on screen.
+   */
+  drawNow() {
+    if (this.pending) { cancelAnimationFrame(this.pending); this.pending = 0; }
+    this.draw();
+    return new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)));
   }
 
   layout() {
@@ -239,7 +255,8 @@ class FlameGraph {
     // than 1 px skips its subtree (its frames are no wider), so the walk costs the frames drawn,
     // not the tree. Drawn in batches, one path per colour, so the canvas parses each colour once
     const batches = new Map(); // colour, dimmed -> [x, y, w, ...]
-    const notches = [], labels = [], marked = [];
+    const notches = [], labels = [], marked = [], hatched = [];
+    const migrated = f.migrated;
     const colourOf = this.colourOf;
     for (let i = this.focus, stop = f.end[this.focus]; i < stop;) {
       const pw = f.w[i] * L.scale;
@@ -252,6 +269,7 @@ class FlameGraph {
       batch.push(px, y, Math.max(pw - 0.5, 1));
       if (f.rec[i] && pw > 4) notches.push(px, y); // recursive frame: a dark notch on the left
       if (this.marks && this.marks[i] && pw > 6) marked.push(px, y, pw);
+      if (migrated && migrated[i] > 0) hatched.push(px, y, Math.max(pw - 0.5, 1));
       if (pw > 28) labels.push(i, px, y, pw);
       i++;
     }
@@ -264,6 +282,12 @@ class FlameGraph {
       ctx.fill();
     }
     ctx.globalAlpha = 1;
+    if (hatched.length) { // frames with migrated samples: lighter, with white diagonal stripes
+      ctx.fillStyle = hatchPattern(ctx);
+      ctx.beginPath();
+      for (let r = 0; r < hatched.length; r += 3) ctx.rect(hatched[r], hatched[r + 1], hatched[r + 2], ROW - 1);
+      ctx.fill();
+    }
     ctx.fillStyle = 'rgba(40,30,60,0.55)';
     ctx.beginPath();
     for (let r = 0; r < notches.length; r += 2) ctx.rect(notches[r], notches[r + 1], 3, ROW - 1);
@@ -286,10 +310,13 @@ class FlameGraph {
       ctx.strokeRect(px + 0.5, this.rowY(L, f.depth[i]) + 0.5, Math.max(f.w[i] * L.scale - 1, 1), ROW - 2);
     }
     this.canvas.dataset.drawn = String(f.n);
-    // draw() runs in an animation frame callback: a task queued now runs once that frame is on
-    // screen; the log tells tests and the benchmark when each complete paint happened
+    this.canvas.dataset.hatched = String(hatched.length / 3);
+    // in an animation frame callback, a task queued now runs once that frame is on screen (else
+    // the task queued in the next frame's callback); the log tells tests and the benchmark when
+    // each complete paint happened
     const focus = this.focus, canvasId = this.canvas.id, drawMs = performance.now() - started;
-    setTimeout(() => (window.cctflowPaints = window.cctflowPaints || []).push({ canvas: canvasId, at: performance.now(), nodes: f.n, focus, drawMs }), 0);
+    const log = () => setTimeout(() => (window.cctflowPaints = window.cctflowPaints || []).push({ canvas: canvasId, at: performance.now(), nodes: f.n, focus, drawAt: started, drawMs }), 0);
+    if (this.inFrame) log(); else requestAnimationFrame(log);
     if (this.opts.onDraw) this.opts.onDraw();
   }
 
@@ -350,6 +377,19 @@ function upperBound(f, row, x) { // first node in row starting after x
   let lo = 0, hi = row.length;
   while (lo < hi) { const m = (lo + hi) >> 1; if (f.x[row[m]] <= x) lo = m + 1; else hi = m; }
   return lo;
+}
+
+/** The hatching of frames with migrated samples: white stripes, 45°, every 6 px (one pattern per context). */
+function hatchPattern(ctx) {
+  if (!ctx.hatch) {
+    const tile = document.createElement('canvas');
+    tile.width = tile.height = 6;
+    const t = tile.getContext('2d');
+    t.strokeStyle = 'rgba(255,255,255,0.75)'; t.lineWidth = 2;
+    t.beginPath(); t.moveTo(-1, 7); t.lineTo(7, -1); t.moveTo(-1, 1); t.lineTo(1, -1); t.moveTo(5, 7); t.lineTo(7, 5); t.stroke();
+    ctx.hatch = ctx.createPattern(tile, 'repeat');
+  }
+  return ctx.hatch;
 }
 
 function fit(ctx, text, width) {

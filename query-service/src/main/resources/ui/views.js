@@ -28,6 +28,24 @@ function soften(rgb, keep) {
   return 'rgb(' + rgb.map(v => Math.round(v * keep + 255 * (1 - keep))).join(',') + ')';
 }
 
+/** "x of y samples migrated from v1 (the previous deployment's profile)": a count's migrated part. */
+function migratedText(migrated, of, migration) {
+  return fmt.of(migrated, of) + ' samples migrated from ' + ((migration && migration.previous) || 'the previous deployment')
+    + ' (its profile stands in: an estimate until new samples suffice)';
+}
+
+/** The legend entry of hatched (migrated) frames, when the tree has any. */
+function migratedLegend(f, migration) {
+  if (!f.migrated || !f.migrated.some(v => v > 0)) return null;
+  return el('span', { id: 'legend-migrated' }, el('span', { class: 'swatch hatched' }),
+    'hatched: migrated, samples from ' + ((migration && migration.previous) || 'the previous deployment'));
+}
+
+/** A count with its migrated part beside it ("12 of 40" and a "5 migrated" tag); the caller marks the row. */
+function withMigrated(text, migrated) {
+  return migrated > 0 ? [text, ' ', el('span', { class: 'migrated-tag', title: 'from the previous deployment\'s profile' }, fmt.n(migrated) + ' migrated')] : text;
+}
+
 function showTooltip(e, rows, sig) {
   const t = $('tooltip');
   if (!rows) { t.hidden = true; return; }
@@ -83,25 +101,9 @@ App.views.flame = {
     };
   },
 
-  /** The tree request of the view; {@code node} false: without the zoomed node. */
+  /** The tree request of the view ({@link treeParams}); {@code node} false: without the zoomed node. */
   params(collapsed, node) {
-    const p = selection(S);
-    if (S.root) p.set('method', S.root);
-    else {
-      S.task.forEach(t => p.append('task', t)); // the tasks' subtrees with their calling contexts
-      if (S.node && node !== false) p.set('node', S.node);
-    }
-    const minShare = S.minShare || this.minShare;
-    if (minShare) p.set('minShare', minShare);
-    if (collapsed) p.set('format', 'collapsed'); // collapsed stacks cannot mark migrated frames
-    else migration(S, p);
-    return p;
-  },
-
-  /** The compact form, unless migrated: only the nested form marks migrated counts. */
-  format(p) {
-    if (!p.has('migrate')) p.set('format', 'columns');
-    return p;
+    return treeParams(S, { minShare: this.minShare, collapsed, withNode: node, columns: !collapsed && node !== false });
   },
 
   /**
@@ -124,13 +126,14 @@ App.views.flame = {
     if (local >= 0) {
       this.graph.setFocus(local);
     } else {
-      const p = this.format(this.params());
-      let data;
-      const timing = this.early && this.early.key === p.toString() ? this.early.timing : { start: performance.now() };
-      const request = this.early && this.early.key === p.toString() ? this.early.request : api('/api/v1/tree?' + p);
-      this.early = null;
+      const p = this.params();
+      // the first render's request, started by index.html before the scripts loaded, if it is this one
+      const first = early.tree && early.tree.key === p.toString() ? early.tree : null;
+      early.tree = null;
+      let data = first ? await first.request : null;
+      const timing = first && data ? first.timing : { start: performance.now() };
       try {
-        data = await request;
+        if (!data) data = await api('/api/v1/tree?' + p, undefined, timing);
       } catch (e) {
         if (e.status === 400 && /max-tree-nodes/.test(e.message) && !this.minShare) {
           this.minShare = '0.0001';
@@ -148,6 +151,8 @@ App.views.flame = {
       (window.cctflowTimings = window.cctflowTimings || []).push(timing); // for the paint benchmark
       this.graph.setData(this.flat);
       if (!S.node) this.trail = [];
+      // the frames first; the legend, breadcrumbs, search and (App.render) the timeline after
+      await this.graph.drawNow();
     }
     if (this.data.totalSamples === 0) {
       setStatus('empty', 'No samples in the selected range' + (S.from || S.to ? ' (' + (S.from || '…') + ' to ' + (S.to || '…') + '): widen it or press "all".' : '.'));
@@ -156,14 +161,6 @@ App.views.flame = {
     this.crumbs();
     this.applySearch();
     this.legend();
-  },
-
-  /** Starts the tree request of the view in the URL before the page knows its services (the first render). */
-  prefetch() {
-    const p = this.format(this.params());
-    const request = api('/api/v1/tree?' + p);
-    request.catch(() => {}); // render() reports its failure
-    this.early = { key: p.toString(), request, timing: { start: performance.now() } };
   },
 
   resetZoom() { this.graph.setFocus(0); },
@@ -218,6 +215,7 @@ App.views.flame = {
     ];
     if (i > 0) rows.push(['call site', f.parent[i] > 0 ? 'line ' + (f.line[i] || '?') + ' of ' + f.info[f.name[f.parent[i]]].simple : 'thread root']);
     if (f.rec[i]) rows.push(['recursive', 'an ancestor frame is the same method']);
+    if (f.migrated && f.migrated[i] > 0) rows.push(['migrated', migratedText(f.migrated[i], f.w[i], this.data.migration)]);
     if (i > 0) rows.push(['', 'click: zoom · shift-click: method view']);
     showTooltip(e, rows, sig);
   },
@@ -227,7 +225,7 @@ App.views.flame = {
     for (let i = 1; i < f.n; i++) { const pkg = f.info[f.name[i]].pkg || '(default package)'; byPkg.set(pkg, (byPkg.get(pkg) || 0) + f.self[i]); }
     const top = [...byPkg.entries()].filter(e => e[1] > 0).sort((a, b) => b[1] - a[1]).slice(0, 10);
     $('legend').replaceChildren(el('span', {}, fmt.n(f.n) + ' frames ·'), ...top.map(([pkg, n]) => el('span', {}, el('span', { class: 'swatch', style: 'background:' + Flame.packageColour(pkg === '(default package)' ? '' : pkg) }), pkg + ' ' + fmt.pct(n / Math.max(f.w[0], 1)))),
-      el('span', {}, '▌ dark notch, ↻: recursive frame'));
+      el('span', {}, '▌ dark notch, ↻: recursive frame'), migratedLegend(f, this.data.migration));
   },
 
   onSearch() { if (this.flat) this.applySearch(); },
@@ -261,20 +259,20 @@ App.views.table = {
     const max = Math.max(1, ...rows.map(r => r[key === 'method' ? 'selfSamples' : key]));
     const head = el('tr', {}, ...cols.map(([k, label]) => el('th', { class: k === 'method' ? '' : 'num',
       onclick: () => { this.sort = { key: k, dir: key === k ? -dir : (k === 'method' ? 1 : -1) }; this.draw(); } }, label + (k === key ? (dir < 0 ? ' ▼' : ' ▲') : ''))));
-    $('hot').replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows.slice(0, 1000).map(r => el('tr', {},
+    $('hot').replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows.slice(0, 1000).map(r => el('tr', { class: r.migratedMethodSamples > 0 ? 'migrated' : '' },
       el('td', { class: 'name' }, el('a', { onclick: () => update({ view: 'method', method: r.method }) }, r.method)),
-      el('td', { class: 'num' }, fmt.of(r.selfSamples, this.total)),
+      el('td', { class: 'num' }, withMigrated(fmt.of(r.selfSamples, this.total), r.migratedSelfSamples)),
       el('td', { class: 'num' }, el('span', { class: 'bar', style: 'width:' + (60 * r.selfShare).toFixed(1) + 'px' }), fmt.pct(r.selfShare)),
-      el('td', { class: 'num' }, fmt.of(r.methodSamples, this.total)),
+      el('td', { class: 'num' }, withMigrated(fmt.of(r.methodSamples, this.total), r.migratedMethodSamples)),
       el('td', { class: 'num' }, el('span', { class: 'bar', style: 'background:#6fb1d9;width:' + (60 * r.methodTime).toFixed(1) + 'px' }), fmt.pct(r.methodTime)))))); 
   },
 };
 
 function shareTable(id, rows, total, lines) {
   const head = el('tr', {}, el('th', {}, lines === null ? 'Thread group' : 'Method'), el('th', { class: 'num' }, 'Samples'), el('th', { class: 'num' }, 'Share'), lines === null ? null : el('th', {}, 'Call-site lines'));
-  $(id).replaceChildren(el('thead', {}, head), el('tbody', {}, ...(rows.length ? rows : [null]).map(r => r ? el('tr', {},
+  $(id).replaceChildren(el('thead', {}, head), el('tbody', {}, ...(rows.length ? rows : [null]).map(r => r ? el('tr', { class: r.migratedSamples > 0 ? 'migrated' : '' },
     el('td', { class: 'name' }, lines === null ? r.name : el('a', { onclick: () => update({ method: r.name }) }, r.name)),
-    el('td', { class: 'num' }, fmt.of(r.samples, total)),
+    el('td', { class: 'num' }, withMigrated(fmt.of(r.samples, total), r.migratedSamples)),
     el('td', { class: 'num' }, el('span', { class: 'bar', style: 'width:' + (60 * r.share).toFixed(1) + 'px' }), fmt.pct(r.share)),
     lines === null ? null : el('td', {}, lines.get(r.name) ? [...lines.get(r.name)].sort((a, b) => a - b).join(', ') : '')) : el('tr', {}, el('td', { colSpan: 4 }, 'none')))));
 }
@@ -301,13 +299,14 @@ App.views.method = {
     const baseline = await this.baseline(p, m);
     const head = [el('div', { class: 'sig' }, S.method),
       el('div', { class: 'figures' },
-        el('div', { class: 'figure', id: 'method-time' }, el('b', {}, fmt.pct(m.methodTime)), el('span', {}, 'method time · ' + fmt.of(m.methodSamples, m.totalSamples) + ' samples (recursion-aware)')),
+        el('div', { class: 'figure', id: 'method-time' }, el('b', {}, fmt.pct(m.methodTime)), el('span', {}, 'method time · ' + fmt.of(m.methodSamples, m.totalSamples) + ' samples (recursion-aware)'
+          + (m.migratedMethodSamples > 0 ? ', ' + fmt.n(m.migratedMethodSamples) + ' migrated' : ''))),
         el('div', { class: 'figure', id: 'self-time' }, el('b', {}, fmt.pct(m.selfTime)), el('span', {}, 'self time · ' + fmt.of(m.selfSamples, m.methodSamples) + ' of its samples in its own code')),
         el('div', { class: 'figure' }, el('b', {}, m.scope), el('span', {}, 'scope' + (m.root ? ': ' + m.root : m.tasks.length ? ': ' + m.tasks.join(', ') : ''))),
         baseline)];
     $('method-head').replaceChildren(...head);
     const first = m.metrics.length === 1 ? m.metrics[0] : null;
-    const merge = key => { const out = new Map(); for (const o of m.metrics) for (const s of o[key]) { const x = out.get(s.name) || { name: s.name, samples: 0 }; x.samples += s.samples; out.set(s.name, x); } return [...out.values()].map(x => Object.assign(x, { share: x.samples / Math.max(m.methodSamples, 1) })).sort((a, b) => b.samples - a.samples); };
+    const merge = key => { const out = new Map(); for (const o of m.metrics) for (const s of o[key]) { const x = out.get(s.name) || { name: s.name, samples: 0, migratedSamples: 0 }; x.samples += s.samples; x.migratedSamples += s.migratedSamples || 0; out.set(s.name, x); } return [...out.values()].map(x => Object.assign(x, { share: x.samples / Math.max(m.methodSamples, 1) })).sort((a, b) => b.samples - a.samples); };
     const callees = first ? first.callees : merge('callees');
     const calleeLines = new Map();
     const start = tree.root.children[0];
@@ -316,7 +315,8 @@ App.views.method = {
     $('method-self').textContent = Flame.splitName(S.method).simple + ' — ' + fmt.of(m.selfSamples, m.methodSamples) + ' samples in its own code';
     shareTable('callees', callees, m.methodSamples, calleeLines);
     shareTable('threads', first ? first.threads : merge('threads'), m.methodSamples, null);
-    this.flat = Flame.flatten(start ? { method: 'root', line: 0, self: 0, total: start.total, children: [start] } : tree.root);
+    this.flat = Flame.flatten(start ? { method: 'root', line: 0, self: 0, total: start.total, migratedTotal: start.migratedTotal, children: [start] } : tree.root);
+    this.migration = m.migration;
     this.graph.setData(this.flat);
   },
 
@@ -357,7 +357,9 @@ App.views.method = {
   hover(i, e) {
     if (i < 0) return showTooltip(e, null);
     const f = this.flat;
-    showTooltip(e, [['total', fmt.of(f.w[i], f.w[0]) + ' samples'], ['self', fmt.n(f.self[i])], ['call site', 'line ' + f.line[i]]], f.names[f.name[i]]);
+    const rows = [['total', fmt.of(f.w[i], f.w[0]) + ' samples'], ['self', fmt.n(f.self[i])], ['call site', 'line ' + f.line[i]]];
+    if (f.migrated && f.migrated[i] > 0) rows.push(['migrated', migratedText(f.migrated[i], f.w[i], this.migration)]);
+    showTooltip(e, rows, f.names[f.name[i]]);
   },
 };
 

@@ -181,6 +181,9 @@ public final class FlameGraphPaintBenchmark {
             double[] oursLoad = new double[RUNS], oursFetch = new double[RUNS], oursLayout = new double[RUNS];
             double[] oursZoom = new double[RUNS], oursRequery = new double[RUNS];
             double[] oursDraw = new double[RUNS], oursZoomDraw = new double[RUNS];
+            double[] oursScripts = new double[RUNS], oursSent = new double[RUNS], oursToDraw = new double[RUNS];
+            double[] oursRaster = new double[RUNS], oursHeaders = new double[RUNS], oursBody = new double[RUNS];
+            double[] oursParse = new double[RUNS], oursHtml = new double[RUNS];
             double[] apLoad = new double[RUNS], apZoom = new double[RUNS];
             double[] apiColumns = new double[RUNS], apiJson = new double[RUNS];
             for (int k = 0; k < RUNS; k++) {
@@ -194,6 +197,16 @@ public final class FlameGraphPaintBenchmark {
                 Map<?, ?> timing = (Map<?, ?>) chrome.executeScript("return window.cctflowTimings[0]");
                 oursFetch[k] = ((Number) timing.get("received")).doubleValue() - ((Number) timing.get("start")).doubleValue();
                 oursLayout[k] = ((Number) timing.get("laidOut")).doubleValue() - ((Number) timing.get("received")).doubleValue();
+                // where the rest goes: the page's scripts, the request's start, the wait for the frame, the raster
+                oursHtml[k] = ((Number) chrome.executeScript("return performance.getEntriesByType('navigation')[0].responseEnd")).doubleValue();
+                oursScripts[k] = ((Number) chrome.executeScript("return performance.getEntriesByType('navigation')[0].domInteractive")).doubleValue();
+                oursSent[k] = ((Number) timing.get("start")).doubleValue();
+                double drawAt = orNaN(first.get("drawAt"));
+                oursToDraw[k] = drawAt - ((Number) timing.get("laidOut")).doubleValue();
+                oursRaster[k] = oursLoad[k] - drawAt - oursDraw[k];
+                oursHeaders[k] = orNaN(timing.get("headers")) - ((Number) timing.get("start")).doubleValue();
+                oursBody[k] = orNaN(timing.get("body")) - orNaN(timing.get("headers"));
+                oursParse[k] = orNaN(timing.get("parsed")) - orNaN(timing.get("body"));
                 // zoom: click the widest frame below the root; the tree held is complete, so no re-query
                 chrome.executeScript(CLICK_WIDEST);
                 wait.until(d -> chrome.executeScript("return __marks.zoom !== undefined"));
@@ -232,9 +245,17 @@ public final class FlameGraphPaintBenchmark {
             System.out.printf("flame graph of %,d nodes, Chromium %s, median of %d (all runs in ms)%n", nodes,
                     chrome.getCapabilities().getBrowserVersion(), RUNS);
             report("cctflow UI: navigation -> complete paint (API call included)", oursLoad);
+            report("  navigation -> the HTML received (responseEnd)", oursHtml);
+            report("  navigation -> HTML parsed, scripts run (domInteractive)", oursScripts);
+            report("  navigation -> the tree request sent", oursSent);
             report("  of which the tree request in the page (fetch + parse)", oursFetch);
+            report("    until its answer's headers arrive (the server's part)", oursHeaders);
+            report("    then its body (transfer, gunzip)", oursBody);
+            report("    then JSON.parse", oursParse);
             report("  of which the layout of the columns", oursLayout);
+            report("  laid out -> draw() starts (the animation frame)", oursToDraw);
             report("  of which draw() of the first paint (the script's part)", oursDraw);
+            report("  draw() done -> painted (raster, compositing)", oursRaster);
             report("cctflow UI: click -> zoomed paint", oursZoom);
             report("  of which draw() of the zoom (the script's part)", oursZoomDraw);
             report("cctflow UI: click -> re-queried subtree painted (pruned tree)", oursRequery);

@@ -115,15 +115,17 @@ public final class RangePlanner {
 
         /**
          * The windows this plan reads, each named by its key and {@code written} ({@link
-         * WindowVersion}), as one sorted name, when every one of them was settled at the plan's
-         * database time ({@link WindowCache}); null when one was not (written within the settle
-         * time, or never). Two plans with the same name read the same counts, whatever selection
-         * and range they were made for: a new window in the range, or a rewritten one, changes the
-         * name. What a cache of answers computed from {@link #sum()} is keyed by.
+         * WindowVersion}), as one fixed-size digest of them all ({@link
+         * VersionedWindows#versionsDigest}, 32 hex digits whatever the number of windows), when
+         * every one of them was settled at the plan's database time ({@link WindowCache}); null
+         * when one was not (written within the settle time, or never). Two plans with the same
+         * name read the same counts, whatever selection and range they were made for: a new window
+         * in the range, or a rewritten one, changes the name. What a cache of answers computed
+         * from {@link #sum()} is keyed by.
          */
         public String settledVersions() {
             List<WindowVersion> all = all();
-            return reader.isSettled(all, nowMillis) ? VersionedWindows.versionsKey(all) : null;
+            return reader.isSettled(all, nowMillis) ? VersionedWindows.versionsDigest(all) : null;
         }
 
         /**

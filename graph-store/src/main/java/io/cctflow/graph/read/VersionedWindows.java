@@ -1,5 +1,6 @@
 package io.cctflow.graph.read;
 
+import io.cctflow.core.Hashing;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.Keys;
 import io.cctflow.model.DeploymentWindowVersion;
@@ -27,6 +28,9 @@ import org.neo4j.driver.Value;
  * <p>Thread-safe as far as the {@link Driver} is.
  */
 final class VersionedWindows {
+    /** The FNV-1a start of the digest's second half ({@link #versionsDigest}), unlike the first's. */
+    private static final long DIGEST_SEED = 0x6a09e667f3bcc909L;
+
     private final Reads reads;
     private final WindowCache windowCache;
 
@@ -242,6 +246,32 @@ final class VersionedWindows {
         }
         Collections.sort(members);
         return String.join("\n", members);
+    }
+
+    /**
+     * A fixed-size name (128 bits, 32 hex digits) of a set of window versions: each member's key
+     * and written hashed on its own, the members' hashes summed in two independent 64-bit halves,
+     * so the order of the list does not matter and no string of all members is built (a day of
+     * 1,000 instances lists about 24,000). Equal sets have equal digests; a member added, removed
+     * or rewritten changes it (up to a 2^-128 chance of two sets sharing one).
+     */
+    static String versionsDigest(List<WindowVersion> versions) {
+        long hi = versions.size(), lo = Hashing.fmix64(versions.size());
+        for (WindowVersion v : versions) {
+            WindowSpan s = v.span();
+            long a = Hashing.fnv1a(Hashing.fnv1aStart(), s.executionKey());
+            long b = Hashing.fnv1a(DIGEST_SEED, s.executionKey());
+            a = Hashing.fnv1a(a, s.resolution().ordinal());
+            b = Hashing.fnv1a(b, s.resolution().ordinal());
+            hi += member(a, s.startMillis(), v.writtenMillis());
+            lo += member(b ^ 0x9e3779b97f4a7c15L, Long.rotateLeft(s.startMillis(), 29), Long.rotateLeft(v.writtenMillis(), 41));
+        }
+        return String.format("%016x%016x", hi, lo);
+    }
+
+    private static long member(long keyHash, long start, long written) {
+        long h = Hashing.fmix64(keyHash ^ Hashing.fmix64(start));
+        return Hashing.fmix64(h ^ Hashing.fmix64(written + 0xc2b2ae3d27d4eb4fL));
     }
 
     /** Whether every version was settled at {@code planNowMillis} ({@link WindowCache#isSettled}). */

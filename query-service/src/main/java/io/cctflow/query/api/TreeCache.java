@@ -7,14 +7,15 @@ import io.cctflow.graph.read.RangePlanner;
  * Trees loaded for selections ({@link TreeSource}), kept across requests, least recently used
  * evicted first, so a repeated view, another format or a re-queried zoom of it neither reads nor
  * rebuilds its tree again. Keyed by the settled versions of the windows the read plan reads
- * ({@link RangePlanner.Plan#settledVersions}, the window cache's notion of a version): a tree is a
- * function of those windows' counts (a node's topology never changes once written), whatever
+ * ({@link RangePlanner.Plan#settledVersions}, the window cache's notion of a version, as one
+ * 128-bit digest: 32 characters however many windows the plan lists, about 24,000 for a day of
+ * 1,000 instances): a tree is a function of those windows' counts (a node's topology never changes once written), whatever
  * selection and range listed them. A window written since (a new one in the range, a late batch,
  * a re-rolled hour) changes the name, so the next request loads the new tree; a plan with a window
  * written within the settle time has no name and is neither served nor kept.
  *
  * <p>Bounded by weight: a tree weighs its nodes plus its per-thread entries (about 100 and 40
- * bytes of heap each) plus its name's length / 32 (two bytes a character); a tree heavier than the
+ * bytes of heap each) plus its name's length / 32 + 1 (2 for the digest); a tree heavier than the
  * whole bound is not kept. The trees handed out are shared between requests: callers must not
  * modify them. Thread-safe.
  */

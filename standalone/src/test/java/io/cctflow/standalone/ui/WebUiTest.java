@@ -29,11 +29,13 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -472,6 +474,16 @@ class WebUiTest {
         JsonNode migration = api("/api/v1/metrics/method?" + v2 + "&migrate=AG&method=" + enc(A_WORK)).get("migration");
         assertThat(migration.get("applied").asBoolean()).as("v1's profile migrated to v2 (%s)", migration).isTrue();
         assertThat(text("migrate-note")).contains("Migrate AG:").contains("migrated from " + migration.get("previous").asText());
+        // the callers and callees with migrated samples are the marked rows, with their migrated counts
+        JsonNode m = api("/api/v1/metrics/method?" + v2 + "&migrate=AG&method=" + enc(A_WORK));
+        for (String table : List.of("callers", "callees")) {
+            Map<String, Long> migrated = new TreeMap<>();
+            m.get("metrics").forEach(o -> o.get(table).forEach(s -> migrated.merge(s.get("name").asText(),
+                    s.get("migratedSamples").asLong(), Long::sum)));
+            migrated.values().removeIf(v -> v == 0);
+            assertThat(markedRows(table)).as("migrated rows of " + table).isEqualTo(migrated.keySet());
+            migrated.forEach((name, v) -> assertThat(text(table)).contains(n(v) + " migrated"));
+        }
         screenshot("method-migrated");
 
         // the control: another mode, carried in the URL and asked for
@@ -485,14 +497,75 @@ class WebUiTest {
 
         // the flame graph asks for the nested form, the only one that marks migrated counts
         open("service=" + SERVICE + "&version=" + V2 + "&migrate=AG");
-        long total = api("/api/v1/tree?" + v2 + "&migrate=AG").get("root").get("total").asLong();
+        JsonNode migratedRoot = tree(v2 + "&migrate=AG");
+        long total = migratedRoot.get("total").asLong();
         until("the migrated tree", d -> Long.valueOf(total).equals(browser.js("return App.views.flame.flat.w[0]")));
         assertThat(requests("/api/v1/tree")).anyMatch(u -> u.contains("migrate=AG") && !u.contains("format="));
-        // and the hot methods the same top methods' scope
+        // frames with migrated samples are hatched (white stripes over the package colour), say so on
+        // hover with the API's migrated count, and the legend explains the hatching
+        List<JsonNode[]> all = nodes(migratedRoot);
+        assertThat(browser.js("return App.views.flame.flat.migrated.filter(v => v > 0).length"))
+                .isEqualTo(all.stream().filter(e -> e[0].get("migrated").asBoolean()).count());
+        JsonNode marked = all.stream().map(e -> e[0]).filter(x -> x.get("migrated").asBoolean() && !x.get("method").asText().equals("root"))
+                .filter(x -> all.stream().filter(e -> e[0].get("method").equals(x.get("method"))).count() == 1)
+                .max(Comparator.comparingLong(x -> x.get("total").asLong())).orElseThrow();
+        String method = marked.get("method").asText();
+        assertThat(Long.parseLong(String.valueOf(browser.js("return document.getElementById('flame').dataset.hatched")))).isPositive();
+        assertThat(coloursAlongTheTop(method)).as("hatched " + method).isGreaterThan(1);
+        moveTo(frameOffset("flame", "flame", method));
+        String tip = until("the migrated frame's tooltip", d -> d.findElement(By.id("tooltip")).isDisplayed()
+                ? d.findElement(By.id("tooltip")).getText() : null);
+        assertThat(tip).contains(method).contains(n(marked.get("migratedTotal").asLong()) + " of " + n(marked.get("total").asLong())
+                + " samples migrated from " + migration.get("previous").asText());
+        assertThat(text("legend")).contains("hatched: migrated");
+        screenshot("flame-migrated");
+        // the control: the same frame without migration is one colour, and nothing is hatched
+        open("service=" + SERVICE + "&version=" + V2);
+        long plainTotal = tree(v2).get("total").asLong();
+        until("the tree without migration", d -> Long.valueOf(plainTotal).equals(browser.js("return App.views.flame.flat.w[0]")));
+        assertThat(browser.js("return document.getElementById('flame').dataset.hatched")).isEqualTo("0");
+        assertThat(coloursAlongTheTop(method)).as("plain " + method).isEqualTo(1);
+        assertThat(text("legend")).doesNotContain("migrated");
+
+        // and the hot methods the same top methods' scope, the rows with migrated samples marked
         open("service=" + SERVICE + "&version=" + V2 + "&view=table&migrate=AG");
         JsonNode top = api("/api/v1/metrics/top?" + v2 + "&migrate=AG&by=self&top=500");
         until("the migrated hot methods", d -> text("table-note").contains(n(top.get("totalSamples").asLong()) + " samples"));
         assertThat(requests("/api/v1/metrics/top")).allMatch(u -> u.contains("migrate=AG"));
+        Map<String, Long> migratedMethods = new TreeMap<>();
+        for (String by : List.of("self", "method")) {
+            api("/api/v1/metrics/top?" + v2 + "&migrate=AG&by=" + by + "&top=500").get("methods").forEach(x -> {
+                if (x.get("migratedMethodSamples").asLong() > 0) {
+                    migratedMethods.put(x.get("method").asText(), x.get("migratedMethodSamples").asLong());
+                }
+            });
+        }
+        assertThat(migratedMethods).as("methods with migrated samples").isNotEmpty();
+        assertThat(markedRows("hot")).isEqualTo(migratedMethods.keySet());
+        migratedMethods.forEach((name, v) -> assertThat(text("hot")).contains(n(v) + " migrated"));
+        screenshot("table-migrated");
+    }
+
+    /** The first cells (method names) of a table's rows marked as migrated. */
+    @SuppressWarnings("unchecked")
+    private static Set<String> markedRows(String table) {
+        return new TreeSet<>((List<String>) browser.js("return [...document.querySelectorAll('#' + arguments[0] + ' tbody tr.migrated')]"
+                + ".map(tr => tr.cells[0].textContent)", table));
+    }
+
+    /**
+     * Distinct colours of the flame graph's pixels in a line along the top of a method's first
+     * frame (2 px below its edge, the 14 px that end 6 px before its right end, away from its label
+     * on the left): one for a plain frame, more for a hatched one.
+     */
+    private static long coloursAlongTheTop(String method) {
+        return (Long) browser.js("const v = App.views.flame, f = v.flat, g = v.graph, L = g.layout();"
+                + "let k = -1; for (let j = 0; j < f.n; j++) if (f.names[f.name[j]] === arguments[0]) { k = j; break; }"
+                + "const dpr = window.devicePixelRatio || 1, px = (f.x[k] - L.x0) * L.scale, pw = f.w[k] * L.scale;"
+                + "if (pw < 24) throw new Error(arguments[0] + ' is ' + pw + ' px wide');"
+                + "const d = g.ctx.getImageData(Math.round((px + pw - 20) * dpr), Math.round((g.rowY(L, f.depth[k]) + 2) * dpr), Math.round(14 * dpr), 1).data;"
+                + "const seen = new Set(); for (let p = 0; p < d.length; p += 4) seen.add(d[p] + ',' + d[p + 1] + ',' + d[p + 2] + ',' + d[p + 3]);"
+                + "return seen.size;", method);
     }
 
     private static void checkMethodFigures(String selection) {
