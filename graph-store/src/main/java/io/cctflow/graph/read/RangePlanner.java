@@ -37,13 +37,16 @@ public final class RangePlanner {
     static final int PLAN_ATTEMPTS = 5;
 
     private final VersionedWindows reader;
+    private final TopologyReader topology;
 
     /** What a plan was made for, to plan it again. */
     private record Request(List<String> executionKeys, long fromMillis, long toMillis, int attempt) {
     }
 
-    RangePlanner(VersionedWindows reader) {
+    /** @param topology what the projected windows and sums are expanded with ({@link CountsExpansion}) */
+    RangePlanner(VersionedWindows reader, TopologyReader topology) {
         this.reader = reader;
+        this.topology = topology;
     }
 
     /**
@@ -88,7 +91,7 @@ public final class RangePlanner {
         /** The windows: roll-ups and fine windows, none counted twice. */
         public List<WindowCounts> read() {
             try {
-                return reader.windows(all(), nowMillis);
+                return topology.expandWindows(reader.windows(all(), nowMillis));
             } catch (StaleReadPlanException e) {
                 return replan(e).read();
             }
@@ -171,7 +174,8 @@ public final class RangePlanner {
                     reader.keepSum(group, nowMillis, sum);
                 }
             });
-            return new Summed(TreeCounts.sum(parts), fetched.asListed() ? settledVersions() : null);
+            // the windows and the cached sums are projections: expanded once, after summing
+            return new Summed(topology.expand(TreeCounts.sum(parts)), fetched.asListed() ? settledVersions() : null);
         }
 
         private List<WindowVersion> all() {

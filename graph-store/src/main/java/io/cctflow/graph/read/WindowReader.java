@@ -19,6 +19,14 @@ import org.neo4j.driver.Value;
  * #plan}) a time range from as few rows as the roll-ups allow, served from the window cache where
  * it can be. Every query takes parameters; none is built from user input.
  *
+ * <p>Windows are stored as projections ({@link io.cctflow.graph.SelfCounts}: self counts only).
+ * What the query side reads, {@link #plan} (its sum and its windows), {@link #range} and the fine
+ * windows of {@link #windows(Collection, long, long)}, comes back whole ({@link CountsExpansion}:
+ * totals and per-method tables derived from the topology, a plan's sum expanded once after
+ * summing). What the roll-up pass reads ({@link #windowsStartingIn}, {@link
+ * #deploymentWindowsStartingIn}, {@link #windows(Collection)}, {@link #coveredWindows}) stays
+ * projected: it sums and stores projections and needs no topology.
+ *
  * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
  */
 public final class WindowReader {
@@ -39,6 +47,7 @@ public final class WindowReader {
     private final Reads reads;
     private final VersionedWindows versions;
     private final RangePlanner planner;
+    private final TopologyReader topology;
 
     /** A reader with a window cache of {@link #DEFAULT_WINDOW_CACHE_ROWS}. */
     public WindowReader(Driver driver, String database) {
@@ -55,18 +64,32 @@ public final class WindowReader {
      * @param transactionTimeout each read transaction's timeout; null: the server's default
      */
     public WindowReader(Driver driver, String database, long windowCacheRows, Duration transactionTimeout) {
-        this(driver, database, new WindowCache(windowCacheRows, WRITE_MARGIN_MILLIS), transactionTimeout);
+        this(driver, database, windowCacheRows, transactionTimeout,
+                new TopologyReader(driver, database, TopologyReader.DEFAULT_TOPOLOGY_CACHE_NODES, transactionTimeout));
+    }
+
+    /**
+     * @param windowCacheRows most rows of decoded windows kept in memory; 0 turns the window cache off
+     * @param transactionTimeout each read transaction's timeout; null: the server's default
+     * @param topology what stored windows are expanded with ({@link CountsExpansion}); share the
+     *     query service's, so one topology cache serves both
+     */
+    public WindowReader(Driver driver, String database, long windowCacheRows, Duration transactionTimeout,
+            TopologyReader topology) {
+        this(driver, database, new WindowCache(windowCacheRows, WRITE_MARGIN_MILLIS), transactionTimeout, topology);
     }
 
     /** A reader over {@code windowCache} (for tests that size or settle it themselves). */
     public WindowReader(Driver driver, String database, WindowCache windowCache) {
-        this(driver, database, windowCache, null);
+        this(driver, database, windowCache, null, new TopologyReader(driver, database));
     }
 
-    private WindowReader(Driver driver, String database, WindowCache windowCache, Duration transactionTimeout) {
+    private WindowReader(Driver driver, String database, WindowCache windowCache, Duration transactionTimeout,
+            TopologyReader topology) {
         this.reads = new Reads(driver, database, transactionTimeout);
         this.versions = new VersionedWindows(reads, windowCache);
-        this.planner = new RangePlanner(versions);
+        this.topology = topology;
+        this.planner = new RangePlanner(versions, topology);
     }
 
     /** Empties the window cache (the next range reads decode every window again); for measurements. */
@@ -106,12 +129,12 @@ public final class WindowReader {
      * [fromMillis, toMillis). For long ranges use {@link #plan}, which reads roll-ups.
      */
     public List<WindowCounts> windows(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        return WindowRows.read(reads, """
+        return topology.expandWindows(WindowRows.read(reads, """
                 MATCH (w:Window)
                 WHERE w.instance IN $keys AND w.resolution = $fine AND w.start < $to AND w.end > $from
                 """ + WindowRows.COLUMNS,
                 Reads.params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis,
-                        "fine", Resolution.FINE.property()));
+                        "fine", Resolution.FINE.property())));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.cctflow.graph.write;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.PackedWindow;
+import io.cctflow.graph.SelfCounts;
 import io.cctflow.graph.WindowChecksum;
 import io.cctflow.graph.Sessions;
 import io.cctflow.model.Resolution;
@@ -259,7 +260,7 @@ public final class GraphWriter {
     }
 
     static Map<String, Object> windowRow(WindowCounts w, Resolution resolution) {
-        TreeCounts c = w.counts();
+        TreeCounts c = SelfCounts.project(w.counts()); // what every window stores since packed format 2
         Map<String, Object> row = new HashMap<>(32);
         row.put("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis()));
         row.put("resolution", resolution.property());
