@@ -5,7 +5,9 @@ import io.cctflow.core.TreeCounts;
 import io.cctflow.core.collect.LongIntMap;
 import io.cctflow.graph.SelfCounts;
 import io.cctflow.model.NodeRecord;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.LongFunction;
 
 /**
@@ -22,10 +24,14 @@ public final class CountsExpansion {
     }
 
     /**
+     * A node whose topology (or an ancestor's) is not stored keeps its row as stored (total = self,
+     * no method row), and is counted in the root's total: the samples job writes topology and
+     * windows through separate sinks, so a window can be read a moment before its new nodes are
+     * (the tree rebuild leaves such a node out, as it did before windows were projected).
+     *
      * @param projected a projection (whole counts are projected first)
      * @param topology the record of a node id, or null when it is not stored
-     * @throws IllegalStateException when a node with counts, or an ancestor of one, has no stored
-     *     topology, or the topology's depths do not fit together
+     * @throws IllegalStateException when the topology's depths do not fit together
      */
     public static TreeCounts expand(TreeCounts projected, LongFunction<NodeRecord> topology) {
         TreeCounts p = SelfCounts.project(projected);
@@ -35,11 +41,12 @@ public final class CountsExpansion {
         }
         Nodes nodes = new Nodes(ids.length * 8);
         long rootSelf = 0;
+        LongIntMap orphans = new LongIntMap(4); // node id -> its row in p
         for (int i = 0; i < ids.length; i++) {
             if (ids[i] == NodeId.ROOT) {
                 rootSelf = p.self()[i];
-            } else {
-                nodes.addPath(ids[i], p.self()[i], topology);
+            } else if (!nodes.addPath(ids[i], p.self()[i], topology)) {
+                orphans.put(ids[i], i);
             }
         }
         int n = nodes.size;
@@ -69,6 +76,11 @@ public final class CountsExpansion {
             byDepth[nodes.depth[i]][count[nodes.depth[i]]++] = i;
         }
         long rootTotal = rootSelf;
+        for (int i = 0; i < ids.length; i++) {
+            if (orphans.get(ids[i]) >= 0) {
+                rootTotal += p.self()[i];
+            }
+        }
         for (int d = maxDepth; d >= 1; d--) {
             for (int i : byDepth[d]) {
                 total[i] += nodes.self[i];
@@ -79,16 +91,26 @@ public final class CountsExpansion {
                 }
             }
         }
-        long[] sortedIds = new long[n + 1];
+        int rows = n + 1 + orphans.size();
+        long[] sortedIds = new long[rows];
         System.arraycopy(nodes.id, 0, sortedIds, 0, n);
         sortedIds[n] = NodeId.ROOT;
+        for (int i = 0, k = n + 1; i < ids.length; i++) {
+            if (orphans.get(ids[i]) >= 0) {
+                sortedIds[k++] = ids[i];
+            }
+        }
         Arrays.sort(sortedIds);
-        long[] self = new long[n + 1];
-        long[] totals = new long[n + 1];
-        for (int k = 0; k <= n; k++) {
+        long[] self = new long[rows];
+        long[] totals = new long[rows];
+        for (int k = 0; k < rows; k++) {
+            int orphan = orphans.get(sortedIds[k]);
             if (sortedIds[k] == NodeId.ROOT) {
                 self[k] = rootSelf;
                 totals[k] = rootTotal;
+            } else if (orphan >= 0) {
+                self[k] = p.self()[orphan];
+                totals[k] = self[k];
             } else {
                 int i = nodes.index.get(sortedIds[k]);
                 self[k] = nodes.self[i];
@@ -154,26 +176,31 @@ public final class CountsExpansion {
             recursive = new boolean[expected];
         }
 
-        /** The node with its self count, and its ancestors not added yet (self 0 until their own row comes). */
-        void addPath(long nodeId, long selfCount, LongFunction<NodeRecord> topology) {
+        /**
+         * The node with its self count, and its ancestors not added yet (self 0 until their own row
+         * comes); false, adding nothing, when the topology of the node or of an ancestor is not stored.
+         */
+        boolean addPath(long nodeId, long selfCount, LongFunction<NodeRecord> topology) {
             int known = index.get(nodeId);
             if (known >= 0) {
                 self[known] += selfCount;
-                return;
+                return true;
             }
+            List<NodeRecord> path = new ArrayList<>();
             long at = nodeId;
-            long s = selfCount;
             while (at != NodeId.ROOT && index.get(at) < 0) {
                 NodeRecord r = topology.apply(at);
                 if (r == null) {
-                    throw new IllegalStateException("stored counts name node " + Long.toUnsignedString(at)
-                            + (at == nodeId ? "" : " (an ancestor of " + Long.toUnsignedString(nodeId) + ")")
-                            + ", whose topology is not stored");
+                    return false;
                 }
-                add(r, s);
-                s = 0;
+                path.add(r);
                 at = r.parentId();
             }
+            add(path.get(0), selfCount);
+            for (int i = 1; i < path.size(); i++) {
+                add(path.get(i), 0);
+            }
+            return true;
         }
 
         private void add(NodeRecord r, long selfCount) {

@@ -6,7 +6,6 @@ import io.cctflow.core.TreeCounts;
 import io.cctflow.core.collect.LongIntMap;
 import io.cctflow.graph.Keys;
 import io.cctflow.model.NodeRecord;
-import io.cctflow.model.WindowCounts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -122,22 +121,6 @@ public final class TopologyReader {
         List<TreeCounts> out = new ArrayList<>(projected.size());
         for (TreeCounts c : projected) {
             out.add(CountsExpansion.expand(c, known::get));
-        }
-        return out;
-    }
-
-    /** The windows with their whole counts ({@link #expand}), one topology read for all. */
-    public List<WindowCounts> expandWindows(List<WindowCounts> windows) {
-        List<TreeCounts> counts = new ArrayList<>(windows.size());
-        for (WindowCounts w : windows) {
-            counts.add(w.counts());
-        }
-        List<TreeCounts> expanded = expandAll(counts);
-        List<WindowCounts> out = new ArrayList<>(windows.size());
-        for (int i = 0; i < windows.size(); i++) {
-            WindowCounts w = windows.get(i);
-            out.add(new WindowCounts(w.executionKey(), w.windowStartMillis(), w.windowEndMillis(), expanded.get(i),
-                    w.truncation()));
         }
         return out;
     }

@@ -1,7 +1,6 @@
 package io.cctflow.graph.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.TreeCounts;
@@ -61,11 +60,18 @@ class CountsExpansionTest {
     }
 
     @Example
-    void aNodeWithoutStoredTopologyIsAnError() {
+    void aNodeWithoutStoredTopologyKeepsItsOwnRowAndCountsInTheRoot() {
         Cct tree = RandomTrees.tree(new Random(7), 20);
         Map<Long, NodeRecord> topology = RandomTrees.topology(tree);
-        topology.remove(tree.id(1));
-        assertThatThrownBy(() -> CountsExpansion.expand(SelfCounts.project(RandomTrees.counts(tree)), topology::get))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("topology is not stored");
+        int leaf = tree.size() - 1; // the last node created: a leaf, with self counts
+        topology.remove(tree.id(leaf));
+        TreeCounts whole = RandomTrees.counts(tree);
+
+        TreeCounts expanded = CountsExpansion.expand(SelfCounts.project(whole), topology::get);
+
+        assertThat(expanded.samples()).isEqualTo(whole.samples());
+        int row = java.util.Arrays.binarySearch(expanded.nodeIds(), tree.id(leaf));
+        assertThat(new long[] {expanded.self()[row], expanded.total()[row]})
+                .containsExactly(tree.self(leaf), tree.self(leaf));
     }
 }
