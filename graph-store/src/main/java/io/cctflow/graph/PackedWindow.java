@@ -1,5 +1,6 @@
 package io.cctflow.graph;
 
+import io.cctflow.core.NodeId;
 import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
 import java.lang.invoke.MethodHandles;
@@ -25,13 +26,21 @@ import java.util.Arrays;
  * array up to whole dynamic-store blocks, which weighs most on small windows.
  *
  * <p>Format: the version {@value #VERSION}, then the node, thread-dictionary, raw-name, thread and
- * method tables, each as its row count followed by its columns. Stateless and thread-safe.
+ * method tables, each as its row count followed by its columns. Format {@value #PROJECTED} (a
+ * projection, {@link SelfCounts}, which is what windows hold since): per node its self count only,
+ * then the root's {@code total - self} when the root has a row, and no method table.
+ * Stateless and thread-safe.
  */
 public final class PackedWindow {
     /** Eight bytes of an array as one little-endian long. */
     private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /** The format's first byte; another value is refused, so a later format can be told apart. */
     static final int VERSION = 1;
+    /**
+     * The format of a projection ({@link SelfCounts}): self counts only (the root's total beside
+     * them) and no per-method table; what every window is written in. {@link #VERSION} is still read.
+     */
+    static final int PROJECTED = 2;
 
     private PackedWindow() {
     }
@@ -55,14 +64,21 @@ public final class PackedWindow {
                 return null;
             }
         }
+        boolean projected = SelfCounts.isProjected(c);
         Out out = new Out(16 + nodeIds.length * 11 + threadNodeIds.length * 3 + c.methodIds().length * 11);
-        out.varint(VERSION);
+        out.varint(projected ? PROJECTED : VERSION);
         out.keys(nodeIds);
         long[] self = c.self();
         long[] total = c.total();
         for (int n = 0; n < nodeIds.length; n++) {
             out.varint(self[n]);
-            out.varint(total[n] - self[n]);
+            if (!projected) {
+                out.varint(total[n] - self[n]);
+            }
+        }
+        int root = Arrays.binarySearch(nodeIds, NodeId.ROOT);
+        if (projected && root >= 0) { // a projection's only total not equal to its self
+            out.varint(total[root] - self[root]);
         }
         out.keys(dictIds);
         out.strings(c.threadDictNames());
@@ -76,12 +92,14 @@ public final class PackedWindow {
             out.varint(dictRows[e]);
             out.varint(threadSelf[e]);
         }
-        out.keys(c.methodIds());
-        long[] methodSamples = c.methodSamples();
-        long[] methodSelf = c.methodSelf();
-        for (int m = 0; m < methodSamples.length; m++) {
-            out.varint(methodSamples[m]);
-            out.varint(methodSelf[m]);
+        if (!projected) {
+            out.keys(c.methodIds());
+            long[] methodSamples = c.methodSamples();
+            long[] methodSelf = c.methodSelf();
+            for (int m = 0; m < methodSamples.length; m++) {
+                out.varint(methodSamples[m]);
+                out.varint(methodSelf[m]);
+            }
         }
         return out.bytes();
     }
@@ -94,15 +112,21 @@ public final class PackedWindow {
     public static TreeCounts unpack(byte[] bytes) {
         In in = new In(bytes);
         long version = in.varint();
-        if (version != VERSION) {
-            throw new IllegalArgumentException("packed window of format " + version + ", expected " + VERSION);
+        if (version != VERSION && version != PROJECTED) {
+            throw new IllegalArgumentException("packed window of format " + version + ", expected " + VERSION
+                    + " or " + PROJECTED);
         }
+        boolean projected = version == PROJECTED;
         long[] nodeIds = in.keys();
         long[] self = new long[nodeIds.length];
         long[] total = new long[nodeIds.length];
         for (int n = 0; n < nodeIds.length; n++) {
             self[n] = in.varint();
-            total[n] = self[n] + in.varint();
+            total[n] = self[n] + (projected ? 0 : in.varint());
+        }
+        int root = Arrays.binarySearch(nodeIds, NodeId.ROOT);
+        if (projected && root >= 0) {
+            total[root] += in.varint();
         }
         long[] dictIds = in.keys();
         String[] dictNames = in.strings();
@@ -118,7 +142,7 @@ public final class PackedWindow {
             threadIds[e] = dictIds[in.row(in.count(), dictIds.length)];
             threadSelf[e] = in.varint();
         }
-        long[] methodIds = in.keys();
+        long[] methodIds = projected ? new long[0] : in.keys();
         long[] methodSamples = new long[methodIds.length];
         long[] methodSelf = new long[methodIds.length];
         for (int m = 0; m < methodIds.length; m++) {

@@ -44,6 +44,11 @@ public abstract class CleanGraph {
         GraphSchema.ensure(driver, "");
     }
 
+    /** Writes the nodes of {@code tree}: readers make stored windows whole with them. */
+    protected static void writeTopology(Cct tree) {
+        writer.writeNodes(new java.util.ArrayList<>(RandomTrees.topology(tree).values()));
+    }
+
     /** The merged tree of the executions over [fromMillis, toMillis), read as the query service reads it. */
     protected static Cct load(Collection<String> executionKeys, long fromMillis, long toMillis) {
         return topology.rebuild(windows.plan(executionKeys, fromMillis, toMillis).sum());

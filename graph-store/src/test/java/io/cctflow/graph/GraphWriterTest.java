@@ -24,21 +24,10 @@ class GraphWriterTest extends CleanGraph {
 
     /** Writes the topology and one window of {@code tree}, as the samples job would. */
     private static void write(Cct tree, long windowStart) {
-        List<MethodRecord> methods = new ArrayList<>();
-        List<NodeRecord> nodes = new ArrayList<>();
-        for (int i = 0; i < tree.size(); i++) {
-            if (i > 0) {
-                int rp = tree.recursiveParent(i);
-                nodes.add(new NodeRecord(tree.id(i), tree.id(tree.parent(i)), tree.method(i), tree.callSiteLine(i),
-                        tree.depth(i), rp < 0 ? NodeRecord.NO_RECURSIVE_PARENT : tree.id(rp)));
-            }
-        }
-        methods.add(MethodRecord.of("A", "main", "()V"));
-        methods.add(MethodRecord.of("A", "f", "()V"));
         writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of("zone", "a"),
                 windowStart, windowStart + 60_000)));
-        writer.writeMethods(methods);
-        writer.writeNodes(nodes);
+        writer.writeMethods(List.of(MethodRecord.of("A", "main", "()V"), MethodRecord.of("A", "f", "()V")));
+        writeTopology(tree);
         writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), windowStart, windowStart + 60_000,
                 TreeCounts.of(tree), new TruncationCounts(4, 3, 2, 1))));
     }
@@ -204,22 +193,27 @@ class GraphWriterTest extends CleanGraph {
         }
     }
 
-    /** Writes instance i-1 of svc v1 and its one window, [0, 60 s), holding {@code counts}. */
+    /** Writes instance i-1 of svc v1 and its one window, [0, 60 s), holding {@code counts}, and the wide trees' topology. */
     private void writeOneWindow(TreeCounts counts) {
+        writeTopology(wideTree(2_000, 1));
         writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 60_000)));
         writer.writeWindowCounts(List.of(new WindowCounts(EXEC.key(), 0, 60_000, counts, TruncationCounts.NONE)));
     }
 
-    /** Rewrites the one stored window in the layout before {@link PackedWindow}, as older versions wrote it. */
+    /**
+     * Rewrites the one stored window in the layout before {@link PackedWindow}, as older versions
+     * wrote it: whole tables, and the checksum over them.
+     */
     private void storeAsColumns(TreeCounts c) {
         try (var session = driver.session()) {
             session.run("""
                     MATCH (w:Window) REMOVE w.counts
-                    SET w.nodeIds = $nodeIds, w.self = $self, w.total = $total, w.threadNodeIds = $threadNodeIds,
+                    SET w.checksum = $checksum, w.nodeIds = $nodeIds, w.self = $self, w.total = $total, w.threadNodeIds = $threadNodeIds,
                         w.threadIds = $threadIds, w.threadSelf = $threadSelf, w.threadDictIds = $threadDictIds,
                         w.threadDictNames = $threadDictNames, w.methodIds = $methodIds,
                         w.methodSamples = $methodSamples, w.methodSelf = $methodSelf""",
-                    Map.ofEntries(Map.entry("nodeIds", PackedLongs.pack(c.nodeIds())),
+                    Map.ofEntries(Map.entry("checksum", WindowChecksum.of(c, TruncationCounts.NONE)),
+                            Map.entry("nodeIds", PackedLongs.pack(c.nodeIds())),
                             Map.entry("self", PackedLongs.pack(c.self())),
                             Map.entry("total", PackedLongs.pack(c.total())),
                             Map.entry("threadNodeIds", PackedLongs.pack(c.threadNodeIds())),

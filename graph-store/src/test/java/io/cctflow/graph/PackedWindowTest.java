@@ -23,25 +23,9 @@ import net.jqwik.api.constraints.Size;
  * {@code null}; damaged bytes are refused with {@link IllegalArgumentException}.
  */
 class PackedWindowTest {
-    private static final String[] THREADS = {"main", "pool-1-thread-1", "pool-1-thread-7", "worker-3", "Ünïcode-₂"};
-
     /** Random stacks over few methods (so recursion and shared prefixes occur), on random threads. */
     private static TreeCounts randomTree(Random random, int stacks) {
-        Cct tree = new Cct(16);
-        List<String> raw = new ArrayList<>();
-        for (int s = 0; s < stacks; s++) {
-            int depth = 1 + random.nextInt(12);
-            long[] methods = new long[depth];
-            int[] lines = new int[depth];
-            for (int d = 0; d < depth; d++) {
-                methods[d] = 1 + random.nextInt(8) * 0x1234_5678_9ABCL;
-                lines[d] = random.nextInt(5) - 1;
-            }
-            String thread = THREADS[random.nextInt(THREADS.length)];
-            raw.add(thread);
-            tree.addStack(methods, lines, depth, tree.thread(thread), 1 + random.nextInt(3));
-        }
-        return TreeCounts.of(tree).withRawThreadNames(RawThreadNames.of(raw));
+        return RandomTrees.counts(RandomTrees.tree(random, stacks));
     }
 
     @Property(tries = 300)
@@ -50,7 +34,7 @@ class PackedWindowTest {
         Random random = new Random(seed);
         TreeCounts one = randomTree(random, stacks);
         TreeCounts sum = one.plus(randomTree(random, stacks / 2));
-        for (TreeCounts c : List.of(one, sum)) {
+        for (TreeCounts c : List.of(one, sum, SelfCounts.project(one), SelfCounts.project(sum))) {
             byte[] packed = PackedWindow.pack(c);
             TreeCounts back = PackedWindow.unpack(packed);
             assertThat(back).isEqualTo(c);
@@ -69,7 +53,7 @@ class PackedWindowTest {
         long[] total = random.longs(nodeIds.length).toArray();
         long[] dictIds = random.longs(random.nextInt(4)).sorted().distinct().toArray();
         String[] dictNames = new String[dictIds.length];
-        Arrays.setAll(dictNames, i -> THREADS[i % THREADS.length]);
+        Arrays.setAll(dictNames, i -> RandomTrees.THREADS[i % RandomTrees.THREADS.length]);
         List<long[]> entries = new ArrayList<>();
         for (long node : nodeIds) {
             for (long thread : dictIds) {
@@ -133,7 +117,7 @@ class PackedWindowTest {
     @Example
     void refusesAnotherFormatVersion() {
         byte[] packed = PackedWindow.pack(TreeCounts.empty());
-        packed[0] = (byte) (PackedWindow.VERSION + 1);
+        packed[0] = (byte) (PackedWindow.PROJECTED + 1);
         assertThatThrownBy(() -> PackedWindow.unpack(packed)).hasMessageContaining("format");
     }
 

@@ -118,9 +118,9 @@ public final class QueryService implements AutoCloseable {
         ApiServer server = new ApiServer(config.bindAddress(), config.port(), config.server());
         Duration readTimeout = config.server().transactionTimeout();
         CatalogueReader catalogue = new CatalogueReader(driver, database, readTimeout);
-        WindowReader windows = new WindowReader(driver, database, config.windowCacheRows(), readTimeout);
         TopologyReader topology = new TopologyReader(driver, database, TopologyReader.DEFAULT_TOPOLOGY_CACHE_NODES,
                 readTimeout);
+        WindowReader windows = new WindowReader(driver, database, config.windowCacheRows(), readTimeout, topology);
         Limits limits = new Limits(config.maxRange(), config.maxWindows(), config.maxTreeNodes(), config.maxResults(),
                 config.maxLoadedNodes(), config.pageSize());
         TreeSource trees = new TreeSource(windows, topology, limits, config.treeCacheNodes());

@@ -110,12 +110,14 @@ public record QueryServiceConfig(
             ValueParsers.nonNegativeDuration(), "10m",
             "an hour is rolled up once it ended this long ago (most batches of the hour have arrived by then; a later one is merged into the roll-up by the next pass)");
     private static final ConfigKey<Duration> RETENTION_FINE_KEY = ConfigKey.of(RETENTION_FINE,
-            ValueParsers.positiveDuration(), "7d",
+            ValueParsers.positiveDuration(), days(RetentionPolicy.DEFAULT.fine()),
             "fine windows (the job's window) and the ten-minute roll-ups of deployments are kept this long");
     private static final ConfigKey<Duration> RETENTION_HOUR_KEY = ConfigKey.of(RETENTION_HOUR,
-            ValueParsers.positiveDuration(), "90d", "hourly roll-ups (of instances and of deployments) are kept this long");
+            ValueParsers.positiveDuration(), days(RetentionPolicy.DEFAULT.hour()),
+            "hourly roll-ups (of instances and of deployments) are kept this long");
     private static final ConfigKey<Duration> RETENTION_DAY_KEY = ConfigKey.of(RETENTION_DAY,
-            ValueParsers.positiveDuration(), "730d", "daily roll-ups (of instances and of deployments) are kept this long");
+            ValueParsers.positiveDuration(), days(RetentionPolicy.DEFAULT.day()),
+            "daily roll-ups (of instances and of deployments) are kept this long");
     private static final ConfigKey<Integer> RETENTION_BATCH_KEY = ConfigKey.of(RETENTION_BATCH,
             ValueParsers.integer(1, 1_000_000), "10000", "windows deleted per transaction by retention");
     private static final ConfigKey<Integer> CACHE_WINDOW_ROWS_KEY = ConfigKey.of(CACHE_WINDOW_ROWS,
@@ -196,5 +198,10 @@ public record QueryServiceConfig(
                     + ": whoever may read could otherwise write");
         }
         return write;
+    }
+
+    /** A whole number of days as a default value ("14d"): the retention defaults live in {@link RetentionPolicy#DEFAULT}. */
+    private static String days(Duration d) {
+        return d.toDays() + "d";
     }
 }

@@ -22,9 +22,9 @@ class QueryServiceConfigTest {
         assertThat(c.tasksTopic()).isEqualTo("cctflow.tasks");
         assertThat(c.maxRange()).isEqualTo(Duration.ofDays(366));
         assertThat(c.rollupInterval()).isEqualTo(Duration.ofMinutes(5));
-        assertThat(c.retention().fine()).isEqualTo(Duration.ofDays(7));
-        assertThat(c.retention().hour()).isEqualTo(Duration.ofDays(90));
-        assertThat(c.retention().day()).isEqualTo(Duration.ofDays(730));
+        assertThat(c.retention().fine()).isEqualTo(Duration.ofDays(14));
+        assertThat(c.retention().hour()).isEqualTo(Duration.ofDays(365));
+        assertThat(c.retention().day()).isEqualTo(Duration.ofDays(1825));
         assertThat(c.server()).isEqualTo(ServerLimits.defaults());
         assertThat(c.server().heavyRequests()).isEqualTo(4);
         assertThat(c.server().requestTimeout()).isEqualTo(Duration.ofSeconds(120));

@@ -5,6 +5,7 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.PackedWindow;
+import io.cctflow.graph.SelfCounts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,7 +13,8 @@ import java.util.Random;
 
 /**
  * A window's stored bytes and decode time, in the layout before (one {@link PackedLongs} property
- * per column) and packed ({@link PackedWindow}), without Neo4j: an hour of one-minute windows of
+ * per column), packed ({@link PackedWindow} format 1) and projected ({@link SelfCounts}, packed
+ * format 2, what windows are stored as), without Neo4j: an hour of one-minute windows of
  * {@code samplesPerWindow} samples drawn from the query benchmark's corpus as its dataset draws them,
  * and their sum (an hourly roll-up). Decode time: median over 41 rounds of the hour's windows.
  *
@@ -45,17 +47,23 @@ public final class WindowLayoutProbe {
         }
         long columns = 0;
         long packed = 0;
+        long projected = 0;
         long nodes = 0;
+        long projectedNodes = 0;
         for (TreeCounts c : hour) {
             columns += columnBytes(c);
             packed += PackedWindow.pack(c).length;
+            TreeCounts p = SelfCounts.project(c);
+            projected += PackedWindow.pack(p).length;
             nodes += c.nodeIds().length;
+            projectedNodes += p.nodeIds().length;
         }
         TreeCounts sum = TreeCounts.sum(hour);
-        System.out.printf("%d samples per window: %,d nodes per window; bytes per window: columns %,d, packed %,d;"
-                        + " hourly sum (%,d nodes): columns %,d, packed %,d%n", samples, nodes / WINDOWS,
-                columns / WINDOWS, packed / WINDOWS, sum.nodeIds().length, columnBytes(sum),
-                PackedWindow.pack(sum).length);
+        System.out.printf("%d samples per window: %,d nodes per window (%,d with self > 0); bytes per window: columns"
+                        + " %,d, packed %,d, projected %,d; hourly sum (%,d nodes): columns %,d, packed %,d,"
+                        + " projected %,d%n", samples, nodes / WINDOWS, projectedNodes / WINDOWS,
+                columns / WINDOWS, packed / WINDOWS, projected / WINDOWS, sum.nodeIds().length, columnBytes(sum),
+                PackedWindow.pack(sum).length, PackedWindow.pack(SelfCounts.project(sum)).length);
         timeDecoding(hour);
     }
 

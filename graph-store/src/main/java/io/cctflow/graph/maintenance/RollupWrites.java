@@ -3,6 +3,7 @@ package io.cctflow.graph.maintenance;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.Sessions;
+import io.cctflow.graph.SelfCounts;
 import io.cctflow.graph.WindowChecksum;
 import io.cctflow.graph.read.CoveredWindow;
 import io.cctflow.graph.write.GraphWriter;
@@ -49,7 +50,7 @@ final class RollupWrites {
         if (rollup.coverage() != null) {
             params.put("starts", PackedLongs.pack(rollup.coverage().starts()));
             params.put("checksums", PackedLongs.pack(rollup.coverage().checksums()));
-            params.put("coverFor", WindowChecksum.of(w.counts(), w.truncation()));
+            params.put("coverFor", WindowChecksum.of(SelfCounts.project(w.counts()), w.truncation())); // as stored
         } else {
             params.put("starts", null);
             params.put("checksums", null);

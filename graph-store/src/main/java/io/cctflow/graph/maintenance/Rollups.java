@@ -69,7 +69,8 @@ public final class Rollups {
         if (settle.isNegative()) {
             throw new IllegalArgumentException("settle must not be negative, got " + settle);
         }
-        this.reader = new WindowReader(driver, database, 0L); // no window cache: a pass reads every window once
+        // windows as stored (projected: summed and written back so, no topology needed); no window cache
+        this.reader = WindowReader.asStored(driver, database);
         this.writes = new RollupWrites(driver, database);
         this.progress = new RollupProgress(driver, database);
         this.settleMillis = settle.toMillis();

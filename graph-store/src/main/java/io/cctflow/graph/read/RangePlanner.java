@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -37,13 +38,16 @@ public final class RangePlanner {
     static final int PLAN_ATTEMPTS = 5;
 
     private final VersionedWindows reader;
+    private final UnaryOperator<List<TreeCounts>> whole;
 
     /** What a plan was made for, to plan it again. */
     private record Request(List<String> executionKeys, long fromMillis, long toMillis, int attempt) {
     }
 
-    RangePlanner(VersionedWindows reader) {
+    /** @param whole what makes stored (projected) counts whole ({@link CountsExpansion}), or leaves them */
+    RangePlanner(VersionedWindows reader, UnaryOperator<List<TreeCounts>> whole) {
         this.reader = reader;
+        this.whole = whole;
     }
 
     /**
@@ -88,7 +92,7 @@ public final class RangePlanner {
         /** The windows: roll-ups and fine windows, none counted twice. */
         public List<WindowCounts> read() {
             try {
-                return reader.windows(all(), nowMillis);
+                return WindowReader.withCounts(reader.windows(all(), nowMillis), whole);
             } catch (StaleReadPlanException e) {
                 return replan(e).read();
             }
@@ -173,7 +177,9 @@ public final class RangePlanner {
                     reader.keepSum(group, nowMillis, sum);
                 }
             });
-            return new Summed(TreeCounts.sum(parts), fetched.asListed() ? settledVersions() : null);
+            // the windows and the cached sums are projections: made whole once, after summing
+            return new Summed(whole.apply(List.of(TreeCounts.sum(parts))).get(0),
+                    fetched.asListed() ? settledVersions() : null);
         }
 
         private List<WindowVersion> all() {

@@ -98,6 +98,79 @@ public final class TopologyReader {
     }
 
     /**
+     * The whole counts of projected ones ({@link CountsExpansion}): the topology of their nodes
+     * and of every ancestor, from the topology cache where it holds them and otherwise in one
+     * query per round (each fetched node brings its whole path).
+     *
+     * @throws IllegalStateException when a node with counts has no stored topology
+     */
+    public TreeCounts expand(TreeCounts projected) {
+        return expandAll(List.of(projected)).get(0);
+    }
+
+    /** {@link #expand} of each, with one topology read for all of them. */
+    public List<TreeCounts> expandAll(List<TreeCounts> projected) {
+        Map<Long, NodeRecord> known = new HashMap<>();
+        List<Long> start = new ArrayList<>();
+        for (TreeCounts c : projected) {
+            for (long id : c.nodeIds()) {
+                start.add(id);
+            }
+        }
+        ancestry(start, known);
+        List<TreeCounts> out = new ArrayList<>(projected.size());
+        for (TreeCounts c : projected) {
+            out.add(CountsExpansion.expand(c, known::get));
+        }
+        return out;
+    }
+
+    /**
+     * Adds to {@code known} the records of {@code ids} and of all their ancestors (the root apart):
+     * walks up through the cache, and reads what it lacks with the whole path above each missing
+     * node in one query. Nodes not stored stay absent.
+     */
+    private void ancestry(List<Long> ids, Map<Long, NodeRecord> known) {
+        List<Long> pending = ids;
+        for (int round = 0; round < 2 && !pending.isEmpty(); round++) {
+            List<Long> missing = new ArrayList<>();
+            for (Long id : pending) {
+                long at = id;
+                while (at != NodeId.ROOT && !known.containsKey(at)) {
+                    NodeRecord r = topology.get(at);
+                    if (r == null) {
+                        missing.add(at);
+                        break;
+                    }
+                    known.put(at, r);
+                    at = r.parentId();
+                }
+            }
+            if (missing.isEmpty()) {
+                return;
+            }
+            List<NodeRecord> read = new ArrayList<>();
+            for (int from = 0; from < missing.size(); from += NODE_CHUNK) {
+                List<Long> chunk = missing.subList(from, Math.min(missing.size(), from + NODE_CHUNK));
+                read.addAll(reads.read("""
+                        UNWIND $ids AS id
+                        MATCH (:CctNode {id: id})<-[:CALLS*0..]-(a:CctNode)
+                        WHERE a.depth > 0
+                        WITH DISTINCT a
+                        RETURN collect(a.id) AS id, collect(a.parentId) AS parentId, collect(a.methodId) AS methodId,
+                               collect(a.line) AS line, collect(a.depth) AS depth,
+                               collect(a.recursiveParentId) AS recursiveParentId
+                        """, Reads.params("ids", List.copyOf(chunk)), TopologyReader::toNodes).get(0));
+            }
+            topology.putAll(read);
+            for (NodeRecord r : read) {
+                known.put(r.id(), r);
+            }
+            pending = missing; // a second round walks from them through what was read
+        }
+    }
+
+    /**
      * The stored depth of a node (1 for a thread root frame), or -1 when the node is not stored
      * (or only as a placeholder parent). Served from the topology cache where it can be.
      */

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Value;
 
@@ -18,6 +19,12 @@ import org.neo4j.driver.Value;
  * Reads stored windows: the fine windows of executions, roll-ups by resolution, and (with {@link
  * #plan}) a time range from as few rows as the roll-ups allow, served from the window cache where
  * it can be. Every query takes parameters; none is built from user input.
+ *
+ * <p>Windows are stored as projections ({@link io.cctflow.graph.SelfCounts}: self counts only).
+ * Every read returns them whole ({@link CountsExpansion}: totals and per-method tables derived
+ * from the topology, one topology read per call; a plan's sum is expanded once, after summing),
+ * except through a reader made by {@link #asStored}, which the roll-up pass uses: it sums and
+ * stores projections and needs no topology. The window cache keeps projections.
  *
  * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
  */
@@ -39,6 +46,8 @@ public final class WindowReader {
     private final Reads reads;
     private final VersionedWindows versions;
     private final RangePlanner planner;
+    /** Makes stored (projected) counts whole: the topology's expansion, or nothing ({@link #asStored}). */
+    private final UnaryOperator<List<TreeCounts>> whole;
 
     /** A reader with a window cache of {@link #DEFAULT_WINDOW_CACHE_ROWS}. */
     public WindowReader(Driver driver, String database) {
@@ -55,18 +64,57 @@ public final class WindowReader {
      * @param transactionTimeout each read transaction's timeout; null: the server's default
      */
     public WindowReader(Driver driver, String database, long windowCacheRows, Duration transactionTimeout) {
-        this(driver, database, new WindowCache(windowCacheRows, WRITE_MARGIN_MILLIS), transactionTimeout);
+        this(driver, database, windowCacheRows, transactionTimeout,
+                new TopologyReader(driver, database, TopologyReader.DEFAULT_TOPOLOGY_CACHE_NODES, transactionTimeout));
+    }
+
+    /**
+     * @param windowCacheRows most rows of decoded windows kept in memory; 0 turns the window cache off
+     * @param transactionTimeout each read transaction's timeout; null: the server's default
+     * @param topology what stored windows are expanded with ({@link CountsExpansion}); share the
+     *     query service's, so one topology cache serves both
+     */
+    public WindowReader(Driver driver, String database, long windowCacheRows, Duration transactionTimeout,
+            TopologyReader topology) {
+        this(driver, database, new WindowCache(windowCacheRows, WRITE_MARGIN_MILLIS), transactionTimeout, topology);
     }
 
     /** A reader over {@code windowCache} (for tests that size or settle it themselves). */
     public WindowReader(Driver driver, String database, WindowCache windowCache) {
-        this(driver, database, windowCache, null);
+        this(driver, database, windowCache, null, new TopologyReader(driver, database));
     }
 
-    private WindowReader(Driver driver, String database, WindowCache windowCache, Duration transactionTimeout) {
+    private WindowReader(Driver driver, String database, WindowCache windowCache, Duration transactionTimeout,
+            TopologyReader topology) {
         this.reads = new Reads(driver, database, transactionTimeout);
         this.versions = new VersionedWindows(reads, windowCache);
-        this.planner = new RangePlanner(versions);
+        this.whole = topology == null ? UnaryOperator.identity() : topology::expandAll;
+        this.planner = new RangePlanner(versions, whole);
+    }
+
+    /**
+     * A reader that returns windows as stored (projections, {@link io.cctflow.graph.SelfCounts}) and
+     * keeps no window cache: what the roll-up pass reads, sums and writes back, with no topology.
+     */
+    public static WindowReader asStored(Driver driver, String database) {
+        return new WindowReader(driver, database, new WindowCache(0L, WRITE_MARGIN_MILLIS), null, null);
+    }
+
+    /** The windows whole ({@link TopologyReader#expandAll}), or as stored for {@link #asStored}. */
+    private List<WindowCounts> whole(List<WindowCounts> stored) {
+        return withCounts(stored, whole);
+    }
+
+    /** The windows with their counts replaced by {@code f} of all of them (one call). */
+    static List<WindowCounts> withCounts(List<WindowCounts> windows, UnaryOperator<List<TreeCounts>> f) {
+        List<TreeCounts> counts = f.apply(windows.stream().map(WindowCounts::counts).toList());
+        List<WindowCounts> out = new ArrayList<>(windows.size());
+        for (int i = 0; i < windows.size(); i++) {
+            WindowCounts w = windows.get(i);
+            out.add(new WindowCounts(w.executionKey(), w.windowStartMillis(), w.windowEndMillis(), counts.get(i),
+                    w.truncation()));
+        }
+        return out;
     }
 
     /** Empties the window cache (the next range reads decode every window again); for measurements. */
@@ -106,12 +154,12 @@ public final class WindowReader {
      * [fromMillis, toMillis). For long ranges use {@link #plan}, which reads roll-ups.
      */
     public List<WindowCounts> windows(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        return WindowRows.read(reads, """
+        return whole(WindowRows.read(reads, """
                 MATCH (w:Window)
                 WHERE w.instance IN $keys AND w.resolution = $fine AND w.start < $to AND w.end > $from
                 """ + WindowRows.COLUMNS,
                 Reads.params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis,
-                        "fine", Resolution.FINE.property()));
+                        "fine", Resolution.FINE.property())));
     }
 
     /**
@@ -119,31 +167,37 @@ public final class WindowReader {
      * roll-ups of whole deployments are not among them ({@link #deploymentWindowsStartingIn}).
      */
     public List<WindowCounts> windowsStartingIn(Resolution resolution, long fromStart, long toStart) {
-        return WindowRows.read(reads, """
+        return whole(WindowRows.read(reads, """
                 MATCH (w:Window)
                 WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NULL
                 """ + WindowRows.COLUMNS,
-                Reads.params("resolution", resolution.property(), "from", fromStart, "to", toStart));
+                Reads.params("resolution", resolution.property(), "from", fromStart, "to", toStart)));
     }
 
     /** Roll-ups of whole deployments of one resolution whose start lies in [fromStart, toStart). */
     public List<DeploymentWindow> deploymentWindowsStartingIn(Resolution resolution, long fromStart, long toStart) {
-        return WindowRows.read(reads, """
+        List<DeploymentWindow> stored = WindowRows.read(reads, """
                 MATCH (w:Window)
                 WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NOT NULL
                 """ + WindowRows.COLUMNS,
                 Reads.params("resolution", resolution.property(), "from", fromStart, "to", toStart),
                 r -> new DeploymentWindow(WindowRows.toWindow(r), r.get("members").asList(Value::asString)));
+        List<WindowCounts> windows = whole(stored.stream().map(DeploymentWindow::window).toList());
+        List<DeploymentWindow> out = new ArrayList<>(stored.size());
+        for (int i = 0; i < stored.size(); i++) {
+            out.add(new DeploymentWindow(windows.get(i), stored.get(i).members()));
+        }
+        return out;
     }
 
     /** The counts of the given windows, by their spans; spans not stored are left out. */
     public List<WindowCounts> windows(Collection<WindowSpan> spans) {
         List<String> keys = spans.stream().map(s -> Keys.window(s.executionKey(), s.resolution(), s.startMillis()))
                 .toList();
-        return WindowRows.read(reads, """
+        return whole(WindowRows.read(reads, """
                 UNWIND $keys AS key
                 MATCH (w:Window {key: key})
-                """ + WindowRows.COLUMNS, Reads.params("keys", keys));
+                """ + WindowRows.COLUMNS, Reads.params("keys", keys)));
     }
 
     /**
@@ -166,7 +220,7 @@ public final class WindowReader {
      */
     public List<CoveredWindow> coveredWindows(String executionKey, Resolution resolution, long fromStart,
             long toStart) {
-        return WindowRows.read(reads, """
+        List<CoveredWindow> stored = WindowRows.read(reads, """
                 MATCH (w:Window)
                 WHERE w.instance = $key AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
                 """ + WindowRows.COVERED_COLUMNS,
@@ -181,6 +235,12 @@ public final class WindowReader {
                             ? new RollupCoverage(Reads.longs(r.get("coverStarts")), Reads.longs(r.get("coverChecksums")))
                             : null);
                 });
+        List<WindowCounts> windows = whole(stored.stream().map(CoveredWindow::window).toList());
+        List<CoveredWindow> out = new ArrayList<>(stored.size());
+        for (int i = 0; i < stored.size(); i++) {
+            out.add(new CoveredWindow(windows.get(i), stored.get(i).coverage()));
+        }
+        return out;
     }
 
     /** Distinct starts of the windows of one resolution (every execution) with start in [from, to). */

@@ -3,6 +3,7 @@ package io.cctflow.graph.read;
 import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.PackedWindow;
+import io.cctflow.graph.SelfCounts;
 import io.cctflow.graph.WindowChecksum;
 import io.cctflow.model.TruncationCounts;
 import io.cctflow.model.WindowCounts;
@@ -46,7 +47,8 @@ public final class WindowRows {
             """;
 
     /**
-     * The window of a record of {@link #COLUMNS}, checked.
+     * The window of a record of {@link #COLUMNS}, checked, as its projection ({@link SelfCounts}:
+     * what windows are stored as; those of the layouts before are projected once checked).
      *
      * @throws RuntimeException if its columns do not fit together (read while being rewritten, or damaged)
      */
@@ -55,7 +57,9 @@ public final class WindowRows {
             WindowCounts w = toWindowCounts(r);
             checkSumsAgree(w.counts());
             checkChecksum(w, r.get("checksum"));
-            return w;
+            // windows of the layouts before hold whole tables: every reader gets the projection
+            return new WindowCounts(w.executionKey(), w.windowStartMillis(), w.windowEndMillis(),
+                    SelfCounts.project(w.counts()), w.truncation());
         } catch (IllegalArgumentException e) {
             throw new TornWindowException(r.get("instance").asString() + "@" + r.get("start").asLong(), e);
         }

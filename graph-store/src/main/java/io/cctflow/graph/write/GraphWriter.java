@@ -3,6 +3,7 @@ package io.cctflow.graph.write;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.PackedWindow;
+import io.cctflow.graph.SelfCounts;
 import io.cctflow.graph.WindowChecksum;
 import io.cctflow.graph.Sessions;
 import io.cctflow.model.Resolution;
@@ -259,7 +260,7 @@ public final class GraphWriter {
     }
 
     static Map<String, Object> windowRow(WindowCounts w, Resolution resolution) {
-        TreeCounts c = w.counts();
+        TreeCounts c = SelfCounts.project(w.counts()); // what every window stores since packed format 2
         Map<String, Object> row = new HashMap<>(32);
         row.put("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis()));
         row.put("resolution", resolution.property());
@@ -271,12 +272,18 @@ public final class GraphWriter {
         if (packed == null) { // tables the packed form cannot code: the columns of the layout before
             putColumns(row, c);
         }
-        row.put("truncatedMerged", w.truncation().merged());
-        row.put("truncatedPending", w.truncation().pending());
-        row.put("truncatedAmbiguous", w.truncation().ambiguous());
-        row.put("truncatedExpired", w.truncation().expired());
+        // zero is left out (null removes the property; it reads as 0): most windows truncate nothing,
+        // and four properties fewer save a property record per window, which weighs on light windows
+        row.put("truncatedMerged", nonZero(w.truncation().merged()));
+        row.put("truncatedPending", nonZero(w.truncation().pending()));
+        row.put("truncatedAmbiguous", nonZero(w.truncation().ambiguous()));
+        row.put("truncatedExpired", nonZero(w.truncation().expired()));
         row.put("checksum", WindowChecksum.of(c, w.truncation()));
         return row;
+    }
+
+    private static Long nonZero(long count) {
+        return count == 0 ? null : count;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.cctflow.graph.maintenance;
 
+import io.cctflow.graph.RandomTrees;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
@@ -179,6 +180,7 @@ class MaintenanceLeaseTest {
                 long[] methods = {1 + random.nextInt(3), 1 + random.nextInt(3), 1 + random.nextInt(3)};
                 tree.addStack(methods, new int[3], 1 + random.nextInt(3), thread, 1 + random.nextInt(9));
             }
+            writer.writeNodes(new ArrayList<>(RandomTrees.topology(tree).values())); // readers expand windows with it
             WindowCounts w = new WindowCounts(key, start, start + WINDOW, TreeCounts.of(tree), TruncationCounts.NONE);
             fine.removeIf(f -> f.executionKey().equals(key) && f.windowStartMillis() == start);
             fine.add(w);
@@ -192,6 +194,7 @@ class MaintenanceLeaseTest {
                     if (fine.stream().noneMatch(f -> f.executionKey().equals(key) && f.windowStartMillis() == s)) {
                         Cct tree = new Cct();
                         tree.addStack(new long[] {1, 2}, new int[2], 2, tree.thread("main"), 1 + random.nextInt(5));
+                        writer.writeNodes(new ArrayList<>(RandomTrees.topology(tree).values()));
                         WindowCounts w = new WindowCounts(key, s, s + WINDOW, TreeCounts.of(tree),
                                 TruncationCounts.NONE);
                         fine.add(w);

@@ -75,6 +75,7 @@ class RollupsAfterRetentionTest extends CleanGraph {
             }
             tree.addStack(methods, lines, depth, thread, 1 + random.nextInt(9));
         }
+        writeTopology(tree);
         return new WindowCounts(key, start, start + WINDOW, TreeCounts.of(tree),
                 new TruncationCounts(random.nextInt(2), 0, 0, random.nextInt(2)));
     }

@@ -130,6 +130,7 @@ class RollupsOneExecutionAtATimeTest extends CleanGraph {
             }
             tree.addStack(methods, lines, depth, threads[random.nextInt(2)], 1 + random.nextInt(9));
         }
+        writeTopology(tree);
         return tree;
     }
 }

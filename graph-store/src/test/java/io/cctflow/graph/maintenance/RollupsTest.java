@@ -73,6 +73,7 @@ class RollupsTest extends CleanGraph {
             }
             tree.addStack(methods, lines, depth, threads[random.nextInt(2)], 1 + random.nextInt(9));
         }
+        writeTopology(tree);
         return tree;
     }
 

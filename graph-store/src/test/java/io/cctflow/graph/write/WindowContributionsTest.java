@@ -8,6 +8,7 @@ import io.cctflow.core.MethodId;
 import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.CleanGraph;
+import io.cctflow.graph.RandomTrees;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.TruncationCounts;
 import io.cctflow.model.WindowCounts;
@@ -106,6 +107,7 @@ class WindowContributionsTest extends CleanGraph {
         for (int t = random.nextInt(4); t > 0; t--) {
             raw.add("worker-" + random.nextInt(12));
         }
+        writer.writeNodes(new ArrayList<>(RandomTrees.topology(tree).values())); // readers expand windows with it
         return TreeCounts.of(tree).withRawThreadNames(RawThreadNames.of(raw));
     }
 }
