@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 import javax.management.ObjectName;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.VMOption;
 
 import io.cctflow.agent.log.AgentLog;
 import jdk.jfr.FlightRecorder;
@@ -15,8 +16,8 @@ import jdk.jfr.FlightRecorder;
  * JFR's stack depth, which can be set only before JFR starts: the agent asks for its own
  * ({@code stackdepth}, default 256) when it is first to start JFR, and says at once when it is
  * not, i.e. JFR was already running at a smaller depth (a JVM started with
- * {@code -XX:StartFlightRecording}, or an attach to a JVM that records), so stacks will be cut
- * there. Stateless; called once, at start.
+ * {@code -XX:StartFlightRecording}, whose recording may still be starting when the agent looks,
+ * or an attach to a JVM that records), so stacks will be cut there. Stateless; called once, at start.
  */
 final class JfrStackDepth {
     /** JFR's own default, in effect when {@code FlightRecorderOptions} names no depth. */
@@ -32,7 +33,9 @@ final class JfrStackDepth {
      */
     static void request(int depth) {
         try {
-            if (FlightRecorder.isInitialized()) {
+            // a JVM started with -XX:StartFlightRecording starts JFR at its own depth, before or
+            // while the agent starts: which of the two comes first is a race, the outcome is not
+            if (FlightRecorder.isInitialized() || startedWithRecording()) {
                 String warning = warningWhenAlreadyRunning(depth, flightRecorderOptions());
                 if (warning != null) {
                     AgentLog.warn(warning);
@@ -65,6 +68,16 @@ final class JfrStackDepth {
         return "JFR was already running when the agent started, with a stack depth of " + inEffect
                 + " frames, which cannot change now: deeper stacks are truncated (the batches' stats"
                 + " count them); restart the JVM with -XX:FlightRecorderOptions:stackdepth=" + wanted;
+    }
+
+    /** Whether the JVM was started with {@code -XX:StartFlightRecording}; false where it cannot tell. */
+    private static boolean startedWithRecording() {
+        try {
+            return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                    .getVMOption("StartFlightRecording").getOrigin() != VMOption.Origin.DEFAULT;
+        } catch (RuntimeException e) { // a JVM without the flag
+            return false;
+        }
     }
 
     private static String flightRecorderOptions() {
