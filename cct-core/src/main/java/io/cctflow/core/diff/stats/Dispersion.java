@@ -156,10 +156,24 @@ public final class Dispersion {
         for (int j = 0; j < x.length; j++) {
             if (n[j] > 0) {
                 double expected = n[j] * p;
-                chi += (x[j] - expected) * (x[j] - expected) / (expected * (1 - p));
+                double residual = residual(x[j], n[j], sx, sn, expected);
+                chi += residual * residual / (expected * (1 - p));
             }
         }
         return new double[] {chi, used - 1, p * sn2 / sn};
+    }
+
+    /**
+     * {@code x - n sx / sn}, exactly 0 when the replicate's share is the side's (replicates in
+     * proportion, as stored copies are, must give X2 = 0, not rounding noise whose logarithm would
+     * pass for a spread of the shares around the trend).
+     */
+    private static double residual(long x, long n, long sx, long sn, double expected) {
+        try {
+            return (double) Math.subtractExact(Math.multiplyExact(x, sn), Math.multiplyExact(n, sx)) / sn;
+        } catch (ArithmeticException overflow) {
+            return x - expected;
+        }
     }
 
     /** The model fitted to every share's Pearson statistic (shares without degrees of freedom are skipped). */

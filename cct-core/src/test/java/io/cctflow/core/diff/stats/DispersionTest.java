@@ -92,6 +92,24 @@ class DispersionTest {
     }
 
     @Test
+    void replicatesInProportionHaveNoSpreadAndLeaveTheBinomialTest() {
+        // stored copies of one window (and windows in proportion): X2 exactly 0, not rounding noise,
+        // so the shares do not seem to scatter around the trend; the test is binomial with many df
+        Random random = new Random(17);
+        List<Dispersion.Pearson> shares = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            long x = 1 + random.nextInt(3000);
+            long y = 1 + random.nextInt(3000);
+            shares.add(Dispersion.of(new long[] {x, 3 * x}, new long[] {7001, 21003}, new long[] {y, y},
+                    new long[] {5003, 5003}));
+            assertEquals(0, shares.get(i).chiSquare(), 0.0);
+        }
+        Dispersion.Model m = Dispersion.fit(shares);
+        assertEquals(Dispersion.MAX_DF, m.priorDf(), 0.0, m.toString());
+        assertEquals(1, Math.max(1, m.trend(100) * m.factor(shares.get(0))), 0.0, m.toString());
+    }
+
+    @Test
     void aShareWithoutDegreesOfFreedomTakesThePrior() {
         // side A's share is 0 and side B has one replicate: nothing of its own
         Dispersion.Pearson none = Dispersion.of(new long[] {0, 0}, new long[] {100, 100}, new long[] {5},
