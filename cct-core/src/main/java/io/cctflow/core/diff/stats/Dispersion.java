@@ -198,8 +198,10 @@ public final class Dispersion {
     static Model trend(Pearson[] shares) {
         Model best = null;
         double bestDeviance = Double.POSITIVE_INFINITY;
+        Model previous = new Model(1, 0, MIN_POWER, 0, 1);
         for (double power = MIN_POWER; power <= MAX_POWER + 1e-9; power += POWER_STEP) {
-            Model m = trend(shares, power);
+            Model m = trend(shares, power, previous);
+            previous = m;
             double deviance = 0;
             for (Pearson s : shares) {
                 double f = m.trend(s.count());
@@ -220,26 +222,30 @@ public final class Dispersion {
     /** Step of the powers tried. */
     static final double POWER_STEP = 0.05;
 
-    /** {a, b} for one power. */
-    private static Model trend(Pearson[] shares, double power) {
-        double a = 1;
-        double b = 0;
+    /** {a, b} for one power, starting from the fit of the power before (a few iterations then). */
+    private static Model trend(Pearson[] shares, double power, Model start) {
+        double[] c = new double[shares.length];
+        for (int i = 0; i < shares.length; i++) {
+            c[i] = Math.pow(shares[i].count(), power);
+        }
+        double a = start.base();
+        double b = start.perSample();
         for (int iteration = 0; iteration < 100; iteration++) {
             double sw = 0;
             double swc = 0;
             double swcc = 0;
             double swy = 0;
             double swcy = 0;
-            for (Pearson s : shares) {
-                double c = Math.pow(s.count(), power);
-                double f = a + b * c;
+            for (int i = 0; i < shares.length; i++) {
+                Pearson s = shares[i];
+                double f = a + b * c[i];
                 double w = s.df() / (f * f);
                 double y = s.chiSquare() / s.df();
                 sw += w;
-                swc += w * c;
-                swcc += w * c * c;
+                swc += w * c[i];
+                swcc += w * c[i] * c[i];
                 swy += w * y;
-                swcy += w * c * y;
+                swcy += w * c[i] * y;
             }
             double det = sw * swcc - swc * swc;
             double na = det > 1e-12 * sw * swcc ? (swcc * swy - swc * swcy) / det : swy / sw;
@@ -252,7 +258,7 @@ public final class Dispersion {
                 na = 1;
                 nb = swcc > 0 ? Math.max(0, (swcy - swc) / swcc) : 0;
             }
-            boolean converged = Math.abs(na - a) <= 1e-10 * a && Math.abs(nb - b) <= 1e-10 * Math.max(b, 1e-300);
+            boolean converged = Math.abs(na - a) <= 1e-8 * a && Math.abs(nb - b) <= 1e-8 * Math.max(b, 1e-300);
             a = na;
             b = nb;
             if (converged) {

@@ -21,9 +21,10 @@ import java.util.Map;
  * shares between replicates: a dispersion trend over a share's samples per replicate, fitted over
  * every method's method time and self time, and each share's own dispersion moderated towards it
  * by empirical Bayes ({@link Dispersion}); each share is then tested with the quasi-binomial test
- * ({@link ShareTest#quasiBinomial}) at its moderated dispersion and degrees of freedom. Otherwise ({@value #WITHHELD}) nothing is labelled: the numbers are
- * those of the binomial model ({@link ShareTest#binomial}), which order the methods, but every
- * measure is {@link Change#WITHHELD} and none significant. Neither side alone will do: one side's
+ * ({@link ShareTest#quasiBinomial}) at its moderated dispersion and degrees of freedom. Otherwise
+ * ({@value #WITHHELD}) nothing is labelled: the numbers are those of the binomial model ({@link
+ * ShareTest#binomial}), which order the methods, but every measure is {@link Change#WITHHELD} and
+ * none significant. Neither side alone will do: one side's
  * estimate, its excess over 1 scaled to the other side's replicate size, reported noise as a
  * change in 8 % (4 replicates against 1 of four times the size) to 11 % (1 against 3) of simulated
  * A/A pairs, above the 5 % level. Replicates are assumed independent and alike within a side; more
