@@ -80,7 +80,8 @@ class DispersionTest {
             long[][] x = new long[2][2];
             for (int s = 0; s < 2; s++) {
                 for (int j = 0; j < 2; j++) {
-                    x[s][j] = Math.max(1, Math.round(20_000 * p + Math.sqrt(20_000 * p * (1 - p)) * random.nextGaussian()));
+                    double sd = Math.sqrt(20_000 * p * (1 - p));
+                    x[s][j] = Math.max(1, Math.round(20_000 * p + sd * random.nextGaussian()));
                 }
             }
             shares.add(Dispersion.of(x[0], sizes, x[1], sizes));

@@ -84,7 +84,8 @@ public record CompareResponse(
      * @param confidence of every interval
      */
     public record Significance(double fdr, String model, int replicatesA, String unitA, int replicatesB,
-            String unitB, List<TrendPoint> dispersionTrend, double priorDegreesOfFreedom, double priorScale, int methods,
+            String unitB, List<TrendPoint> dispersionTrend, double priorDegreesOfFreedom, double priorScale,
+            int methods,
             int tested, int significantMethods, double confidence) {
     }
 
