@@ -22,6 +22,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.DoublePredicate;
 import org.neo4j.driver.Driver;
 
@@ -218,6 +219,9 @@ public final class ReleaseComparison {
                 JsonNode secondPair = client.compare(app.name(), old2, new2, noisePair, options.top());
                 JsonNode cross12 = client.compare(app.name(), old1, new2, noisePair, options.top());
                 JsonNode cross21 = client.compare(app.name(), old2, new1, noisePair, options.top());
+                step(app, "verdicts (per-method significance, FDR 5 %): old 1 vs old 2: " + verdict(noise)
+                        + "; new 1 vs new 2: " + verdict(newNoise) + "; old 1 -> new 1: " + verdict(comparison)
+                        + "; old 2 -> new 2: " + verdict(secondPair));
                 Draws draws = Draws.of(
                         List.of(Draws.Draw.of("old 1 → new 1 (pair 1)", comparison),
                                 Draws.Draw.of("old 2 → new 2 (pair 2)", secondPair),
@@ -306,6 +310,24 @@ public final class ReleaseComparison {
             Files.copy(in, out, StandardCopyOption.REPLACE_EXISTING);
             return out;
         }
+    }
+
+    /** The compare answer's verdict, its noise model and its three most significant methods. */
+    static String verdict(JsonNode compare) {
+        JsonNode sg = compare.path("significance");
+        StringBuilder out = new StringBuilder(compare.path("message").asText()).append(" (")
+                .append(sg.path("replicatesA").asInt()).append(' ').append(sg.path("unitA").asText()).append(" vs ")
+                .append(sg.path("replicatesB").asInt()).append(' ').append(sg.path("unitB").asText());
+        int shown = 0;
+        for (JsonNode row : compare.path("methods")) {
+            if (shown++ == 3) {
+                break;
+            }
+            out.append(String.format(Locale.ROOT, "; %s %s q %.2g/%.2g", row.path("change").asText(),
+                    row.path("method").asText(), row.at("/methodTime/qValue").asDouble(),
+                    row.at("/selfTime/qValue").asDouble()));
+        }
+        return out.append(')').toString();
     }
 
     private static void step(Application app, String what) {

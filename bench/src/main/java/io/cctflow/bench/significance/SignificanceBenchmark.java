@@ -3,14 +3,15 @@ package io.cctflow.bench.significance;
 import java.util.Locale;
 
 /**
- * Prints the A/A false-positive rates and the detection-rate table of the per-method comparison
- * ({@link SignificanceSimulation}): rows by samples per side, columns by the slowed method's extra
- * work. Arguments: pairs per cell (default 200), seed (default 29).
+ * Prints the A/A false-positive rates and the detection-rate tables of the per-method comparison
+ * ({@link SignificanceSimulation}): rows by samples per side, columns by replicates (A/A) or by the
+ * slowed method's extra work (detection). Arguments: pairs per cell (default 200), seed (default 29).
  */
 public final class SignificanceBenchmark {
     static final int[] SAMPLES = {500, 1000, 2000, 5000, 10_000, 20_000, 50_000};
     static final double[] EFFECTS = {0.05, 0.10, 0.20, 0.50};
     static final double SHARE = 0.10;
+    static final double JITTER = 0.2;
 
     private SignificanceBenchmark() {
     }
@@ -18,21 +19,36 @@ public final class SignificanceBenchmark {
     public static void main(String[] args) {
         int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         long seed = args.length > 1 ? Long.parseLong(args[1]) : 29;
-        System.out.printf(Locale.ROOT, "A/A pairs with any significant method (FDR 5 %%), %d pairs per row%n", pairs);
-        // with 1 replicate a side the comparison withholds its labels: those columns count what the
+        System.out.printf(Locale.ROOT, "A/A pairs with any significant method (FDR 5 %%), %d pairs per cell%n", pairs);
+        // with 1 replicate a side the comparison withholds its labels: that column counts what the
         // binomial model's q-values would have labelled
-        System.out.println("| samples/side | binomial, 1 replicate | 4 replicates, jitter 0.2 | same, pooled as 1 |");
-        System.out.println("|---:|---:|---:|---:|");
+        System.out.println("| samples/side | binomial, 1 replicate | 2 vs 2, jitter 0.2 | 2 vs 3 | 4 vs 4"
+                + " | 4 vs 4 pooled as 1 |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|");
         for (int n : SAMPLES) {
-            System.out.printf(Locale.ROOT, "| %d | %.3f | %.3f | %.3f |%n", n,
-                    SignificanceSimulation.anySignificantRate(new SignificanceSimulation.Setup(n, 1, 0), pairs, seed + n),
-                    SignificanceSimulation.anySignificantRate(new SignificanceSimulation.Setup(n, 4, 0.2), pairs, seed + n),
-                    pooledRate(n, pairs, seed + n));
+            System.out.printf(Locale.ROOT, "| %d | %.3f | %.3f | %.3f | %.3f | %.3f |%n", n,
+                    aa(new SignificanceSimulation.Setup(n, 1, 0), pairs, seed + n),
+                    aa(new SignificanceSimulation.Setup(n, 2, JITTER), pairs, seed + n),
+                    aa(new SignificanceSimulation.Setup(n, 2, 3, JITTER), pairs, seed + n),
+                    aa(new SignificanceSimulation.Setup(n, 4, JITTER), pairs, seed + n),
+                    SignificanceSimulation.anySignificantRate(new SignificanceSimulation.Setup(n, 4, JITTER), pairs,
+                            seed + n, true));
         }
+        detection("binomial model, 1 replicate a side (q-value at most 5 % and the share up, labels being"
+                + " withheld)", 1, 0, pairs, seed);
+        detection("2 replicates a side, jitter 0.2", 2, JITTER, pairs, seed);
+        detection("4 replicates a side, jitter 0.2", 4, JITTER, pairs, seed);
+    }
+
+    private static double aa(SignificanceSimulation.Setup setup, int pairs, long seed) {
+        return SignificanceSimulation.anySignificantRate(setup, pairs, seed);
+    }
+
+    /** One detection table: method time of the method nearest {@link #SHARE} slowed on side B. */
+    private static void detection(String model, int replicates, double jitter, int pairs, long seed) {
         System.out.printf(Locale.ROOT, "%nDetection: method time of the method nearest %.0f %% method time slowed by"
-                + " the effect on side B, significant and labelled REGRESSION (ranked first), %d pairs per cell,"
-                + " binomial model (1 replicate: q-value at most 5 %% and the share up, labels being withheld)%n",
-                SHARE * 100, pairs);
+                + " the effect on side B, significant and labelled REGRESSION (ranked first), %d pairs per cell, %s%n",
+                SHARE * 100, pairs, model);
         StringBuilder head = new StringBuilder("| samples/side |");
         StringBuilder rule = new StringBuilder("|---:|");
         for (double e : EFFECTS) {
@@ -45,16 +61,11 @@ public final class SignificanceBenchmark {
             StringBuilder row = new StringBuilder("| " + n + " |");
             for (double e : EFFECTS) {
                 SignificanceSimulation.Detection d = SignificanceSimulation.detectionRate(
-                        new SignificanceSimulation.Setup(n, 1, 0), SHARE, e, pairs, seed + n + Math.round(e * 1000));
+                        new SignificanceSimulation.Setup(n, replicates, jitter), SHARE, e, pairs,
+                        seed + n + Math.round(e * 1000));
                 row.append(String.format(Locale.ROOT, " %.2f (%.2f) |", d.detected(), d.rankedFirst()));
             }
             System.out.println(row);
         }
-    }
-
-    /** The over-dispersed replicates of the middle column summed into one: what ignoring them gives. */
-    private static double pooledRate(int n, int pairs, long seed) {
-        return SignificanceSimulation.anySignificantRate(new SignificanceSimulation.Setup(n, 4, 0.2), pairs, seed,
-                true);
     }
 }

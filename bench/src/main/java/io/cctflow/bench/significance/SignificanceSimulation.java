@@ -21,10 +21,15 @@ public final class SignificanceSimulation {
     }
 
     /**
-     * @param replicates per side; the side's {@code samples} are split evenly between them
+     * @param replicatesA replicates of side A; the side's {@code samples} are split evenly between them
+     * @param replicatesB replicates of side B, likewise
      * @param jitter log-sd of each replicate's weights (0: pure multinomial)
      */
-    public record Setup(int samples, int replicates, double jitter) {
+    public record Setup(int samples, int replicatesA, int replicatesB, double jitter) {
+        /** As many replicates on both sides. */
+        public Setup(int samples, int replicates, double jitter) {
+            this(samples, replicates, replicates, jitter);
+        }
     }
 
     /**
@@ -45,8 +50,8 @@ public final class SignificanceSimulation {
         int flagged = 0;
         for (int p = 0; p < pairs; p++) {
             SampledProfile profile = SampledProfile.random(random, STACKS, METHODS);
-            List<MethodSamples> a = side(profile, setup.samples(), setup.replicates(), setup.jitter(), random);
-            List<MethodSamples> b = side(profile, setup.samples(), setup.replicates(), setup.jitter(), random);
+            List<MethodSamples> a = side(profile, setup.samples(), setup.replicatesA(), setup.jitter(), random);
+            List<MethodSamples> b = side(profile, setup.samples(), setup.replicatesB(), setup.jitter(), random);
             if (pooled) {
                 a = List.of(MethodComparison.sum(a));
                 b = List.of(MethodComparison.sum(b));
@@ -78,8 +83,8 @@ public final class SignificanceSimulation {
             shares += before.methodTimes()[target];
             SampledProfile after = before.slowed(target, effect);
             MethodComparison.Result r = MethodComparison.compare(
-                    side(before, setup.samples(), setup.replicates(), setup.jitter(), random),
-                    side(after, setup.samples(), setup.replicates(), setup.jitter(), random),
+                    side(before, setup.samples(), setup.replicatesA(), setup.jitter(), random),
+                    side(after, setup.samples(), setup.replicatesB(), setup.jitter(), random),
                     MethodComparison.DEFAULT_LEVEL);
             long id = SampledProfile.id(target);
             Measure hit = r.methods().stream().filter(c -> c.method() == id).findFirst().orElseThrow().methodTime();

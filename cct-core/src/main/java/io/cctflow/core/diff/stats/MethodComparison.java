@@ -17,11 +17,14 @@ import java.util.Map;
  * samples of one thread are positively correlated (a long call is sampled several times in a row),
  * and windows and instances differ beyond sampling, so the binomial model understates the noise
  * (measured over-dispersion between the windows of one JVM: 1.0-2.7). With two or more replicates
- * on <em>each</em> side ({@value #REPLICATES}), the over-dispersion is estimated from the variation
- * of the shares between replicates ({@link Dispersion}) and the quasi-binomial test used ({@link
- * ShareTest#quasiBinomial}). Otherwise ({@value #WITHHELD}) nothing is labelled: the numbers are
- * those of the binomial model ({@link ShareTest#binomial}), which order the methods, but every
- * measure is {@link Change#WITHHELD} and none significant. Neither side alone will do: one side's
+ * on <em>each</em> side ({@value #REPLICATES}), the noise is estimated from the variation of the
+ * shares between replicates: a dispersion trend over a share's samples per replicate, fitted over
+ * every method's method time and self time, and each share's own dispersion moderated towards it
+ * by empirical Bayes ({@link Dispersion}); each share is then tested with the quasi-binomial test
+ * ({@link ShareTest#quasiBinomial}) at its moderated dispersion and degrees of freedom. Otherwise
+ * ({@value #WITHHELD}) nothing is labelled: the numbers are those of the binomial model ({@link
+ * ShareTest#binomial}), which order the methods, but every measure is {@link Change#WITHHELD} and
+ * none significant. Neither side alone will do: one side's
  * estimate, its excess over 1 scaled to the other side's replicate size, reported noise as a
  * change in 8 % (4 replicates against 1 of four times the size) to 11 % (1 against 3) of simulated
  * A/A pairs, above the 5 % level. Replicates are assumed independent and alike within a side; more
@@ -51,11 +54,9 @@ public final class MethodComparison {
      * What the noise estimate rests on.
      *
      * @param model {@value #REPLICATES} or {@value #WITHHELD}
-     * @param dispersionMethodTime pooled over-dispersion of method times (1 when withheld)
-     * @param degreesOfFreedom of the pooled estimates: replicates minus one per side, over methods
+     * @param dispersion the fitted noise model ({@link Dispersion.Model#BINOMIAL} when withheld)
      */
-    public record Noise(String model, int replicatesA, int replicatesB, double dispersionMethodTime,
-            double dispersionSelfTime, long degreesOfFreedom) {
+    public record Noise(String model, int replicatesA, int replicatesB, Dispersion.Model dispersion) {
 
         /** Whether there was nothing to estimate the noise from, so no change is labelled. */
         public boolean labelsWithheld() {
@@ -111,41 +112,38 @@ public final class MethodComparison {
                 changes[2 * i] = ShareTest.binomial(method[0][i], nA, method[1][i], nB, CONFIDENCE);
                 changes[2 * i + 1] = ShareTest.binomial(self[0][i], nA, self[1][i], nB, CONFIDENCE);
             }
-            noise = new Noise(WITHHELD, ra.size(), rb.size(), 1, 1, 0);
+            noise = new Noise(WITHHELD, ra.size(), rb.size(), Dispersion.Model.BINOMIAL);
         } else {
-            double[] pooled = new double[2];
-            long df = 0;
-            for (int measure = 0; measure < 2; measure++) {
-                boolean isMethod = measure == 0;
-                long[][] xa = ra.columns(ids, isMethod);
-                long[][] xb = rb.columns(ids, isMethod);
-                Dispersion.Pearson[] own = new Dispersion.Pearson[m];
-                double chi = 0;
-                long d = 0;
-                for (int i = 0; i < m; i++) {
-                    own[i] = Dispersion.of(xa[i], ra.samples(), xb[i], rb.samples());
-                    chi += own[i].chiSquare();
-                    d += own[i].df();
-                }
-                pooled[measure] = d == 0 ? 1.0 : Math.max(1.0, chi / d);
-                df = Math.max(df, d);
-                double prior = Math.min(Dispersion.PRIOR_DF, d);
-                Map<Double, Double> quantiles = new HashMap<>();
-                long[][] x = isMethod ? method : self;
-                for (int i = 0; i < m; i++) {
-                    double tdf = prior + own[i].df();
-                    ShareChange c;
-                    if (tdf == 0) {
-                        c = ShareTest.binomial(x[0][i], nA, x[1][i], nB, CONFIDENCE);
-                    } else {
-                        double phi = Dispersion.moderated(own[i], pooled[measure], prior);
-                        double q = quantiles.computeIfAbsent(tdf, v -> Distributions.studentQuantile(CONFIDENCE, v));
-                        c = ShareTest.quasiBinomial(x[0][i], nA, x[1][i], nB, phi, tdf, q);
-                    }
-                    changes[2 * i + measure] = c;
-                }
+            long[][][] xa = {ra.columns(ids, true), ra.columns(ids, false)};
+            long[][][] xb = {rb.columns(ids, true), rb.columns(ids, false)};
+            long[] sa = ra.samples();
+            long[] sb = rb.samples();
+            List<Dispersion.Pearson> own = new ArrayList<>(2 * m);
+            for (int h = 0; h < 2 * m; h++) {
+                own.add(Dispersion.of(xa[h % 2][h / 2], sa, xb[h % 2][h / 2], sb));
             }
-            noise = new Noise(REPLICATES, ra.size(), rb.size(), pooled[0], pooled[1], df);
+            Dispersion.Model model = Dispersion.fit(own);
+            double sizeA = ra.meanSize();
+            double sizeB = rb.meanSize();
+            Map<Double, Double> quantiles = new HashMap<>();
+            for (int h = 0; h < 2 * m; h++) {
+                long[][] x = h % 2 == 0 ? method : self;
+                long cA = x[0][h / 2];
+                long cB = x[1][h / 2];
+                Dispersion.Pearson p = own.get(h);
+                double df = model.degreesOfFreedom(p);
+                if (df == 0) {
+                    changes[h] = ShareTest.binomial(cA, nA, cB, nB, CONFIDENCE);
+                    continue;
+                }
+                double share = (double) (cA + cB) / (nA + nB);
+                double factor = model.factor(p);
+                double q = quantiles.computeIfAbsent(df, v -> Distributions.studentQuantile(CONFIDENCE, v));
+                changes[h] = ShareTest.quasiBinomial(cA, nA, cB, nB,
+                        Math.max(1, model.trend(share * sizeA) * factor),
+                        Math.max(1, model.trend(share * sizeB) * factor), df, q);
+            }
+            noise = new Noise(REPLICATES, ra.size(), rb.size(), model);
         }
         return verdicts(ids, changes, level, noise);
     }
@@ -259,6 +257,15 @@ public final class MethodComparison {
 
         long[] samples() {
             return list.stream().mapToLong(MethodSamples::samples).toArray();
+        }
+
+        /** Samples per replicate, each replicate weighted by its samples: sum n_j^2 / sum n_j. */
+        double meanSize() {
+            double squares = 0;
+            for (MethodSamples s : list) {
+                squares += (double) s.samples() * s.samples();
+            }
+            return squares / pooled.samples();
         }
 
         /** The pooled counts of {@code ids} (a superset of the side's methods). */

@@ -9,10 +9,11 @@ package io.cctflow.core.diff.stats;
  * method's samples number at most {@value #EXACT_SPLITS}; beyond that, the pooled two-proportion
  * score test (normal), which is then accurate to a few percent down to p = 1e-6.
  *
- * <p><b>Quasi-binomial</b> (replicates): the variance of a share is {@code dispersion} times the
- * binomial one ({@link Dispersion} estimates it from the replicates); the statistic is the pooled
- * score statistic divided by the square root of the dispersion, referred to Student's t with the
- * dispersion's degrees of freedom.
+ * <p><b>Quasi-binomial</b> (replicates): the variance of each side's share is its dispersion times
+ * the binomial one ({@link Dispersion} estimates it from the replicates; the two sides' differ when
+ * their replicates hold different numbers of samples); the statistic is the pooled score statistic
+ * with each side's variance so scaled, referred to Student's t with the dispersion's degrees of
+ * freedom.
  *
  * <p>The interval in both: Newcombe's hybrid score interval for a difference of proportions (each
  * side's Wilson interval, combined), computed with the effective sample sizes {@code n /
@@ -31,48 +32,52 @@ public final class ShareTest {
         FisherExact.checkCounts(xA, nA, xB, nB);
         double p = FisherExact.splits(nA, nB, xA + xB) <= EXACT_SPLITS
                 ? FisherExact.twoSided(xA, nA, xB, nB)
-                : Distributions.normalTwoSided(score(xA, nA, xB, nB));
+                : Distributions.normalTwoSided(score(xA, nA, xB, nB, 1, 1));
         double z = Distributions.normalQuantile(1 - (1 - confidence) / 2);
-        double[] ci = newcombe(xA, nA, xB, nB, 1.0, z);
+        double[] ci = newcombe(xA, nA, xB, nB, 1, 1, z);
         return new ShareChange(xA, nA, xB, nB, ci[0], ci[1], p);
     }
 
     /**
-     * Quasi-binomial model.
+     * Quasi-binomial model: each side's share has {@code dispersion} times its binomial variance.
      *
-     * @param dispersion variance relative to the binomial, at least 1
+     * @param dispersionA variance of side A's share relative to the binomial, at least 1
+     * @param dispersionB the same for side B
      * @param df degrees of freedom of the dispersion estimate
      * @param quantile Student's t quantile of the interval's confidence for {@code df} ({@link
-     *     Distributions#studentQuantile}), passed in because every method shares it
+     *     Distributions#studentQuantile}), passed in because many shares have the same
      */
-    public static ShareChange quasiBinomial(long xA, long nA, long xB, long nB, double dispersion, double df,
-            double quantile) {
+    public static ShareChange quasiBinomial(long xA, long nA, long xB, long nB, double dispersionA,
+            double dispersionB, double df, double quantile) {
         FisherExact.checkCounts(xA, nA, xB, nB);
-        if (!(dispersion >= 1)) {
-            throw new IllegalArgumentException("dispersion must be >= 1, got " + dispersion);
+        if (!(dispersionA >= 1 && dispersionB >= 1)) {
+            throw new IllegalArgumentException("dispersions must be >= 1, got " + dispersionA + ", " + dispersionB);
         }
-        double t = score(xA, nA, xB, nB) / Math.sqrt(dispersion);
+        double t = score(xA, nA, xB, nB, dispersionA, dispersionB);
         double p = Distributions.studentTwoSided(t, df);
-        double[] ci = newcombe(xA, nA, xB, nB, dispersion, quantile);
+        double[] ci = newcombe(xA, nA, xB, nB, dispersionA, dispersionB, quantile);
         return new ShareChange(xA, nA, xB, nB, ci[0], ci[1], p);
     }
 
-    /** The pooled score statistic (pB - pA) / sqrt(p(1 - p)(1/nA + 1/nB)); 0 when the pool is 0 or 1. */
-    static double score(long xA, long nA, long xB, long nB) {
+    /**
+     * The pooled score statistic (pB - pA) / sqrt(p (1 - p) (dA / nA + dB / nB)), p the pooled share
+     * and dA, dB the sides' dispersions; 0 when the pool is 0 or 1.
+     */
+    static double score(long xA, long nA, long xB, long nB, double dispersionA, double dispersionB) {
         double pooled = (double) (xA + xB) / (nA + nB);
-        double variance = pooled * (1 - pooled) * (1.0 / nA + 1.0 / nB);
+        double variance = pooled * (1 - pooled) * (dispersionA / nA + dispersionB / nB);
         if (variance <= 0) {
             return 0;
         }
         return ((double) xB / nB - (double) xA / nA) / Math.sqrt(variance);
     }
 
-    /** Newcombe's method 10: {low, high} of pB - pA from the two Wilson intervals. */
-    static double[] newcombe(long xA, long nA, long xB, long nB, double dispersion, double z) {
+    /** Newcombe's method 10: {low, high} of pB - pA from the two Wilson intervals of n / dispersion samples. */
+    static double[] newcombe(long xA, long nA, long xB, long nB, double dispersionA, double dispersionB, double z) {
         double pA = (double) xA / nA;
         double pB = (double) xB / nB;
-        double[] a = wilson(pA, nA / dispersion, z);
-        double[] b = wilson(pB, nB / dispersion, z);
+        double[] a = wilson(pA, nA / dispersionA, z);
+        double[] b = wilson(pB, nB / dispersionB, z);
         double delta = pB - pA;
         double low = delta - Math.sqrt(sq(pB - b[0]) + sq(a[1] - pA));
         double high = delta + Math.sqrt(sq(b[1] - pB) + sq(pA - a[0]));

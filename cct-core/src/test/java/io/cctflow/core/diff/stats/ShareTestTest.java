@@ -76,12 +76,17 @@ class ShareTestTest {
 
     @Test
     void quasiBinomialWithDispersionOneAndManyDegreesIsTheScoreTest() {
-        ShareChange q = ShareTest.quasiBinomial(500, 10_000, 600, 10_000, 1.0, 1e7,
-                Distributions.studentQuantile(0.95, 1e7));
-        assertEquals(Distributions.normalTwoSided(ShareTest.score(500, 10_000, 600, 10_000)), q.pValue(), 1e-6);
-        ShareChange wider = ShareTest.quasiBinomial(500, 10_000, 600, 10_000, 4.0, 1e7,
-                Distributions.studentQuantile(0.95, 1e7));
+        double quantile = Distributions.studentQuantile(0.95, 1e7);
+        ShareChange q = ShareTest.quasiBinomial(500, 10_000, 600, 10_000, 1.0, 1.0, 1e7, quantile);
+        double z = ShareTest.score(500, 10_000, 600, 10_000, 1, 1);
+        assertEquals(Distributions.normalTwoSided(z), q.pValue(), 1e-6);
+        ShareChange wider = ShareTest.quasiBinomial(500, 10_000, 600, 10_000, 4.0, 4.0, 1e7, quantile);
+        // four times the variance on both sides halves the statistic
+        assertEquals(Distributions.normalTwoSided(z / 2), wider.pValue(), 1e-6);
         assertTrue(wider.pValue() > q.pValue() && wider.high() - wider.low() > q.high() - q.low());
+        // one side's dispersion alone: (1 + 4) / 2 the variance of equal sides, between the two
+        ShareChange half = ShareTest.quasiBinomial(500, 10_000, 600, 10_000, 4.0, 1.0, 1e7, quantile);
+        assertEquals(Distributions.normalTwoSided(z / Math.sqrt(2.5)), half.pValue(), 1e-6);
     }
 
     static int draw(Random random, int n, double p) {

@@ -68,12 +68,15 @@ public record CompareResponse(
      * How the per-method significance was computed.
      *
      * @param fdr false discovery rate controlled across every share tested (Benjamini-Hochberg)
-     * @param model {@code replicates} (quasi-binomial, over-dispersion estimated from the replicates
-     *     of both sides) or {@code withheld} (a side has one replicate: the numbers are the binomial
-     *     model's, which understates the noise, and no change is labelled)
+     * @param model {@code replicates} (quasi-negative-binomial, the noise estimated from the
+     *     replicates of both sides) or {@code withheld} (a side has one replicate: the numbers are
+     *     the binomial model's, which understates the noise, and no change is labelled)
      * @param unitA what side a's replicates are: {@code instances}, {@code windows} or {@code none}
-     * @param dispersionMethodTime pooled variance of method-time shares relative to binomial (1: none)
-     * @param degreesOfFreedom of the pooled dispersion
+     * @param dispersionTrend the noise trend: a share's variance relative to binomial sampling by its
+     *     samples per replicate (1 throughout: none; the one point {1: 1} when withheld)
+     * @param priorDegreesOfFreedom weight of the trend in each share's moderated dispersion (1e6:
+     *     every share at the trend)
+     * @param priorScale the shares' typical dispersion relative to the trend
      * @param methods methods on either side
      * @param tested shares counted by the adjustment (two per method, less those too rare to ever
      *     be significant)
@@ -81,8 +84,13 @@ public record CompareResponse(
      * @param confidence of every interval
      */
     public record Significance(double fdr, String model, int replicatesA, String unitA, int replicatesB,
-            String unitB, double dispersionMethodTime, double dispersionSelfTime, long degreesOfFreedom, int methods,
+            String unitB, List<TrendPoint> dispersionTrend, double priorDegreesOfFreedom, double priorScale,
+            int methods,
             int tested, int significantMethods, double confidence) {
+    }
+
+    /** The noise trend at one count: a share's variance relative to binomial sampling. */
+    public record TrendPoint(long samplesPerReplicate, double dispersion) {
     }
 
     /**

@@ -3,6 +3,7 @@ package io.cctflow.query.api.compare;
 import io.cctflow.core.Cct;
 import io.cctflow.core.diff.CommonTree;
 import io.cctflow.core.diff.stats.Change;
+import io.cctflow.core.diff.stats.Dispersion;
 import io.cctflow.core.diff.stats.Measure;
 import io.cctflow.core.diff.stats.MethodChange;
 import io.cctflow.core.diff.stats.MethodComparison;
@@ -76,8 +77,13 @@ final class MethodReport {
 
     CompareResponse.Significance significance(SideReplicates a, SideReplicates b) {
         MethodComparison.Noise n = result.noise();
+        Dispersion.Model d = n.dispersion();
+        List<CompareResponse.TrendPoint> trend = new ArrayList<>();
+        for (long count = 1; count <= (n.labelsWithheld() ? 1 : 100_000); count *= 10) {
+            trend.add(new CompareResponse.TrendPoint(count, d.trend(count)));
+        }
         return new CompareResponse.Significance(result.level(), n.model(), n.replicatesA(), a.unit(),
-                n.replicatesB(), b.unit(), n.dispersionMethodTime(), n.dispersionSelfTime(), n.degreesOfFreedom(),
+                n.replicatesB(), b.unit(), trend, d.priorDf(), d.priorScale(),
                 result.methods().size(), result.tested(), result.significant(), MethodComparison.CONFIDENCE);
     }
 
