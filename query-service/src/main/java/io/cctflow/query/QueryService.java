@@ -138,7 +138,8 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/deployments", new JsonHandler(new DeploymentsEndpoint(catalogue, limits)));
         route.add("/api/v1/instances", new JsonHandler(new InstancesEndpoint(catalogue, limits)));
         route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(catalogue, topology, trees, migrations)));
-        route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(catalogue, topology, trees, migrations)));
+        route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(catalogue, topology, trees, migrations,
+                config.treeAnswerBytes())));
         route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(catalogue, trees)));
         route.add("/api/v1/timeline", new JsonHandler(new TimelineEndpoint(catalogue, trees)));
         route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(catalogue, topology, trees, migrations)));

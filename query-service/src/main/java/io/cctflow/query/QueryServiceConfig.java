@@ -26,6 +26,8 @@ import java.util.Map;
  * @param windowCacheRows rows of decoded windows kept across requests; zero turns the cache off
  * @param treeCacheNodes weight (nodes and per-thread entries) of loaded trees kept across requests;
  *     zero turns the cache off
+ * @param treeAnswerBytes bytes of finished tree answers ({@code GET /api/v1/tree}) kept across
+ *     requests; zero turns the cache off
  * @param server the HTTP server's threads, timeouts and cap on heavy requests, and the Neo4j
  *     transaction timeout of reads
  */
@@ -49,6 +51,7 @@ public record QueryServiceConfig(
         int retentionBatch,
         long windowCacheRows,
         long treeCacheNodes,
+        long treeAnswerBytes,
         ServerLimits server) {
 
     public static final String BIND = "bind";
@@ -75,6 +78,7 @@ public record QueryServiceConfig(
     public static final String RETENTION_BATCH = "retention.batch";
     public static final String CACHE_WINDOW_ROWS = "cache.window-rows";
     public static final String CACHE_TREE_NODES = "cache.tree-nodes";
+    public static final String CACHE_TREE_ANSWER_BYTES = "cache.tree-answer-bytes";
 
     private static final ConfigKey<String> BIND_KEY = ConfigKey.of(BIND, ValueParsers.nonEmpty(), "127.0.0.1",
             "address the API listens on; 0.0.0.0 for every interface (set auth.token then)");
@@ -126,6 +130,9 @@ public record QueryServiceConfig(
     private static final ConfigKey<Integer> CACHE_TREE_NODES_KEY = ConfigKey.of(CACHE_TREE_NODES,
             ValueParsers.integer(0, Integer.MAX_VALUE), "1000000",
             "nodes (and per-thread entries) of loaded trees kept in memory across requests, about 100 bytes each, so a repeated or re-queried view does not read its tree again; keyed by the versions of the windows read, so a new or rewritten window loads the tree again, and trees with a window written in the last minute are never kept; 0 turns the cache off");
+    private static final ConfigKey<Integer> CACHE_TREE_ANSWER_BYTES_KEY = ConfigKey.of(CACHE_TREE_ANSWER_BYTES,
+            ValueParsers.integer(0, Integer.MAX_VALUE), "67108864",
+            "bytes of finished answers of /api/v1/tree (as rendered, before gzip) kept in memory across requests, so a repeated view (reload, shared link, going back) is sent without pruning, naming or rendering; keyed like cache.tree-nodes plus every parameter of the request; answers with a migration, a task or a method missing from the catalogue are never kept; 0 turns the cache off");
 
     /** Every key with its default and meaning, in the order the README lists them. */
     public static final ConfigDef KEYS = ConfigDef.builder("query-service configuration")
@@ -133,7 +140,8 @@ public record QueryServiceConfig(
             .define(BOOTSTRAP_SERVERS_KEY, TASKS_TOPIC_KEY, AUTH_TOKEN_KEY, AUTH_WRITE_TOKEN_KEY, MAX_RANGE_KEY,
                     MAX_WINDOWS_KEY, MAX_TREE_NODES_KEY, MAX_RESULTS_KEY, MAX_LOADED_NODES_KEY, PAGE_SIZE_KEY,
                     ROLLUP_INTERVAL_KEY, ROLLUP_SETTLE_KEY, RETENTION_FINE_KEY, RETENTION_HOUR_KEY, RETENTION_DAY_KEY,
-                    RETENTION_BATCH_KEY, CACHE_WINDOW_ROWS_KEY, CACHE_TREE_NODES_KEY)
+                    RETENTION_BATCH_KEY, CACHE_WINDOW_ROWS_KEY, CACHE_TREE_NODES_KEY,
+                    CACHE_TREE_ANSWER_BYTES_KEY)
             .define(ServerLimits.KEYS)
             .build();
 
@@ -151,7 +159,8 @@ public record QueryServiceConfig(
                 c.get(MAX_WINDOWS_KEY), c.get(MAX_TREE_NODES_KEY), c.get(MAX_RESULTS_KEY), c.get(MAX_LOADED_NODES_KEY),
                 c.get(PAGE_SIZE_KEY), c.get(ROLLUP_INTERVAL_KEY), c.get(ROLLUP_SETTLE_KEY),
                 new RetentionPolicy(c.get(RETENTION_FINE_KEY), c.get(RETENTION_HOUR_KEY), c.get(RETENTION_DAY_KEY)),
-                c.get(RETENTION_BATCH_KEY), c.get(CACHE_WINDOW_ROWS_KEY), c.get(CACHE_TREE_NODES_KEY), ServerLimits.of(c));
+                c.get(RETENTION_BATCH_KEY), c.get(CACHE_WINDOW_ROWS_KEY), c.get(CACHE_TREE_NODES_KEY),
+                c.get(CACHE_TREE_ANSWER_BYTES_KEY), ServerLimits.of(c));
     }
 
     /** A copy with other values for some keys. */
@@ -188,6 +197,7 @@ public record QueryServiceConfig(
         m.put(RETENTION_BATCH, Integer.toString(retentionBatch));
         m.put(CACHE_WINDOW_ROWS, Long.toString(windowCacheRows));
         m.put(CACHE_TREE_NODES, Long.toString(treeCacheNodes));
+        m.put(CACHE_TREE_ANSWER_BYTES, Long.toString(treeAnswerBytes));
         m.putAll(server.asMap());
         return m;
     }

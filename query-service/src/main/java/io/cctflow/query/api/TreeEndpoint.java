@@ -35,7 +35,8 @@ import java.util.function.LongFunction;
  * is blended with its previous deployment's migrated profile: each node then also says {@code
  * migrated} (whether any of its count came from the previous deployment) and {@code
  * migratedTotal} (how much), and {@code migration} says how much of the whole answer is migrated;
- * {@code format=collapsed}, which cannot mark a frame, is refused with a migration mode.
+ * {@code format=collapsed}, which cannot mark a frame, is refused with a migration mode. Finished
+ * answers are kept across requests ({@link TreeAnswers}).
  */
 public final class TreeEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Selection.PARAMS, ThreadParams.PARAMS,
@@ -46,13 +47,22 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
     private final TopologyReader topology;
     private final TreeSource trees;
     private final MigratedAnswers migrations;
+    private final TreeAnswers answers;
 
+    /** An endpoint with an answer cache of {@link TreeAnswers#DEFAULT_BYTES}. */
     public TreeEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees,
             MigratedAnswers migrations) {
+        this(catalogue, topology, trees, migrations, TreeAnswers.DEFAULT_BYTES);
+    }
+
+    /** @param answerCacheBytes most bytes of finished answers kept ({@link TreeAnswers}); 0 turns the cache off */
+    public TreeEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees,
+            MigratedAnswers migrations, long answerCacheBytes) {
         this.catalogue = catalogue;
         this.topology = topology;
         this.trees = trees;
         this.migrations = migrations;
+        this.answers = new TreeAnswers(answerCacheBytes);
     }
 
     /**
@@ -103,10 +113,41 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
                 .map(m -> MethodResolver.all(catalogue, "method", m)).orElse(null);
         ThreadParams threads = ThreadParams.of(params);
         Selection selection = Selection.of(params, catalogue, trees.limits());
-        MigratedAnswers.Answer answer = migrations.answer(params, selection, threads,
-                threads.apply(trees.load(selection)));
-        Cct tree = answer.tree();
         List<String> tasks = params.all("task");
+        TreeSource.Versioned loaded = trees.loadVersioned(selection);
+        // kept only where the answer is a function of the windows read and the request: a migration
+        // also reads another deployment, task labels are stored apart from the windows
+        String key = migrating || !tasks.isEmpty() || loaded.settledVersions() == null ? null
+                : loaded.settledVersions() + ' ' + selection.from() + ' ' + selection.to() + ' '
+                        + selection.instances().stream().map(i -> i.instanceId()).toList() + ' ' + params.canonical();
+        JsonHandler.Prerendered kept = answers.get(key);
+        if (kept != null) {
+            return kept;
+        }
+        Answer answer = answer(params, selection, threads, loaded.named().tree(), tasks, nodeId, methods, minShare,
+                maxDepth, format);
+        if (key == null || !answer.named()) {
+            return answer.body();
+        }
+        JsonHandler.Prerendered rendered = JsonHandler.prerender(answer.body());
+        answers.put(key, rendered);
+        return rendered;
+    }
+
+    /** The answers kept (for tests of its bound). */
+    TreeAnswers answers() {
+        return answers;
+    }
+
+    /** An answer, and whether every method in it had its name in the catalogue (else it is not kept). */
+    private record Answer(Object body, boolean named) {
+    }
+
+    private Answer answer(QueryParams params, Selection selection, ThreadParams threads, Cct loaded,
+            List<String> tasks, Long nodeId, List<MethodRecord> methods, double minShare, int maxDepth,
+            String format) {
+        MigratedAnswers.Answer answer = migrations.answer(params, selection, threads, threads.apply(loaded));
+        Cct tree = answer.tree();
         if (!tasks.isEmpty()) {
             tree = Subtrees.within(ScopeParams.of(params, catalogue, topology, selection.service(), tree).scope());
         }
@@ -136,27 +177,29 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         }
         Map<Long, MethodRecord> names = new java.util.HashMap<>();
         catalogue.methodsById(methodIds).forEach(m -> names.put(m.id(), m));
+        methodIds.remove(0L);
+        boolean named = names.keySet().containsAll(methodIds);
         if (format.equals("collapsed")) {
-            return new JsonHandler.PlainText(pruned.collapsed(id -> {
+            return new Answer(new JsonHandler.PlainText(pruned.collapsed(id -> {
                 MethodRecord m = names.get(id);
                 return m == null ? "0x" + Long.toHexString(id) : m.className() + "." + m.methodName();
-            }));
+            })), named);
         }
         LongFunction<String> signature = id -> {
             MethodRecord m = names.get(id);
             return id == 0 ? "root" : m == null ? "0x" + Long.toHexString(id) : m.signature();
         };
         if (format.equals("columns")) {
-            return new ColumnsResponse(selection.service(), selection.version(),
+            return new Answer(new ColumnsResponse(selection.service(), selection.version(),
                     selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
                     selection.to().toString(), startName, tasks, threads, view.total(start), pruned.size(),
-                    ContextEndpoint.LINK, pruned.columns(view == tree, signature));
+                    ContextEndpoint.LINK, pruned.columns(view == tree, signature)), named);
         }
         Nodes root = pruned.json(view == tree, migratedView, signature);
-        return new Response(selection.service(), selection.version(),
+        return new Answer(new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
                 selection.to().toString(), startName, tasks, threads, view.total(start), pruned.size(),
-                ContextEndpoint.LINK, answer.summary(), root);
+                ContextEndpoint.LINK, answer.summary(), root), named);
     }
 
     /**

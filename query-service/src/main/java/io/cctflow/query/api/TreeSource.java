@@ -47,18 +47,30 @@ public final class TreeSource {
 
     /** {@link #load} with the raw thread names of the windows summed. */
     public Named loadWithThreadNames(Selection selection) {
+        return loadVersioned(selection).named();
+    }
+
+    /**
+     * A selection's tree and the tree cache's key of it: the settled versions of the windows it was
+     * summed from ({@link RangePlanner.Plan#settledVersions}), null when a window is unsettled.
+     */
+    public record Versioned(Named named, String settledVersions) {
+    }
+
+    /** {@link #loadWithThreadNames} with the settled versions it was loaded from. */
+    public Versioned loadVersioned(Selection selection) {
         if (selection.instances().isEmpty()) {
-            return new Named(new Cct(), RawThreadNames.empty());
+            return new Versioned(new Named(new Cct(), RawThreadNames.empty()), null);
         }
         RangePlanner.Plan plan = plan(selection);
         Named cached = cache.get(plan.settledVersions());
         if (cached != null) {
-            return cached;
+            return new Versioned(cached, plan.settledVersions());
         }
         RangePlanner.Summed summed = plan.summed();
         Named loaded = new Named(rebuild(summed.counts()), summed.counts().rawThreadNames());
         cache.put(summed.settledVersions(), loaded);
-        return loaded;
+        return new Versioned(loaded, summed.settledVersions());
     }
 
     /** The tree cache (for tests of its bound). */

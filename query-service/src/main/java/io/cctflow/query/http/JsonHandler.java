@@ -50,6 +50,19 @@ public final class JsonHandler extends Handler.Abstract {
     public record PlainText(String text) {
     }
 
+    /**
+     * A 200 answer already rendered, e.g. one a cache kept: sent as it is. The bytes may be shared
+     * between requests: nobody may modify them.
+     */
+    public record Prerendered(String contentType, byte[] bytes) {
+    }
+
+    /** The 200 answer {@code value} (what an endpoint returns) rendered; throws as rendering it would. */
+    public static Prerendered prerender(Object value) {
+        Rendered r = render(value);
+        return new Prerendered(r.contentType(), r.bytes());
+    }
+
     /** A response with a status other than 200. */
     public record Status(int status, Object body) {
     }
@@ -142,6 +155,9 @@ public final class JsonHandler extends Handler.Abstract {
         if (body instanceof Status s) {
             status = s.status();
             body = s.body();
+        }
+        if (body instanceof Prerendered p) {
+            return new Rendered(status, p.contentType(), p.bytes());
         }
         if (body instanceof PlainText text) {
             return new Rendered(status, "text/plain; charset=utf-8", text.text().getBytes(StandardCharsets.UTF_8));

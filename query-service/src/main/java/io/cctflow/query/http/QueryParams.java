@@ -48,6 +48,21 @@ public final class QueryParams {
         }
     }
 
+    /**
+     * The parameters decoded, names sorted, each name's values in the order given: two query
+     * strings that differ only in the order of their names or in their encoding give the same text,
+     * and two that differ otherwise different texts (each name and value is preceded by its length).
+     */
+    public String canonical() {
+        StringBuilder out = new StringBuilder();
+        new java.util.TreeMap<>(values).forEach((k, v) -> {
+            for (String value : v) {
+                out.append(k.length()).append(':').append(k).append(value.length()).append(':').append(value);
+            }
+        });
+        return out.toString();
+    }
+
     /** Rejects parameters the endpoint does not know, which are usually typos. */
     public void allowOnly(Set<String> known) {
         for (String key : values.keySet()) {

@@ -1,11 +1,13 @@
 package io.cctflow.query.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.GraphSchema;
+import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowCache;
 import io.cctflow.graph.read.WindowReader;
@@ -14,6 +16,9 @@ import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;
 import io.cctflow.model.WindowCounts;
+import io.cctflow.query.http.ApiException;
+import io.cctflow.query.http.JsonHandler;
+import io.cctflow.query.http.QueryParams;
 import io.cctflow.servers.TestServers;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +38,10 @@ import org.neo4j.driver.Driver;
  * The tree cache of {@link TreeSource} against the real Neo4j: a repeated load is served from it
  * (the same tree), a new or rewritten window in the range loads the new tree, unsettled windows
  * are neither served nor kept, and it stays within its weight. Every tree loaded equals cct-core's
- * tree of the samples written (stacks merged in memory), the independent expectation.
+ * tree of the samples written (stacks merged in memory), the independent expectation. Then the
+ * answer cache of {@link TreeEndpoint} ({@link TreeAnswers}): its answers are byte for byte those
+ * of an endpoint without it, a new or rewritten window gives the new answer, errors are not kept,
+ * and it stays within its bytes.
  */
 class TreeSourceCacheTest {
     static final String SERVICE = "cache-shop";
@@ -157,6 +165,96 @@ class TreeSourceCacheTest {
         TreeSource tiny = settledAtOnce(weights[0] - 1); // no tree fits: nothing kept
         assertThat(tiny.load(selection(0, 1, "a"))).isNotSameAs(tiny.load(selection(0, 1, "a")));
         assertThat(tiny.cache().weight()).isZero();
+    }
+
+    /** Requests of several formats and shapes; each twice in another spelling (order, encoding). */
+    static final List<String[]> QUERIES = List.of(
+            new String[] {"format=columns&" + range(0, 3), range(0, 3) + "&format=columns"},
+            new String[] {range(0, 3), range(0, 3).replace("service=", "servic%65=")},
+            new String[] {"format=collapsed&maxDepth=3&" + range(0, 3), range(0, 3) + "&maxDepth=3&format=collapsed"},
+            new String[] {"minShare=0.2&format=json&" + range(0, 3), "format=json&minShare=0.2&" + range(0, 3)},
+            new String[] {"thread=main&format=columns&" + range(0, 3), range(0, 3) + "&format=columns&thread=main"});
+
+    @Test
+    void keptAnswersAreByteForByteTheUncachedOnesAndANewOrRewrittenWindowGivesTheNewAnswer() {
+        writeWindow("a", 0);
+        writeWindow("b", 1);
+        TreeEndpoint cached = endpoint(TreeAnswers.DEFAULT_BYTES);
+        TreeEndpoint uncached = endpoint(0);
+        awaitSettled();
+        assertAnswersMatch(cached, uncached);
+        assertThat(cached.answers().size()).isEqualTo(QUERIES.size());
+        assertThat(uncached.answers().size()).isZero();
+
+        byte[] before = rendered(cached, QUERIES.get(0)[0]);
+        writeWindow("b", 2); // a new window in the range
+        assertThat(rendered(cached, QUERIES.get(0)[0])).isEqualTo(rendered(uncached, QUERIES.get(0)[0]))
+                .isNotEqualTo(before);
+        awaitSettled();
+        assertAnswersMatch(cached, uncached);
+        writeWindow("a", 0); // a late batch rewrites a window read before
+        awaitSettled();
+        assertAnswersMatch(cached, uncached);
+        assertThat(cached.answers().size()).isEqualTo(3 * QUERIES.size());
+    }
+
+    /** Each query answered by both endpoints alike, and the cached answer of its other spelling the same object. */
+    private static void assertAnswersMatch(TreeEndpoint cached, TreeEndpoint uncached) {
+        for (String[] q : QUERIES) {
+            JsonHandler.Prerendered first = (JsonHandler.Prerendered) cached.handle(new QueryParams(q[0]));
+            assertThat(first.bytes()).as(q[0]).isEqualTo(rendered(uncached, q[0]));
+            assertThat(cached.handle(new QueryParams(q[1]))).as(q[1]).isSameAs(first);
+        }
+    }
+
+    @Test
+    void errorsAreNotKeptAndTheAnswersStayWithinTheirBytes() {
+        writeWindow("a", 0);
+        writeWindow("a", 1);
+        TreeEndpoint probe = endpoint(TreeAnswers.DEFAULT_BYTES);
+        awaitSettled();
+        assertThatThrownBy(() -> probe.handle(new QueryParams("node=12345&" + range(0, 2))))
+                .isInstanceOf(ApiException.class);
+        assertThat(probe.answers().size()).as("an error is never kept").isZero();
+        String[] q = {"format=columns&" + range(0, 2), "format=json&" + range(0, 2), "format=collapsed&" + range(0, 2)};
+        long[] weights = new long[3];
+        for (int k = 0; k < 3; k++) {
+            long before = probe.answers().weight();
+            probe.handle(new QueryParams(q[k]));
+            weights[k] = probe.answers().weight() - before;
+        }
+        long capacity = Math.max(weights[0] + weights[1], Math.max(weights[1] + weights[2], weights[0] + weights[2]));
+        TreeEndpoint endpoint = endpoint(capacity);
+        Object a0 = endpoint.handle(new QueryParams(q[0]));
+        Object a1 = endpoint.handle(new QueryParams(q[1]));
+        assertThat(endpoint.handle(new QueryParams(q[0]))).isSameAs(a0); // now q[1] is the least recently used
+        Object a2 = endpoint.handle(new QueryParams(q[2]));
+        assertThat(endpoint.answers().weight()).isLessThanOrEqualTo(capacity);
+        assertThat(endpoint.handle(new QueryParams(q[2]))).isSameAs(a2);
+        Object again = endpoint.handle(new QueryParams(q[1]));
+        assertThat(again).as("evicted").isNotSameAs(a1);
+        assertThat(((JsonHandler.Prerendered) again).bytes()).isEqualTo(rendered(endpoint(0), q[1]));
+
+        TreeEndpoint tiny = endpoint(weights[0] - 1); // no answer fits: nothing kept
+        assertThat(tiny.handle(new QueryParams(q[0]))).isNotSameAs(tiny.handle(new QueryParams(q[0])));
+        assertThat(tiny.answers().weight()).isZero();
+    }
+
+    private static TreeEndpoint endpoint(long answerBytes) {
+        CatalogueReader catalogue = new CatalogueReader(driver, "");
+        TopologyReader topology = new TopologyReader(driver, "");
+        TreeSource trees = settledAtOnce(TreeCache.DEFAULT_WEIGHT);
+        return new TreeEndpoint(catalogue, topology, trees, new MigratedAnswers(catalogue, trees), answerBytes);
+    }
+
+    /** The bytes the endpoint's answer to this query is sent as. */
+    private static byte[] rendered(TreeEndpoint endpoint, String query) {
+        return JsonHandler.prerender(endpoint.handle(new QueryParams(query))).bytes();
+    }
+
+    private static String range(int from, int to) {
+        return "service=" + SERVICE + "&version=v1&from=" + Instant.ofEpochMilli(T0 + from * WINDOW) + "&to="
+                + Instant.ofEpochMilli(T0 + to * WINDOW);
     }
 
     private static long sum(long[] a, int n) {
