@@ -50,7 +50,11 @@ import java.util.List;
  * s2_i) / (d0 + d_i)}; the test refers its statistic to Student's t with {@code d0 + d_i} degrees
  * of freedom (the moderated t, or the QL F-test with one numerator degree of freedom). Each side's
  * dispersion in the test is {@code trend(m) * factor}, {@code m} the share pooled over both sides
- * times that side's samples per replicate, at least 1. One model serves method times and self
+ * times that side's samples per replicate, at least 1. A share whose own factor lies beyond the
+ * prior's upper {@value #OUTLIER_TAIL} tail keeps its own factor and degrees of freedom (DESeq2's rule
+ * for dispersion outliers): a method whose samples come in bursts, such as a JFR housekeeping thread
+ * seen in one window of five, is not judged by the calm methods around it, which with a prior of
+ * "infinite" degrees of freedom (every share on the trend) it otherwise would be. One model serves method times and self
  * times, so a method whose self time is its method time is judged alike on both.
  *
  * <p>Assumptions: replicates independent and alike within a side (the trend is common to both
@@ -71,6 +75,12 @@ public final class Dispersion {
     public static final double PRIOR_BOUND_Z = 1.645;
     /** Degrees of freedom standing for "infinite" (every share at the trend exactly). */
     public static final double MAX_DF = 1e6;
+    /**
+     * Upper tail of the prior beyond which a share's own dispersion is its own: not moderated, and
+     * tested with its own degrees of freedom (DESeq2's dispersion outliers, there two standard
+     * deviations of the log dispersion above the trend).
+     */
+    public static final double OUTLIER_TAIL = 0.01;
 
     private Dispersion() {
     }
@@ -112,15 +122,34 @@ public final class Dispersion {
             return base + perSample * Math.pow(count, power);
         }
 
-        /** The share's own factor around the trend, moderated towards the prior. */
+        /**
+         * The share's own factor around the trend, moderated towards the prior; an {@linkplain
+         * #outlier outlier}'s own factor unmoderated.
+         */
         double factor(Pearson own) {
+            if (outlier(own)) {
+                return ratio(own);
+            }
             double own2 = own.df() == 0 ? priorScale : ratio(own);
             return (priorDf * priorScale + own.df() * own2) / (priorDf + own.df());
         }
 
-        /** Degrees of freedom of the moderated factor: 0 when there is nothing to estimate from. */
+        /**
+         * Degrees of freedom of the moderated factor (an outlier's own only): 0 when there is
+         * nothing to estimate from.
+         */
         double degreesOfFreedom(Pearson own) {
-            return Math.min(MAX_DF, priorDf + own.df());
+            return outlier(own) ? own.df() : Math.min(MAX_DF, priorDf + own.df());
+        }
+
+        /**
+         * Whether the share's own factor is too large for the prior: beyond its upper {@value
+         * #OUTLIER_TAIL} quantile ({@code s2_i / s0^2} against F with {@code d_i} and {@code d0}
+         * degrees of freedom).
+         */
+        boolean outlier(Pearson own) {
+            return own.df() > 0 && priorDf > 0
+                    && Distributions.fUpperTail(ratio(own) / priorScale, own.df(), priorDf) < OUTLIER_TAIL;
         }
 
         /** {@code X2_i} over its expectation on the trend. */

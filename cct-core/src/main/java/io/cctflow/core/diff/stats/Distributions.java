@@ -76,6 +76,20 @@ public final class Distributions {
         return Math.min(1.0, regularizedBeta(df / (df + t * t), df / 2, 0.5));
     }
 
+    /**
+     * P(F &gt;= f) for Fisher's F with {@code d1} and {@code d2} degrees of freedom (d1, d2 &gt; 0;
+     * a d2 of 1e6 stands for infinity, where F is chi-square over d1).
+     */
+    public static double fUpperTail(double f, double d1, double d2) {
+        if (!(d1 > 0 && d2 > 0)) {
+            throw new IllegalArgumentException("degrees of freedom must be > 0, got " + d1 + ", " + d2);
+        }
+        if (!(f > 0)) {
+            return 1.0;
+        }
+        return regularizedBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+    }
+
     /** The quantile t with P(|T| &lt;= t) = {@code confidence} for {@code df} degrees of freedom. */
     public static double studentQuantile(double confidence, double df) {
         double lo = 0;

@@ -27,7 +27,9 @@ import java.util.Map;
  * none significant. Neither side alone will do: one side's
  * estimate, its excess over 1 scaled to the other side's replicate size, reported noise as a
  * change in 8 % (4 replicates against 1 of four times the size) to 11 % (1 against 3) of simulated
- * A/A pairs, above the 5 % level. Replicates are assumed independent and alike within a side; more
+ * A/A pairs, above the 5 % level. Only shares of enough samples, and with enough samples outside
+ * them, are tested ({@link ExpressionFilter}, edgeR's {@code filterByExpr}); the rest keep their
+ * numbers with a q-value of 1. Replicates are assumed independent and alike within a side; more
  * than {@value #MAX_REPLICATES} are merged in order into that many groups, which keeps the cost
  * bounded.
  *
@@ -106,6 +108,15 @@ public final class MethodComparison {
         long nB = rb.pooled().samples();
         int m = ids.length;
         ShareChange[] changes = new ShareChange[2 * m];
+        long[][][] xa = {ra.columns(ids, true), ra.columns(ids, false)};
+        long[][][] xb = {rb.columns(ids, true), rb.columns(ids, false)};
+        long[] sa = ra.samples();
+        long[] sb = rb.samples();
+        ExpressionFilter filter = new ExpressionFilter(sa, sb);
+        boolean[] tested = new boolean[2 * m];
+        for (int h = 0; h < 2 * m; h++) {
+            tested[h] = filter.tested(xa[h % 2][h / 2], xb[h % 2][h / 2]);
+        }
         Noise noise;
         if (ra.size() < 2 || rb.size() < 2) {
             for (int i = 0; i < m; i++) {
@@ -114,10 +125,6 @@ public final class MethodComparison {
             }
             noise = new Noise(WITHHELD, ra.size(), rb.size(), Dispersion.Model.BINOMIAL);
         } else {
-            long[][][] xa = {ra.columns(ids, true), ra.columns(ids, false)};
-            long[][][] xb = {rb.columns(ids, true), rb.columns(ids, false)};
-            long[] sa = ra.samples();
-            long[] sb = rb.samples();
             List<Dispersion.Pearson> own = new ArrayList<>(2 * m);
             for (int h = 0; h < 2 * m; h++) {
                 own.add(Dispersion.of(xa[h % 2][h / 2], sa, xb[h % 2][h / 2], sb));
@@ -145,18 +152,22 @@ public final class MethodComparison {
             }
             noise = new Noise(REPLICATES, ra.size(), rb.size(), model);
         }
-        return verdicts(ids, changes, level, noise);
+        return verdicts(ids, changes, tested, level, noise);
     }
 
-    /** BH over every share that can reach the level, then labels and the order. */
-    private static Result verdicts(long[] ids, ShareChange[] changes, double level, Noise noise) {
+    /**
+     * BH over every share that passes the {@link ExpressionFilter} and can reach the level, then
+     * labels and the order.
+     */
+    private static Result verdicts(long[] ids, ShareChange[] changes, boolean[] expressed, double level,
+            Noise noise) {
         double[] p = new double[changes.length];
         boolean[] testable = new boolean[changes.length];
         int tested = 0;
         for (int h = 0; h < changes.length; h++) {
             ShareChange c = changes[h];
             p[h] = c.pValue();
-            testable[h] = FisherExact.canReach(c.samplesA(), c.samplesB(), c.countA() + c.countB(), level);
+            testable[h] = expressed[h] && FisherExact.canReach(c.samplesA(), c.samplesB(), c.countA() + c.countB(), level);
             tested += testable[h] ? 1 : 0;
         }
         double[] q = BenjaminiHochberg.qValues(p, testable);

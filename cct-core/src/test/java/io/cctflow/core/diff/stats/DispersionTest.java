@@ -1,6 +1,7 @@
 package io.cctflow.core.diff.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -120,5 +121,27 @@ class DispersionTest {
         assertEquals(1.5, m.factor(none), 1e-12);
         assertEquals(8, m.degreesOfFreedom(none), 1e-12);
         assertEquals(2, m.trend(123), 1e-12);
+    }
+
+    @Test
+    void aShareFarAboveThePriorKeepsItsOwnFactorAndDegreesOfFreedom() {
+        Dispersion.Model m = new Dispersion.Model(1, 0, 1, Dispersion.MAX_DF, 1);
+        // 40 samples in one of five windows of 6,000, none on side b: X2 160 on 4 df
+        Dispersion.Pearson burst = Dispersion.of(new long[] {40, 0, 0, 0, 0}, new long[] {6000, 6000, 6000, 6000, 6000},
+                new long[4], new long[] {6000, 6000, 6000, 6000});
+        assertEquals(4, burst.df());
+        assertTrue(m.outlier(burst));
+        assertEquals(burst.chiSquare() / 4, m.factor(burst), 1e-12);
+        assertEquals(4, m.degreesOfFreedom(burst), 0.0);
+        // the same samples spread evenly: on the trend, moderated to it
+        Dispersion.Pearson calm = Dispersion.of(new long[] {8, 8, 8, 8, 8}, new long[] {6000, 6000, 6000, 6000, 6000},
+                new long[4], new long[] {6000, 6000, 6000, 6000});
+        assertFalse(m.outlier(calm));
+        assertEquals(1, m.factor(calm), 1e-5);
+        assertEquals(Dispersion.MAX_DF, m.degreesOfFreedom(calm), 0.0);
+        // the boundary: X2 at the upper 1 % quantile of chi-square(4) (13.2767) is where it turns
+        Dispersion.Model binomial = new Dispersion.Model(1, 0, 1, Dispersion.MAX_DF, 1);
+        assertFalse(binomial.outlier(new Dispersion.Pearson(13.2, 2, 8, 2, 8)));
+        assertTrue(binomial.outlier(new Dispersion.Pearson(13.4, 2, 8, 2, 8)));
     }
 }

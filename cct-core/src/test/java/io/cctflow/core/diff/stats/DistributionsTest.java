@@ -25,6 +25,21 @@ class DistributionsTest {
     }
 
     @Test
+    void fTailsMatchTheirClosedForms() {
+        for (double t : new double[] {0.3, 1, 2.2, 5}) {
+            for (double df : new double[] {1, 4, 30}) {
+                // F(1, d) is T(d) squared
+                assertEquals(Distributions.studentTwoSided(t, df), Distributions.fUpperTail(t * t, 1, df), 1e-10);
+            }
+            // F(2, infinity) is chi-square(2) / 2, whose tail is exp(-2f / 2)
+            assertEquals(Math.exp(-t), Distributions.fUpperTail(t, 2, 1e6), 1e-4);
+            // F(2, d): (1 + 2f / d)^(-d/2)
+            assertEquals(Math.pow(1 + 2 * t / 7, -3.5), Distributions.fUpperTail(t, 2, 7), 1e-10);
+        }
+        assertEquals(1.0, Distributions.fUpperTail(0, 3, 5), 0);
+    }
+
+    @Test
     void logGammaIsLogFactorial() {
         double logFactorial = 0;
         for (int n = 1; n <= 170; n++) {

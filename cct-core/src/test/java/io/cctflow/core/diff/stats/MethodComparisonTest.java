@@ -167,6 +167,40 @@ class MethodComparisonTest {
         }
     }
 
+    @Test
+    void aMethodSeenInBurstsIsJudgedByItsOwnScatter() {
+        // 300 calm methods (binomial around their shares) and method 301: 40 samples, all in one window of five on side a, none on side b. Against the
+        // trend alone, 40 against 0 is far beyond the level; its own scatter says it is noise.
+        Random random = new Random(41);
+        List<MethodSamples> a = new ArrayList<>();
+        List<MethodSamples> b = new ArrayList<>();
+        for (int r = 0; r < 9; r++) {
+            long n = 6000;
+            long[] ids = new long[301];
+            long[] counts = new long[301];
+            for (int i = 0; i < 300; i++) {
+                ids[i] = i + 1;
+                counts[i] = binomial(random, n, 0.005 + 0.001 * (i % 7));
+            }
+            ids[300] = 301;
+            counts[300] = r == 0 ? 40 : 0;
+            (r < 5 ? a : b).add(new MethodSamples(ids, counts, counts.clone(), n));
+        }
+        MethodComparison.Result r = MethodComparison.compare(a, b, 0.05);
+        MethodChange burst = byId(r, 301);
+        assertFalse(burst.significant(), burst.toString());
+        assertEquals(Change.UNCHANGED, burst.methodTime().label());
+        assertTrue(ShareTest.binomial(40, 30_000, 0, 24_000, 0.95).pValue() < 1e-10, "the trend alone would flag it");
+    }
+
+    private static long binomial(Random random, long n, double p) {
+        long k = 0;
+        for (long i = 0; i < n; i++) {
+            k += random.nextDouble() < p ? 1 : 0;
+        }
+        return k;
+    }
+
     static MethodChange byId(MethodComparison.Result r, long id) {
         return r.methods().stream().filter(c -> c.method() == id).findFirst().orElseThrow();
     }

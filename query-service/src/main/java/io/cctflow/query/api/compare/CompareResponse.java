@@ -78,8 +78,8 @@ public record CompareResponse(
      *     every share at the trend)
      * @param priorScale the shares' typical dispersion relative to the trend
      * @param methods methods on either side
-     * @param tested shares counted by the adjustment (two per method, less those too rare to ever
-     *     be significant)
+     * @param tested shares counted by the adjustment (two per method, less those with too few
+     *     samples in them or outside them to be tested, and those too rare to ever be significant)
      * @param significantMethods methods whose method time or self time changed significantly
      * @param confidence of every interval
      */
