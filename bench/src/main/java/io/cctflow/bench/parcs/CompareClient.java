@@ -10,7 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -25,8 +27,16 @@ final class CompareClient {
         this.api = api;
     }
 
-    /** One execution of a deployment: a compare side. */
-    record Side(String version, String instance) {
+    /** Executions of one deployment: a compare side (several instances: instances are its replicates). */
+    record Side(String version, List<String> instances) {
+        Side(String version, String instance) {
+            this(version, List.of(instance));
+        }
+
+        /** The side of every instance of {@code sides} (all of one version). */
+        static Side of(Side... sides) {
+            return new Side(sides[0].version(), Arrays.stream(sides).flatMap(s -> s.instances().stream()).toList());
+        }
     }
 
     /**
@@ -36,16 +46,16 @@ final class CompareClient {
      * @throws IOException on a non-200 answer, with the service's message
      */
     JsonNode compare(String service, Side a, Side b, Side[] noise, int top) throws IOException, InterruptedException {
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("service", service);
+        List<Map.Entry<String, String>> params = new ArrayList<>();
+        params.add(Map.entry("service", service));
         put(params, "a.", a);
         put(params, "b.", b);
         if (noise != null) {
             put(params, "noise.a.", noise[0]);
             put(params, "noise.b.", noise[1]);
         }
-        params.put("top", Integer.toString(top));
-        String query = params.entrySet().stream()
+        params.add(Map.entry("top", Integer.toString(top)));
+        String query = params.stream()
                 .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));
         HttpRequest request = HttpRequest.newBuilder(URI.create(api + "/api/v1/compare?" + query))
@@ -58,8 +68,10 @@ final class CompareClient {
         return JSON.readTree(response.body());
     }
 
-    private static void put(Map<String, String> params, String prefix, Side side) {
-        params.put(prefix + "version", side.version());
-        params.put(prefix + "instance", side.instance());
+    private static void put(List<Map.Entry<String, String>> params, String prefix, Side side) {
+        params.add(Map.entry(prefix + "version", side.version()));
+        for (String instance : side.instances()) {
+            params.add(Map.entry(prefix + "instance", instance));
+        }
     }
 }

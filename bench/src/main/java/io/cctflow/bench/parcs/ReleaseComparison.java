@@ -54,6 +54,9 @@ public final class ReleaseComparison {
               --sampling-z Z       migration, second table: a share is correct within Z standard deviations
                                    of the sampling noise of the newer release's profile (default 2)
               --top N              weight differences and attributions listed (default 15)
+              --replicated yes|no  also run the older release twice more (runs 3 and 4) and compare with
+                                   instances as replicates: old {1, 2} vs old {3, 4} (same release) and
+                                   old {1, 2} -> new {1, 2} (default no)
             """;
     static final String SAMPLES_TOPIC = "cctflow.samples";
 
@@ -61,7 +64,7 @@ public final class ReleaseComparison {
     }
 
     record Options(List<Application> apps, int seconds, int warmupSeconds, int periodMillis, Path out, Path dataDir, Path standaloneJar, Path agentJar,
-            double tolerance, double samplingZ, int top) {
+            double tolerance, double samplingZ, int top, boolean replicated) {
 
         static Options parse(String... args) {
             List<Application> apps = new ArrayList<>();
@@ -75,6 +78,7 @@ public final class ReleaseComparison {
             double tolerance = 0.01;
             double samplingZ = 2;
             int top = 15;
+            boolean replicated = false;
             for (int i = 0; i < args.length; i++) {
                 String option = args[i];
                 if (i + 1 >= args.length) {
@@ -96,6 +100,12 @@ public final class ReleaseComparison {
                     case "--standalone-jar" -> standalone = Path.of(v);
                     case "--agent-jar" -> agent = Path.of(v);
                     case "--top" -> top = positive(option, v);
+                    case "--replicated" -> {
+                        if (!v.equals("yes") && !v.equals("no")) {
+                            throw new IllegalArgumentException("--replicated must be yes or no, got '" + v + "'");
+                        }
+                        replicated = v.equals("yes");
+                    }
                     case "--tolerance" -> tolerance = boundedDouble(option, v, x -> x >= 0 && x < 1, "[0, 1)");
                     case "--sampling-z" -> samplingZ = boundedDouble(option, v, x -> x > 0 && x <= 10, "(0, 10]");
                     default -> throw new IllegalArgumentException("unknown option '" + option + "'\n" + USAGE);
@@ -105,7 +115,7 @@ public final class ReleaseComparison {
                 apps = List.of(Application.BUILT_IN.get("jython"), Application.BUILT_IN.get("jruby"));
             }
             return new Options(apps, seconds, warmup, period, out, data, standalone, agent, tolerance,
-                    samplingZ, top);
+                    samplingZ, top, replicated);
         }
 
         /**
@@ -188,13 +198,13 @@ public final class ReleaseComparison {
             String[][] plan = {{app.oldVersion(), "run1"}, {app.oldVersion(), "run2"}, {app.newVersion(), "run1"},
                 {app.newVersion(), "run2"}};
             for (String[] p : plan) {
-                Path jar = p[0].equals(app.oldVersion()) ? oldJar : newJar;
-                String instance = app.name() + "-" + p[0] + "-" + p[1];
-                step(app, "running " + app.coordinates(p[0]) + " as " + instance + " for " + options.warmupSeconds()
-                        + " s warm-up + " + options.seconds() + " s sampled");
-                runs.add(ProfiledRun.run(app, p[0], instance, jar, script, options.warmupSeconds(), options.seconds(),
-                        options.periodMillis(),
-                        options.agentJar(), pipeline.kafkaBootstrap(), data.resolve(instance + ".log")));
+                runs.add(run(app, options, p[0], p[1], p[0].equals(app.oldVersion()) ? oldJar : newJar, script, pipeline,
+                        data));
+            }
+            // with --replicated, two more JVMs of the older release: sides of two instances each
+            List<ProfiledRun> moreOld = new ArrayList<>();
+            for (String name : options.replicated() ? List.of("run3", "run4") : List.<String>of()) {
+                moreOld.add(run(app, options, app.oldVersion(), name, oldJar, script, pipeline, data));
             }
             GraphStoreConfig graph = GraphStoreConfig.unauthenticated(pipeline.boltUri());
             try (Driver driver = graph.openDriver()) {
@@ -205,6 +215,10 @@ public final class ReleaseComparison {
                 for (int i = 0; i < runs.size(); i++) {
                     step(app, "waiting until " + runs.get(i).instance() + " is stored");
                     trees[i] = stored.awaitSettled(execution(app, runs.get(i)), Duration.ofMinutes(3));
+                }
+                for (ProfiledRun run : moreOld) {
+                    step(app, "waiting until " + run.instance() + " is stored");
+                    stored.awaitSettled(execution(app, run), Duration.ofMinutes(3));
                 }
                 CompareClient client = new CompareClient(pipeline.api());
                 CompareClient.Side old1 = side(runs.get(0));
@@ -222,6 +236,15 @@ public final class ReleaseComparison {
                 step(app, "verdicts (per-method significance, FDR 5 %): old 1 vs old 2: " + verdict(noise)
                         + "; new 1 vs new 2: " + verdict(newNoise) + "; old 1 -> new 1: " + verdict(comparison)
                         + "; old 2 -> new 2: " + verdict(secondPair));
+                if (!moreOld.isEmpty()) {
+                    CompareClient.Side olds = CompareClient.Side.of(old1, old2);
+                    CompareClient.Side moreOlds = CompareClient.Side.of(side(moreOld.get(0)), side(moreOld.get(1)));
+                    CompareClient.Side news = CompareClient.Side.of(new1, new2);
+                    step(app, "verdicts with instances as replicates: old {1, 2} vs old {3, 4}: "
+                            + verdict(client.compare(app.name(), olds, moreOlds, null, options.top()))
+                            + "; old {1, 2} -> new {1, 2}: "
+                            + verdict(client.compare(app.name(), olds, news, null, options.top())));
+                }
                 Draws draws = Draws.of(
                         List.of(Draws.Draw.of("old 1 → new 1 (pair 1)", comparison),
                                 Draws.Draw.of("old 2 → new 2 (pair 2)", secondPair),
@@ -285,6 +308,16 @@ public final class ReleaseComparison {
 
     private static List<MigrationStudy.Result> onlyAg(List<MigrationStudy.Result> results) {
         return results.stream().filter(r -> r.mode() == ImpactAnalysis.AG).toList();
+    }
+
+    /** One JVM of {@code version} under the agent, publishing to the pipeline. */
+    private static ProfiledRun run(Application app, Options options, String version, String name, Path jar, Path script,
+            PipelineProcess pipeline, Path data) throws IOException, InterruptedException {
+        String instance = app.name() + "-" + version + "-" + name;
+        step(app, "running " + app.coordinates(version) + " as " + instance + " for " + options.warmupSeconds()
+                + " s warm-up + " + options.seconds() + " s sampled");
+        return ProfiledRun.run(app, version, instance, jar, script, options.warmupSeconds(), options.seconds(),
+                options.periodMillis(), options.agentJar(), pipeline.kafkaBootstrap(), data.resolve(instance + ".log"));
     }
 
     private static CompareClient.Side side(ProfiledRun run) {

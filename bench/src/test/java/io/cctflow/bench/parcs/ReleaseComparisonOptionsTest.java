@@ -19,6 +19,10 @@ class ReleaseComparisonOptionsTest {
         assertThat(o.tolerance()).isEqualTo(0.01);
         assertThat(o.samplingZ()).isEqualTo(2.0);
         assertThat(ReleaseComparison.Options.parse("--sampling-z", "3").samplingZ()).isEqualTo(3.0);
+        assertThat(o.replicated()).isFalse();
+        assertThat(ReleaseComparison.Options.parse("--replicated", "yes").replicated()).isTrue();
+        assertThatThrownBy(() -> ReleaseComparison.Options.parse("--replicated", "maybe"))
+                .hasMessageContaining("--replicated must be yes or no, got 'maybe'");
     }
 
     @Test
