@@ -10,8 +10,10 @@ import io.cctflow.standalone.e2e.AgentRun;
 import io.cctflow.standalone.e2e.CompareApi;
 import io.cctflow.standalone.e2e.PipelineRun;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,18 +57,26 @@ class DemoComparisonTest {
     @BeforeAll
     void runPipeline() throws Exception {
         PipelineRun pipeline = PipelineRun.prepare(SAMPLES);
-        PipelineRun.runAtOnce(List.of(
-                () -> runDeployment(pipeline, DemoProcess.VERSION, SAMPLES_BEFORE, 0),
-                () -> runDeployment(pipeline, DemoProcess.NEXT_VERSION, SAMPLES_AFTER, DemoProcess.SLOWDOWN)));
+        List<Callable<Void>> runs = new ArrayList<>();
+        for (int i = 1; i <= DemoProcess.INSTANCES; i++) {
+            int instance = i;
+            runs.add(() -> runInstance(pipeline, DemoProcess.VERSION, instance, SAMPLES_BEFORE, 0));
+            runs.add(() -> runInstance(pipeline, DemoProcess.NEXT_VERSION, instance, SAMPLES_AFTER,
+                    DemoProcess.SLOWDOWN));
+        }
+        PipelineRun.runAtOnce(runs);
         api = pipeline.processAndServe(Map.of());
     }
 
-    private static Void runDeployment(PipelineRun pipeline, String version, long samples, double slowdown)
-            throws Exception {
+    /** One JVM of a deployment, its own instance, until it has its share of the deployment's samples. */
+    private static Void runInstance(PipelineRun pipeline, String version, int instance, long samples,
+            double slowdown) throws Exception {
         // duration 0: the demo runs until AgentRun closes its input, after MINIMUM_RUN at least
-        AgentRun.run(pipeline.bootstrapServers(), pipeline.samplesTopic(), new ExecutionId(SERVICE, version, "demo-" + version),
-                DemoProcess.JVM_OPTIONS, "period=" + DemoProcess.PERIOD + ",flush=2s", samples, MINIMUM_RUN,
-                Duration.ofMinutes(5), DemoWorkload.class.getName(), "0", Double.toString(slowdown));
+        AgentRun.run(pipeline.bootstrapServers(), pipeline.samplesTopic(),
+                new ExecutionId(SERVICE, version, "demo-" + version + "-" + instance), DemoProcess.JVM_OPTIONS,
+                "period=" + DemoProcess.PERIOD + ",flush=2s", samples / DemoProcess.INSTANCES, MINIMUM_RUN,
+                Duration.ofMinutes(5), DemoWorkload.class.getName(), "0", Double.toString(slowdown),
+                Integer.toString(DemoProcess.THREADS));
         return null;
     }
 
@@ -111,6 +121,28 @@ class DemoComparisonTest {
             }
             assertThat(agrees).as("%s labelled %s: %s", row.get("method").asText(), change, summary).isTrue();
         }
+    }
+
+    /**
+     * Issue 29 item 6: a newcomer's first comparison finds the planted method and nothing else
+     * significant. The replicates are the deployments' instances, so what differs between JVMs of
+     * the same code is in the noise estimate.
+     */
+    @Test
+    void onlyThePlantedMethodIsSignificant() throws Exception {
+        JsonNode body = CompareApi.compare(api.port(), SERVICE, DemoProcess.VERSION, DemoProcess.NEXT_VERSION);
+        String summary = CompareApi.summary(body);
+        assertThat(body.at("/significance/unitA").asText()).as(summary).isEqualTo("instances");
+        assertThat(body.at("/significance/unitB").asText()).as(summary).isEqualTo("instances");
+        assertThat(body.at("/significance/replicatesA").asInt()).as(summary).isEqualTo(DemoProcess.INSTANCES);
+        assertThat(body.at("/significance/replicatesB").asInt()).as(summary).isEqualTo(DemoProcess.INSTANCES);
+        List<String> significant = new ArrayList<>();
+        for (JsonNode row : body.get("methods")) {
+            if (row.at("/methodTime/significant").asBoolean() || row.at("/selfTime/significant").asBoolean()) {
+                significant.add(row.get("method").asText());
+            }
+        }
+        assertThat(significant).as(summary).containsExactly(PRICE_CART);
     }
 
     @Test
