@@ -65,8 +65,9 @@ public final class DemoDeployments implements AutoCloseable {
                         startDeployment(agentJar, bootstrapServers, logFile, DemoProcess.NEXT_VERSION,
                                 DemoProcess.SLOWDOWN);
                         progress.accept("demo deployment " + DemoProcess.NEXT_VERSION + " started beside "
-                                + DemoProcess.VERSION + " (a canary, " + DemoProcess.INSTANCES + " JVMs; " + DemoProcess.SLOWED_METHOD + " does "
-                                + Math.round(DemoProcess.SLOWDOWN * 100) + " % more work)");
+                                + DemoProcess.VERSION + " (a canary, " + DemoProcess.INSTANCES + " JVMs; "
+                                + DemoProcess.SLOWED_METHOD + " does " + Math.round(DemoProcess.SLOWDOWN * 100)
+                                + " % more work)");
                         nextStarted.countDown();
                     }
                 }
