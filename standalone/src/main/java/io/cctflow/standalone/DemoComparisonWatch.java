@@ -15,7 +15,7 @@ import java.util.function.Consumer;
 /**
  * What {@code standalone demo} says about its own comparison: once the second deployment runs, it
  * polls the compare endpoint (over the minutes both deployments run) and prints each new answer in words, "still collecting" while a side
- * has too few windows for the noise to be estimated (the endpoint withholds its labels), then the
+ * has too few instances and windows for the noise to be estimated (the endpoint withholds its labels), then the
  * significant methods, until one is found or {@link #LIMIT} has passed. Used by one thread.
  */
 final class DemoComparisonWatch {
@@ -79,8 +79,8 @@ final class DemoComparisonWatch {
         String head = "comparison " + r.at("/a/version").asText() + " -> " + r.at("/b/version").asText() + " ("
                 + sides + "): ";
         if ("withheld".equals(s.get("model").asText())) {
-            return Optional.of(new Answer(head + "still collecting: each side needs two or more one-minute windows "
-                    + "for the noise to be estimated, so no method is labelled yet", false));
+            return Optional.of(new Answer(head + "still collecting: each side needs two or more instances or "
+                    + "one-minute windows for the noise to be estimated, so no method is labelled yet", false));
         }
         if (!r.get("significant").asBoolean()) {
             return Optional.of(new Answer(head + "no significant change yet; still collecting", false));

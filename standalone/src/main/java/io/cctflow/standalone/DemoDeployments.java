@@ -5,12 +5,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The demo's two deployments, as a canary: {@link DemoProcess#VERSION} alone for {@link #FIRST_RUN},
+ * The demo's two deployments, as a canary, each {@link DemoProcess#INSTANCES} JVMs (instances):
+ * {@link DemoProcess#VERSION} alone for {@link #FIRST_RUN},
  * then {@link DemoProcess#NEXT_VERSION}, whose {@code Shop.priceCart} does {@link
  * DemoProcess#SLOWDOWN} more work, beside it, both until closed. Comparing the two over the time
  * both run ({@link #compareQuery(String, Instant)}) finds that one method significantly slower and
@@ -38,25 +41,33 @@ public final class DemoDeployments implements AutoCloseable {
 
     private final Thread runner;
     private final CountDownLatch nextStarted = new CountDownLatch(1);
-    private final DemoProcess first;
-    private volatile DemoProcess next;
+    /** Every demo JVM started, closed in reverse order; guarded by {@code this}. */
+    private final List<DemoProcess> processes = new ArrayList<>();
     private volatile Instant nextStart;
     private volatile boolean closed;
 
     private DemoDeployments(Path agentJar, String bootstrapServers, Path logFile, Consumer<String> progress)
             throws IOException {
-        first = DemoProcess.start(agentJar, bootstrapServers, logFile, DemoProcess.VERSION, 0, 0);
+        try {
+            synchronized (this) {
+                startDeployment(agentJar, bootstrapServers, logFile, DemoProcess.VERSION, 0);
+            }
+        } catch (IOException e) {
+            close();
+            throw e;
+        }
         runner = new Thread(() -> {
             try {
                 Thread.sleep(FIRST_RUN.toMillis()); // the first deployment's time alone, not a test wait
                 synchronized (this) {
                     if (!closed) {
                         nextStart = Instant.now();
-                        next = DemoProcess.start(agentJar, bootstrapServers, logFile, DemoProcess.NEXT_VERSION, 0,
+                        startDeployment(agentJar, bootstrapServers, logFile, DemoProcess.NEXT_VERSION,
                                 DemoProcess.SLOWDOWN);
                         progress.accept("demo deployment " + DemoProcess.NEXT_VERSION + " started beside "
-                                + DemoProcess.VERSION + " (a canary; " + DemoProcess.SLOWED_METHOD + " does "
-                                + Math.round(DemoProcess.SLOWDOWN * 100) + " % more work)");
+                                + DemoProcess.VERSION + " (a canary, " + DemoProcess.INSTANCES + " JVMs; "
+                                + DemoProcess.SLOWED_METHOD + " does " + Math.round(DemoProcess.SLOWDOWN * 100)
+                                + " % more work)");
                         nextStarted.countDown();
                     }
                 }
@@ -68,6 +79,14 @@ public final class DemoDeployments implements AutoCloseable {
         }, "cctflow-demo-deployments");
         runner.setDaemon(true);
         runner.start();
+    }
+
+    /** Starts {@link DemoProcess#INSTANCES} JVMs of one deployment; the caller holds {@code this}. */
+    private void startDeployment(Path agentJar, String bootstrapServers, Path logFile, String version,
+            double slowdown) throws IOException {
+        for (int i = 0; i < DemoProcess.INSTANCES; i++) {
+            processes.add(DemoProcess.start(agentJar, bootstrapServers, logFile, version, 0, slowdown));
+        }
     }
 
     /** @param progress told when the second deployment starts */
@@ -106,13 +125,16 @@ public final class DemoDeployments implements AutoCloseable {
 
     @Override
     public void close() {
+        List<DemoProcess> started;
         synchronized (this) {
             closed = true;
+            started = new ArrayList<>(processes);
         }
-        runner.interrupt();
-        if (next != null) {
-            next.close();
+        if (runner != null) {
+            runner.interrupt();
         }
-        first.close();
+        for (int i = started.size() - 1; i >= 0; i--) {
+            started.get(i).close();
+        }
     }
 }

@@ -42,6 +42,20 @@ public final class DemoProcess implements AutoCloseable {
      */
     public static final List<String> JVM_OPTIONS = List.of("-XX:CompileCommand=quiet",
             "-XX:CompileCommand=dontinline,io.cctflow.standalone.demo.*::*");
+    /**
+     * JVMs per deployment, each its own instance: the comparison then takes the instances as its
+     * replicates (query-service's {@code SideReplicates}), so what differs between two JVMs of the
+     * same code (what the JIT compiled and how JFR attributes samples in it; stacks JFR walked only
+     * part-way) is in its noise estimate. With one JVM a deployment its replicates were that JVM's
+     * windows, which cannot show it: {@code Shop.stockOf}'s self time came out 2.1 % against 6.5 %
+     * (q = 1e-8) between two JVMs of the same code, in about half the runs of DemoComparisonTest.
+     */
+    public static final int INSTANCES = 3;
+    /**
+     * Request threads per demo JVM: one, so both deployments together ({@value #INSTANCES} JVMs
+     * each) keep six busy threads, as two JVMs of three did, on a 2-core laptop.
+     */
+    public static final int THREADS = 1;
     /** The method {@link #SLOWDOWN} makes slower. */
     static final String SLOWED_METHOD = "io.cctflow.standalone.demo.Shop.priceCart";
 
@@ -72,7 +86,8 @@ public final class DemoProcess implements AutoCloseable {
         command.addAll(List.of(
                 "-javaagent:" + agentJar.toAbsolutePath() + "=" + agentArgs,
                 "-cp", System.getProperty("java.class.path"),
-                DemoWorkload.class.getName(), Long.toString(seconds), Double.toString(slowdown)));
+                DemoWorkload.class.getName(), Long.toString(seconds), Double.toString(slowdown),
+                Integer.toString(THREADS)));
         File log = logFile.toFile();
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();

@@ -138,8 +138,8 @@ public final class Standalone {
             demo = DemoDeployments.start(agentJar, kafka.bootstrapServers(), data.resolve("demo.log"),
                     this::step);
             running.push(demo);
-            step("demo JVM started (service " + DemoProcess.SERVICE + " " + DemoProcess.VERSION + "; in "
-                    + DemoDeployments.FIRST_RUN.toMinutes() + " min " + DemoProcess.NEXT_VERSION + " starts beside it, with "
+            step("demo JVMs started (" + DemoProcess.INSTANCES + " instances of service " + DemoProcess.SERVICE + " "
+                    + DemoProcess.VERSION + "; in " + DemoDeployments.FIRST_RUN.toMinutes() + " min " + DemoProcess.NEXT_VERSION + " starts beside it, with "
                     + DemoProcess.SLOWED_METHOD + " " + Math.round(DemoProcess.SLOWDOWN * 100) + " % slower; log in "
                     + data.resolve("demo.log") + ")");
         }

@@ -42,11 +42,12 @@ class DemoComparisonWatchTest {
 
     @Test
     void namesTheSignificantMethodsAndNothingElse() throws Exception {
-        DemoComparisonWatch.Answer found = DemoComparisonWatch.describe(200, body("replicates", 2, "windows", true,
+        DemoComparisonWatch.Answer found = DemoComparisonWatch.describe(200, body("replicates", 3, "instances", true,
                 row("S.priceCart(I)J", "REGRESSION", true, 0.0549, 0.1073, 5.7e-6) + ","
                         + row("S.render(I)J", "UNCHANGED", false, 0.2, 0.19, 0.4))).orElseThrow();
         assertThat(found.settled()).isTrue();
-        assertThat(found.text()).contains("1 method changed significantly")
+        assertThat(found.text()).contains("7,148 samples in 3 windows against 2,800 in 3 instances")
+                .contains("1 method changed significantly")
                 .contains("REGRESSION S.priceCart(I)J: method time 5.5 % -> 10.7 % (q = 6e-06)")
                 .doesNotContain("render");
     }

@@ -62,7 +62,8 @@ public final class ClusterMain {
                     .getParent().resolve("cctflow-agent.jar");
             demo[0] = DemoDeployments.start(agentJar, cluster[0].kafka().bootstrapServers(),
                     options.dataDir().resolve("demo.log"), progress);
-            progress.accept("demo JVM started (service " + DemoProcess.SERVICE + "; its two deployments: "
+            progress.accept("demo JVMs started (" + DemoProcess.INSTANCES + " instances of service " + DemoProcess.SERVICE
+                    + "; its two deployments: "
                     + DemoDeployments.compareQuery("http://127.0.0.1:" + cluster[0].queryPorts().get(0)) + ")");
         }
         int port = cluster[0].queryPorts().get(0);

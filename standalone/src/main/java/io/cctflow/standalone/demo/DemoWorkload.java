@@ -15,9 +15,12 @@ import java.util.concurrent.TimeUnit;
  * command holds it open, so the demo ends with that command; a test closes it once it has enough
  * samples), or until killed. The optional second argument is a planted regression: the extra work
  * {@code Shop.priceCart} does per item (e.g. {@code 0.10} for 10 % more), so a comparison with a
- * run without it has a known answer.
+ * run without it has a known answer. The optional third is the number of request threads
+ * (default {@value #DEFAULT_THREADS}; the demo runs several JVMs of one thread each).
  */
 public final class DemoWorkload {
+    /** Request threads when the third argument is absent. */
+    static final int DEFAULT_THREADS = 3;
     private static volatile long sink; // keeps the JIT from removing the work
     private static volatile boolean inputEnded;
 
@@ -35,13 +38,16 @@ public final class DemoWorkload {
         if (!(slowdown >= 0 && slowdown <= 10)) {
             throw new IllegalArgumentException("slowdown (second argument) must be from 0 to 10, got " + args[1]);
         }
+        int threads = args.length > 2 ? Integer.parseInt(args[2]) : DEFAULT_THREADS;
+        if (threads < 1 || threads > 64) {
+            throw new IllegalArgumentException("threads (third argument) must be from 1 to 64, got " + args[2]);
+        }
         // No lambda, method reference or string concatenation on this thread: their first use links
         // invokedynamic call sites, start-up work in the main thread that JFR (starting on the
         // agent's thread at the same time) may catch in one JVM and not in another. One run of
         // DemoComparisonTest had 0.6 % of one side's samples outside the request threads, which
         // alone made methods on every request stack (Thread.run) differ significantly; this is the
         // likeliest source (not confirmed). The main thread now only starts threads and waits.
-        int threads = 3;
         ExecutorService pool = Executors.newFixedThreadPool(threads, new WorkerThreads());
         long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
         Thread input = new Thread(new InputWatcher(), "shop-input");
