@@ -58,9 +58,9 @@ final class CorpusStacks {
         return ids[s].length;
     }
 
-    /** Adds {@code count} samples of stack {@code s} on its recorded thread. */
-    void add(Cct tree, int s, long count) {
-        tree.addStack(ids[s], corpus.lines(s), ids[s].length, tree.thread(corpus.thread(s)), count);
+    /** Adds {@code count} samples of stack {@code s} on its recorded thread; returns its leaf node. */
+    int add(Cct tree, int s, long count) {
+        return tree.addStack(ids[s], corpus.lines(s), ids[s].length, tree.thread(corpus.thread(s)), count);
     }
 
     /**

@@ -20,7 +20,7 @@ import java.util.Properties;
  *     were written (before the synthetic deployments were added)
  * @param treeNodes nodes below {@link SyntheticDeployments#TREE_METHOD} in version v1
  */
-record Dataset(int instances, int days, long windowMillis, int samplesPerWindow, long fromMillis, long toMillis,
+record Dataset(int instances, int deployments, int hours, long windowMillis, int samplesPerWindow, long fromMillis, long toMillis,
         long fineWindows, long rollupWindows, int topologyNodes, double meanWindowNodes, long storeBytes,
         long transactionLogBytes, double windowWriteSeconds, double rollupSeconds, int diffNodesA, int diffNodesB,
         int treeNodes) {
@@ -30,7 +30,8 @@ record Dataset(int instances, int days, long windowMillis, int samplesPerWindow,
     void save(Path dir) {
         Properties p = new Properties();
         p.setProperty("instances", Integer.toString(instances));
-        p.setProperty("days", Integer.toString(days));
+        p.setProperty("deployments", Integer.toString(deployments));
+        p.setProperty("hours", Integer.toString(hours));
         p.setProperty("windowMillis", Long.toString(windowMillis));
         p.setProperty("samplesPerWindow", Integer.toString(samplesPerWindow));
         p.setProperty("fromMillis", Long.toString(fromMillis));
@@ -66,7 +67,7 @@ record Dataset(int instances, int days, long windowMillis, int samplesPerWindow,
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
-        return new Dataset(i(p, "instances"), i(p, "days"), l(p, "windowMillis"), i(p, "samplesPerWindow"),
+        return new Dataset(i(p, "instances"), i(p, "deployments"), i(p, "hours"), l(p, "windowMillis"), i(p, "samplesPerWindow"),
                 l(p, "fromMillis"), l(p, "toMillis"), l(p, "fineWindows"), l(p, "rollupWindows"),
                 i(p, "topologyNodes"), d(p, "meanWindowNodes"), l(p, "storeBytes"), l(p, "transactionLogBytes"),
                 d(p, "windowWriteSeconds"), d(p, "rollupSeconds"), i(p, "diffNodesA"), i(p, "diffNodesB"),
@@ -75,7 +76,7 @@ record Dataset(int instances, int days, long windowMillis, int samplesPerWindow,
 
     /** Store bytes per (instance, day) of the fleet dataset. */
     double storeBytesPerInstanceDay() {
-        return (double) storeBytes / ((long) instances * days);
+        return (double) storeBytes * 24 / ((long) instances * hours);
     }
 
     private static String get(Properties p, String key) {

@@ -2,7 +2,6 @@ package io.cctflow.bench.query;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
-import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.Resolution;
 import io.cctflow.graph.maintenance.Rollups;
@@ -22,12 +21,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Writes the fleet dataset: {@code instances} instances of one deployment recording for {@code days}
- * days, one fine window per instance per {@code window}, each holding {@code samplesPerWindow}
- * stacks drawn from the corpus in proportion to how often they were recorded, through
- * {@link GraphWriter} as the samples job writes them (topology once, then counts per (instance,
- * window)); then the graph store's own roll-up pass ({@link Rollups}) makes the hourly and daily
- * windows, one day at a time. Prints progress on stdout.
+ * Writes the fleet dataset: {@code instances} instances, split evenly over {@code deployments}
+ * versions, recording for {@link QueryBenchOptions#spanHours()} hours, one fine window per instance
+ * per {@code window}, each holding {@code samplesPerWindow} stacks drawn from the corpus in
+ * proportion to how often they were recorded ({@link WindowDraws}), through {@link GraphWriter} as
+ * the samples job writes them (topology once, then counts per (instance, window)); then the graph
+ * store's own roll-up pass ({@link Rollups}) makes the ten-minute, hourly and daily windows, one
+ * day at a time. Prints progress on stdout.
  *
  * <p>Not thread-safe; one build at a time.
  */
@@ -36,8 +36,8 @@ final class FleetDataset {
     static final String VERSION = "3.8.7";
     /** The query service's default {@code rollup.settle}. */
     static final Duration SETTLE = Duration.ofMinutes(10);
-    /** Windows per instance in one write call (and one generated batch). */
-    private static final int WINDOWS_PER_WRITE = 10;
+    /** Windows in one write call (and one generated batch), in order of time, then instance. */
+    private static final int WINDOWS_PER_WRITE = 100;
     private static final long PROGRESS_NANOS = 15_000_000_000L;
 
     /** What the build wrote. */
@@ -63,23 +63,38 @@ final class FleetDataset {
         return String.format("maven-%02d", k);
     }
 
+    /** The version of deployment {@code d} (of {@code 0 .. deployments - 1}). */
+    static String version(int d) {
+        return d == 0 ? VERSION : VERSION + "-d" + d;
+    }
+
+    /** The deployment instance {@code k} of {@code instances} belongs to: consecutive blocks, evenly. */
+    static int deploymentOf(int k, int instances, int deployments) {
+        return (int) ((long) k * deployments / instances);
+    }
+
+    private String versionOf(int k) {
+        return version(deploymentOf(k, options.instances(), options.deployments()));
+    }
+
     /** Builds the dataset ending at {@code toMillis} (a UTC midnight). */
     Result build(long toMillis) throws InterruptedException {
         long window = options.window().toMillis();
-        long from = toMillis - options.days() * Resolution.DAY.millis();
+        long from = toMillis - options.spanHours() * Resolution.HOUR.millis();
         int topology = writeTopology();
         List<InstanceRecord> instances = new ArrayList<>();
         for (int k = 0; k < options.instances(); k++) {
-            instances.add(new InstanceRecord(SERVICE, VERSION, instanceId(k), "host-" + k, 1000 + k, from,
+            instances.add(new InstanceRecord(SERVICE, versionOf(k), instanceId(k), "host-" + k, 1000 + k, from,
                     Map.of("zone", k % 2 == 0 ? "a" : "b"), from, toMillis - 1));
         }
         writer.writeInstances(instances);
 
         long perInstance = (toMillis - from) / window;
-        long batches = (perInstance + WINDOWS_PER_WRITE - 1) / WINDOWS_PER_WRITE;
         long total = perInstance * options.instances();
-        System.out.printf("fleet: %d instances x %d days = %,d fine windows of %d s, %d samples each; writing%n",
-                options.instances(), options.days(), total, window / 1000, options.samplesPerWindow());
+        long batches = (total + WINDOWS_PER_WRITE - 1) / WINDOWS_PER_WRITE;
+        System.out.printf("fleet: %d instances in %d deployment(s) x %d h = %,d fine windows of %d s, %d samples"
+                        + " each; writing%n", options.instances(), options.deployments(), options.spanHours(), total,
+                window / 1000, options.samplesPerWindow());
         ExecutorService generator = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "query-bench-generator");
             t.setDaemon(true);
@@ -90,12 +105,13 @@ final class FleetDataset {
         long start = System.nanoTime();
         long lastProgress = start;
         try {
-            Future<List<WindowCounts>> next = generator.submit(() -> generate(from, 0, perInstance));
+            WindowDraws draws = new WindowDraws(stacks);
+            Future<List<WindowCounts>> next = generator.submit(() -> generate(draws, from, 0, total));
             for (long b = 0; b < batches; b++) {
                 List<WindowCounts> batch = next.get();
                 if (b + 1 < batches) {
                     long nb = b + 1;
-                    next = generator.submit(() -> generate(from, nb, perInstance));
+                    next = generator.submit(() -> generate(draws, from, nb, total));
                 }
                 writer.writeWindowCounts(batch);
                 written += batch.size();
@@ -106,7 +122,7 @@ final class FleetDataset {
                 if (now - lastProgress > PROGRESS_NANOS || b + 1 == batches) {
                     lastProgress = now;
                     double s = (now - start) / 1e9;
-                    System.out.printf("  fine windows %,d / %,d (%.0f %%), %.0f windows/s, %,.0f nodes per window,"
+                    System.out.printf("  fine windows %,d / %,d (%.0f %%), %.0f windows/s, %,.0f stored rows per window,"
                                     + " %.0f s so far, about %.0f s to go%n", written, total, 100.0 * written / total,
                             written / s, (double) nodeEntries / written, s, (total - written) / (written / s));
                 }
@@ -121,8 +137,9 @@ final class FleetDataset {
         long rollupStart = System.nanoTime();
         Rollups rollups = new Rollups(driver, "", SETTLE);
         long rolled = 0;
-        for (int d = 1; d <= options.days(); d++) {
-            long dayEnd = from + d * Resolution.DAY.millis();
+        int days = (int) ((toMillis - from + Resolution.DAY.millis() - 1) / Resolution.DAY.millis());
+        for (int d = days - 1; d >= 0; d--) {
+            long dayEnd = toMillis - d * Resolution.DAY.millis();
             long t0 = System.nanoTime();
             Rollups.Result r = rollups.rollUp(dayEnd + SETTLE.toMillis());
             rolled += r.windowsWritten();
@@ -149,32 +166,20 @@ final class FleetDataset {
         return nodes.size();
     }
 
-    /** Windows {@code [batch * WINDOWS_PER_WRITE, ...)} of every instance. Runs on the generator thread. */
-    private List<WindowCounts> generate(long from, long batch, long perInstance) {
+    /**
+     * Windows {@code [batch * WINDOWS_PER_WRITE, ...)} of {@code total}, numbered by time, then
+     * instance. Runs on the generator thread.
+     */
+    private List<WindowCounts> generate(WindowDraws draws, long from, long batch, long total) {
         long window = options.window().toMillis();
         List<WindowCounts> out = new ArrayList<>();
-        int[] counts = new int[stacks.stackCount()];
-        int[] touched = new int[stacks.stackCount()];
         long first = batch * WINDOWS_PER_WRITE;
-        long last = Math.min(perInstance, first + WINDOWS_PER_WRITE);
-        for (long w = first; w < last; w++) {
-            long start = from + w * window;
-            for (int k = 0; k < options.instances(); k++) {
-                int distinct = 0;
-                for (int i = 0; i < options.samplesPerWindow(); i++) {
-                    int s = stacks.corpus().draw(random);
-                    if (counts[s]++ == 0) {
-                        touched[distinct++] = s;
-                    }
-                }
-                Cct tree = new Cct();
-                for (int t = 0; t < distinct; t++) {
-                    stacks.add(tree, touched[t], counts[touched[t]]);
-                    counts[touched[t]] = 0;
-                }
-                out.add(new WindowCounts(new ExecutionId(SERVICE, VERSION, instanceId(k)).key(), start,
-                        start + window, TreeCounts.of(tree)));
-            }
+        long last = Math.min(total, first + WINDOWS_PER_WRITE);
+        for (long i = first; i < last; i++) {
+            long start = from + (i / options.instances()) * window;
+            int k = (int) (i % options.instances());
+            out.add(new WindowCounts(new ExecutionId(SERVICE, versionOf(k), instanceId(k)).key(), start,
+                    start + window, draws.draw(random, options.samplesPerWindow())));
         }
         return out;
     }

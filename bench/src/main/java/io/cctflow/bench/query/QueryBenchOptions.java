@@ -16,9 +16,14 @@ import java.util.Map;
  * @param phase {@code build} (write the dataset and stop), {@code measure} (time queries on a
  *     dataset an earlier {@code build} left in {@code dataDir}) or {@code all}
  */
-public record QueryBenchOptions(String phase, Path dataDir, int instances, int days, Duration window,
-        int samplesPerWindow, int repetitions, int treeNodes, int diffNodes, int calls, long pageCacheBytes,
-        Path reportDir, long seed, int jitWarmup) {
+public record QueryBenchOptions(String phase, Path dataDir, int instances, int days, int hours, int deployments,
+        Duration window, int samplesPerWindow, int repetitions, int treeNodes, int diffNodes, int calls,
+        long pageCacheBytes, Path reportDir, long seed, int jitWarmup) {
+
+    /** Samples per instance-minute of {@code --profile light} (a nearly idle JVM). */
+    static final int LIGHT = 100;
+    /** Samples per instance-minute of {@code --profile busy}: two busy threads at the agent's default 20 ms. */
+    static final int BUSY = 6000;
 
     public static final String USAGE = """
             usage: QueryBenchmark [--option value]...
@@ -28,8 +33,14 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                                         directory under java.io.tmpdir); a build needs it empty or absent
               --instances 10            instances of the fleet dataset
               --days 7                  days of the fleet dataset, ending at the last UTC midnight
+              --hours 0                 hours of the fleet dataset instead of --days (0: --days decides)
+              --deployments 1           deployments (versions) the instances are split into, evenly;
+                                        with 2, compare times deployment against deployment over 1 h
               --window 1m               length of the fine windows
-              --samples-per-window 100  samples each instance records per window, drawn from the corpus
+              --profile light           light: 100 samples per instance-minute; busy: 6,000 (two busy
+                                        threads sampled every 20 ms, the agent's default)
+              --samples-per-window P    samples each instance records per window, drawn from the corpus
+                                        (default: the profile's per minute, scaled to --window)
               --repetitions 20          timed method-metrics calls per range (each on another method)
               --tree-nodes 100000       nodes of the synthetic subtree the tree call returns
               --diff-nodes 200000       nodes of each of the two synthetic deployments compared
@@ -45,7 +56,8 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
     public static QueryBenchOptions parse(String[] args) {
         Map<String, String> v = BenchArgs.overlay(Map.ofEntries(
                 Map.entry("phase", "all"), Map.entry("data-dir", ""), Map.entry("instances", "10"),
-                Map.entry("days", "7"), Map.entry("window", "1m"), Map.entry("samples-per-window", "100"),
+                Map.entry("days", "7"), Map.entry("hours", "0"), Map.entry("deployments", "1"), Map.entry("window", "1m"),
+                Map.entry("profile", "light"), Map.entry("samples-per-window", ""),
                 Map.entry("repetitions", "20"), Map.entry("tree-nodes", "100000"),
                 Map.entry("diff-nodes", "200000"), Map.entry("calls", "7"), Map.entry("page-cache", "1g"),
                 Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1"), Map.entry("jit-warmup", "30")), args);
@@ -61,10 +73,35 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
         if (window.toMillis() < 1000 || Duration.ofHours(1).toMillis() % window.toMillis() != 0) {
             throw new IllegalArgumentException("--window must divide an hour and be at least 1s, was " + window);
         }
-        return new QueryBenchOptions(phase, dir.isEmpty() ? null : Path.of(dir), positive(v, "instances"),
-                positive(v, "days"), window, positive(v, "samples-per-window"), positive(v, "repetitions"),
+        int instances = positive(v, "instances");
+        int deployments = positive(v, "deployments");
+        if (deployments > instances) {
+            throw new IllegalArgumentException("--deployments (" + deployments + ") must not exceed --instances ("
+                    + instances + ")");
+        }
+        return new QueryBenchOptions(phase, dir.isEmpty() ? null : Path.of(dir), instances, positive(v, "days"),
+                nonNegative(v, "hours"), deployments, window, samplesPerWindow(v, window), positive(v, "repetitions"),
                 positive(v, "tree-nodes"), positive(v, "diff-nodes"), positive(v, "calls"), bytes(v, "page-cache"),
                 Path.of(v.get("report-dir")), Long.parseLong(v.get("seed")), nonNegative(v, "jit-warmup"));
+    }
+
+    /** Hours of the fleet dataset: {@code --hours}, or {@code --days} in hours. */
+    public int spanHours() {
+        return hours > 0 ? hours : days * 24;
+    }
+
+    /** {@code --samples-per-window}, or the {@code --profile}'s rate over one window. */
+    private static int samplesPerWindow(Map<String, String> v, Duration window) {
+        if (!v.get("samples-per-window").isEmpty()) {
+            return positive(v, "samples-per-window");
+        }
+        int perMinute = switch (v.get("profile")) {
+            case "light" -> LIGHT;
+            case "busy" -> BUSY;
+            default -> throw new IllegalArgumentException("--profile must be light or busy, was '" + v.get("profile")
+                    + "'");
+        };
+        return (int) Math.max(1, perMinute * window.toMillis() / 60_000);
     }
 
     /** {@code 512m}, {@code 2g} or a plain number of bytes. */

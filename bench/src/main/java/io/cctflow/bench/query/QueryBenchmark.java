@@ -123,7 +123,8 @@ public final class QueryBenchmark {
         long logs = size(home.resolve("data/transactions/neo4j"));
         System.out.printf("fleet dataset built: %,d fine + %,d roll-up windows; store %.1f MiB (%.1f MiB per"
                         + " instance-day), transaction logs %.1f MiB; %s%n", fleet.fineWindows(),
-                fleet.rollupWindows(), store / 1048576.0, store / 1048576.0 / (options.instances() * options.days()),
+                fleet.rollupWindows(), store / 1048576.0, store / 1048576.0 * 24 / ((long) options.instances()
+                        * options.spanHours()),
                 logs / 1048576.0, MachineLoad.now().since(machine));
         SyntheticDeployments.Result synthetic;
         try (Neo4jServer neo4j = start(home, options);
@@ -132,7 +133,7 @@ public final class QueryBenchmark {
             synthetic = new SyntheticDeployments(stacks, options.seed() + 1)
                     .write(new GraphWriter(driver, ""), options.treeNodes(), options.diffNodes(), syntheticStart);
         }
-        return new Dataset(options.instances(), options.days(), options.window().toMillis(),
+        return new Dataset(options.instances(), options.deployments(), options.spanHours(), options.window().toMillis(),
                 options.samplesPerWindow(), fleet.fromMillis(), fleet.toMillis(), fleet.fineWindows(),
                 fleet.rollupWindows(), fleet.topologyNodes(), fleet.meanWindowNodes(), store, logs,
                 fleet.windowWriteSeconds(), fleet.rollupSeconds(), synthetic.nodesA(), synthetic.nodesB(),
@@ -149,18 +150,26 @@ public final class QueryBenchmark {
         try (QueryService service = QueryService.start(config, AlertingConfig.from(Map.of(AlertingConfig.ENABLED,
                 "false")))) {
             QueryTimings timings = new QueryTimings(new ApiClient(service.port()), dataset, options, stacks);
+            List<Duration> ranges = Stream.of(Duration.ofHours(3), Duration.ofDays(1), Duration.ofDays(7))
+                    .filter(r -> r.toHours() <= dataset.hours()).toList();
             if (options.jitWarmup() > 0) {
-                System.out.printf("warming up: %d untimed cold 24 h calls over earlier days ...%n", options.jitWarmup());
-                timings.warmUp(options.jitWarmup(), service::clearWindowCache);
+                System.out.printf("warming up: %d untimed cold metrics calls ...%n", options.jitWarmup());
+                timings.warmUp(options.jitWarmup(), ranges.get(0), service::clearWindowCache);
             }
             List<Timing> metrics = new ArrayList<>();
-            for (Duration range : List.of(Duration.ofDays(1), Duration.ofDays(7))) {
+            for (Duration range : ranges) {
+                double goal = range.toDays() < 7 ? 300 : 1000;
                 for (boolean cold : new boolean[] {true, false}) {
-                    System.out.printf("timing method metrics over %s, %s ...%n", range, cold ? "cold" : "warm");
-                    metrics.add(timings.methodMetrics(range, range.toDays() == 1 ? 300 : 1000, cold,
-                            service::clearWindowCache));
-                    System.out.println("  " + metrics.get(metrics.size() - 1).summary());
+                    metrics.add(print(timings.methodMetrics(range, goal, cold, -1, service::clearWindowCache)));
                 }
+                metrics.add(print(timings.topMethods(range, goal, true, service::clearWindowCache)));
+                if (range.toDays() == 1) {
+                    metrics.add(print(timings.methodMetrics(range, goal, true, dataset.instances() - 1,
+                            service::clearWindowCache)));
+                }
+            }
+            if (dataset.deployments() == 2) {
+                metrics.add(print(timings.fleetCompare(2000, service::clearWindowCache)));
             }
             System.out.println("timing compare ...");
             Timing compare = timings.compare(2000); // first: the synthetic topology is not cached yet
@@ -180,6 +189,11 @@ public final class QueryBenchmark {
             all.addAll(List.of(tree, compare));
             return QueryReport.format(dataset, all, loadBefore, loadAfter, cpu, phases);
         }
+    }
+
+    private static Timing print(Timing t) {
+        System.out.println(t.what() + ": " + t.summary());
+        return t;
     }
 
     static long size(Path dir) {

@@ -12,12 +12,12 @@ final class QueryReport {
             String phases) {
         StringBuilder out = new StringBuilder();
         out.append("# Query figures (issue 6), ").append(Instant.now()).append("\n\n");
-        out.append(String.format("Dataset: %d instances x %d days of the bench stack corpus (Maven 3.8.7 building"
+        out.append(String.format("Dataset: %d instances in %d deployment(s) x %d h of the bench stack corpus (Maven 3.8.7 building"
                         + " three modules, recorded with JFR), %d-s windows, %d samples per instance and window:"
-                        + " %,d fine windows (mean %,.0f nodes each) and %,d hourly/daily roll-ups made by the graph"
+                        + " %,d fine windows (mean %,.0f stored rows each) and %,d roll-ups made by the graph"
                         + " store's `Rollups`, %s to %s; %,d topology nodes. Written through `GraphWriter` in %.0f s"
                         + " (windows) + %.0f s (roll-ups).%n%n",
-                d.instances(), d.days(), d.windowMillis() / 1000, d.samplesPerWindow(), d.fineWindows(),
+                d.instances(), d.deployments(), d.hours(), d.windowMillis() / 1000, d.samplesPerWindow(), d.fineWindows(),
                 d.meanWindowNodes(), d.rollupWindows(), Instant.ofEpochMilli(d.fromMillis()),
                 Instant.ofEpochMilli(d.toMillis()), d.topologyNodes(), d.windowWriteSeconds(), d.rollupSeconds()));
         out.append(String.format("Tree and compare: two synthetic deployments of the same store (the corpus has"
@@ -35,8 +35,8 @@ final class QueryReport {
                     .append(" | ").append(t.goal()).append(" | ").append(t.met() ? "yes" : "no").append(" |\n");
         }
         out.append(String.format("| Neo4j store per instance-day (store directory after the fleet dataset and its"
-                        + " roll-ups, Neo4j shut down: %.1f MiB / (%d x %d); transaction logs apart: %.1f MiB) | %.1f MiB"
-                        + " | — | — |%n", d.storeBytes() / 1048576.0, d.instances(), d.days(),
+                        + " roll-ups, Neo4j shut down: %.1f MiB / (%d x %d h / 24); transaction logs apart: %.1f MiB) | %.1f MiB"
+                        + " | — | — |%n", d.storeBytes() / 1048576.0, d.instances(), d.hours(),
                 d.transactionLogBytes() / 1048576.0, d.storeBytesPerInstanceDay() / 1048576.0));
         out.append("\nWhere loading a tree goes, in-process with the graph store's classes (`WindowReader`, `TopologyReader`),"
                 + " no topology or window cache, after the timed calls:\n\n").append(phases);

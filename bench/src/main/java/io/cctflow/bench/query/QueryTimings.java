@@ -60,27 +60,57 @@ final class QueryTimings {
     }
 
     /**
-     * Method metrics of the whole fleet over {@code range} ending {@code offset} before the
-     * dataset's end, one method per call; {@code offset} moves by 37 min a call, so the ranges do
-     * not line up with hours or days (a "last 24 hours" query reads hourly roll-ups and fine
-     * windows at both edges). {@code clearCache} runs before the series and, when {@code cold},
-     * before every call: cold calls decode every window they read from Neo4j; warm calls find
-     * what the earlier calls of the series (other methods, ranges 37 min apart) read in the
-     * service's window cache and read the rest (the windows at the moving edges) from Neo4j.
+     * Method metrics over {@code range} ending {@link #offset} before the dataset's end, one method
+     * per call, of the whole fleet or of one instance ({@code instance}, an index, or -1); the
+     * ranges do not line up with hours or days (a "last 24 hours" query reads hourly roll-ups,
+     * ten-minute ones and fine windows at both edges). {@code clearCache} runs before the series
+     * and, when {@code cold}, before every call: cold calls decode every window they read from
+     * Neo4j; warm calls find what the earlier calls of the series (other methods, ranges minutes
+     * apart) read in the service's window cache and read the rest (the windows at the moving
+     * edges) from Neo4j.
      */
-    Timing methodMetrics(Duration range, double goalMillis, boolean cold, Runnable clearCache)
+    Timing methodMetrics(Duration range, double goalMillis, boolean cold, int instance, Runnable clearCache)
             throws IOException, InterruptedException {
+        return series(range, 0, goalMillis, cold, clearCache, "method metrics, " + describe(range) + ", " + whom(instance)
+                + (cold ? ", cold" : ", warm"), "GET /api/v1/metrics/method, " + options.repetitions() + " different"
+                + " methods", (k, from, to) -> checkedMetrics(methods.get(k), instance, from, to));
+    }
+
+    /**
+     * The UI's hot-methods table over {@code range} of the whole fleet: its two calls ({@code
+     * /api/v1/metrics/top}, {@code by=self} and {@code by=method}, {@code top=500}) one after the
+     * other, timed together; caches as {@link #methodMetrics}, ranges other than its (the tree
+     * cache, keyed by the windows read, would otherwise serve a cold call the tree of a metrics call).
+     */
+    Timing topMethods(Duration range, double goalMillis, boolean cold, Runnable clearCache)
+            throws IOException, InterruptedException {
+        return series(range, methods.size(), goalMillis, cold, clearCache, "top methods (both calls of the hot-methods table), "
+                + describe(range) + ", " + whom(-1) + (cold ? ", cold" : ", warm"),
+                "GET /api/v1/metrics/top by=self then by=method, top=500", (k, from, to) -> {
+                    ApiClient.Call bySelf = checkedTop("self", from, to);
+                    ApiClient.Call byMethod = checkedTop("method", from, to);
+                    return new ApiClient.Call(bySelf.millis() + byMethod.millis(), bySelf.bytes() + byMethod.bytes(),
+                            byMethod.body());
+                });
+    }
+
+    /** One call of a series: the {@code k}-th, over [from, to), checked. */
+    private interface RangeCall {
+        ApiClient.Call call(int k, long from, long to) throws IOException, InterruptedException;
+    }
+
+    /** {@code shift}: the series' ranges are those of calls {@code shift, shift + 1, ...} ({@link #offset}). */
+    private Timing series(Duration range, int shift, double goalMillis, boolean cold, Runnable clearCache, String what,
+            String detail, RangeCall each) throws IOException, InterruptedException {
         clearCache.run();
-        long window = dataset.windowMillis();
         double first = 0;
         List<Double> timed = new ArrayList<>();
         for (int k = 0; k < methods.size(); k++) {
-            long offset = Math.max(window, (Duration.ofMinutes(13 + 37L * k).toMillis() / window) * window);
-            long to = dataset.toMillis() - offset;
+            long to = dataset.toMillis() - offset(range, shift + k);
             if (cold) {
                 clearCache.run();
             }
-            ApiClient.Call call = checkedMetrics(methods.get(k), to - range.toMillis(), to);
+            ApiClient.Call call = each.call(k, to - range.toMillis(), to);
             if (k == 0) {
                 first = call.millis();
             }
@@ -88,38 +118,55 @@ final class QueryTimings {
                 timed.add(call.millis());
             }
         }
-        return new Timing("method metrics, " + describe(range) + ", all " + dataset.instances() + " instances, "
-                + (cold ? "cold" : "warm"), "GET /api/v1/metrics/method, " + options.repetitions() + " different"
-                + " methods, ranges 37 min apart not aligned to hours; " + (cold
-                        ? "window cache emptied before every call: every window decoded from Neo4j"
-                        : "window cache kept across the calls (emptied before the first): the windows earlier"
-                                + " calls read come from it, the moving edges from Neo4j"),
-                first, timed, 0.95, goalMillis);
+        return new Timing(what, detail + ", ranges not aligned to hours; " + (cold
+                ? "window cache emptied before every call: every window decoded from Neo4j"
+                : "window cache kept across the calls (emptied before the first): the windows earlier calls read"
+                        + " come from it, the moving edges from Neo4j"), first, timed, 0.95, goalMillis);
     }
 
     /**
-     * {@code calls} untimed cold 24 h calls, so the timed series do not also time the JIT compiling
-     * the service, the driver and Neo4j (on two cores it competes with the calls for seconds):
-     * ranges ending 2 days and more before the dataset's end, so they share no window with the
-     * timed ones (which lie within the last 38 hours); the window cache is emptied before every
-     * call, here as in the cold series. Each method of the series in turn.
+     * How far before the dataset's end the {@code k}-th range of a series ends, in whole windows: 13
+     * min, then 37 min more each call; when the dataset is an hour or more longer than the range,
+     * wrapped within that slack, so every range lies inside the dataset.
      */
-    void warmUp(int calls, Runnable clearCache) throws IOException, InterruptedException {
+    long offset(Duration range, int k) {
+        long window = dataset.windowMillis();
+        long minutes = 13 + 37L * k;
+        long slack = dataset.hours() * 60L - range.toMinutes();
+        if (slack >= 60) {
+            minutes = 1 + (12 + 37L * k) % (slack - 1);
+        }
+        return Math.max(window, (Duration.ofMinutes(minutes).toMillis() / window) * window);
+    }
+
+    /**
+     * {@code calls} untimed cold calls over {@code range}, so the timed series do not also time the
+     * JIT compiling the service, the driver and Neo4j (on two cores it competes with the calls for
+     * seconds): ranges ending 2 days and more before the dataset's end where the dataset is long
+     * enough, so they share no window with the timed ones (which lie within the last 38 hours);
+     * else the timed series' own ranges. The window cache is emptied before every call, here as in
+     * the cold series. Each method of the series in turn.
+     */
+    void warmUp(int calls, Duration range, Runnable clearCache) throws IOException, InterruptedException {
         long window = dataset.windowMillis();
         long day = Duration.ofDays(1).toMillis();
+        boolean apart = dataset.hours() >= 24 * 3;
         for (int k = 0; k < calls; k++) {
-            long offset = ((2 * day + Duration.ofMinutes(13 + 37L * k).toMillis()) / window) * window;
-            long to = Math.max(dataset.fromMillis() + day, dataset.toMillis() - offset);
+            long to = apart ? Math.max(dataset.fromMillis() + day, dataset.toMillis()
+                    - ((2 * day + Duration.ofMinutes(13 + 37L * k).toMillis()) / window) * window)
+                    : dataset.toMillis() - offset(range, k);
             clearCache.run();
-            checkedMetrics(methods.get(k % methods.size()), to - day, to);
+            checkedMetrics(methods.get(k % methods.size()), -1, to - (apart ? day : range.toMillis()), to);
         }
     }
 
-    /** Metrics of the fleet over [from, to) for one method, checked against the dataset. */
-    private ApiClient.Call checkedMetrics(String method, long from, long to) throws IOException, InterruptedException {
+    /** Metrics over [from, to) for one method, of the fleet or instance {@code instance}, checked against the dataset. */
+    private ApiClient.Call checkedMetrics(String method, int instance, long from, long to)
+            throws IOException, InterruptedException {
         ApiClient.Call call = api.get("/api/v1/metrics/method?service=" + FleetDataset.SERVICE + "&method="
-                + ApiClient.encode(method) + "&from=" + Instant.ofEpochMilli(from) + "&to=" + Instant.ofEpochMilli(to));
-        long expected = expectedSamples(from, to);
+                + ApiClient.encode(method) + (instance < 0 ? "" : "&instance=" + FleetDataset.instanceId(instance))
+                + range(from, to));
+        long expected = expectedSamples(from, to, instance < 0 ? dataset.instances() : 1);
         long total = call.body().get("totalSamples").asLong();
         if (total != expected || call.body().get("methodSamples").asLong() <= 0) {
             throw new IllegalStateException("metrics of " + method + " over " + Instant.ofEpochMilli(from)
@@ -127,6 +174,90 @@ final class QueryTimings {
                     + "; methodSamples " + call.body().get("methodSamples"));
         }
         return call;
+    }
+
+    /**
+     * The fleet's top methods over [from, to), checked: every sample of the range, at most 500 rows
+     * in order, each row's counts within the range's samples, the self counts of all rows at most
+     * all samples.
+     */
+    private ApiClient.Call checkedTop(String by, long from, long to) throws IOException, InterruptedException {
+        ApiClient.Call call = api.get("/api/v1/metrics/top?service=" + FleetDataset.SERVICE + "&by=" + by
+                + "&top=500" + range(from, to));
+        long expected = expectedSamples(from, to, dataset.instances());
+        var body = call.body();
+        var rows = body.get("methods");
+        long self = 0;
+        long previous = Long.MAX_VALUE;
+        for (var row : rows) {
+            long key = row.get(by.equals("self") ? "selfSamples" : "methodSamples").asLong();
+            self += row.get("selfSamples").asLong();
+            if (key > previous || row.get("methodSamples").asLong() > expected) {
+                throw new IllegalStateException("top methods by " + by + ": row " + row + " out of order or above "
+                        + expected + " samples");
+            }
+            previous = key;
+        }
+        if (body.get("totalSamples").asLong() != expected || rows.size() == 0 || rows.size() > 500 || self > expected) {
+            throw new IllegalStateException("top methods by " + by + " over " + Instant.ofEpochMilli(from) + ".."
+                    + Instant.ofEpochMilli(to) + ": totalSamples " + body.get("totalSamples") + ", expected " + expected
+                    + "; " + rows.size() + " rows, " + self + " self samples");
+        }
+        return call;
+    }
+
+    /**
+     * Deployment 0 against deployment 1 of the fleet (each {@code instances / deployments}
+     * instances) over the same hour, ending {@link #offset} before the dataset's end, window cache
+     * emptied before every call; checked: each side's samples are its instances' over the hour.
+     */
+    Timing fleetCompare(double goalMillis, Runnable clearCache) throws IOException, InterruptedException {
+        Duration hour = Duration.ofHours(1);
+        List<Double> timed = new ArrayList<>();
+        double first = 0;
+        long expectedA = 0;
+        long expectedB = 0;
+        for (int k = 0; k < dataset.instances(); k++) {
+            int d = FleetDataset.deploymentOf(k, dataset.instances(), dataset.deployments());
+            expectedA += d == 0 ? 1 : 0;
+            expectedB += d == 1 ? 1 : 0;
+        }
+        for (int k = 0; k < 2 + options.calls(); k++) {
+            long to = dataset.toMillis() - offset(hour, k);
+            clearCache.run();
+            ApiClient.Call call = api.get("/api/v1/compare?service=" + FleetDataset.SERVICE
+                    + side("a", 0, to - hour.toMillis(), to) + side("b", 1, to - hour.toMillis(), to) + "&top=20");
+            long a = call.body().at("/a/samples").asLong();
+            long b = call.body().at("/b/samples").asLong();
+            long windows = hour.toMillis() / dataset.windowMillis() * dataset.samplesPerWindow();
+            if (a != windows * expectedA || b != windows * expectedB) {
+                throw new IllegalStateException("compare over the hour to " + Instant.ofEpochMilli(to) + ": samples "
+                        + a + " and " + b + ", expected " + windows * expectedA + " and " + windows * expectedB);
+            }
+            if (k == 0) {
+                first = call.millis();
+            } else if (k >= 2) {
+                timed.add(call.millis());
+            }
+        }
+        return new Timing(String.format("compare deployment against deployment, %d and %d instances, 1 h", expectedA,
+                expectedB), "GET /api/v1/compare a.version vs b.version over one hour (the same for both), "
+                + "window cache emptied before every call", first, timed, 0.95, goalMillis);
+    }
+
+    /** One side of a compare: deployment {@code d} over [from, to). */
+    private static String side(String name, int d, long from, long to) {
+        return "&" + name + ".version=" + FleetDataset.version(d) + "&" + name + ".from=" + Instant.ofEpochMilli(from)
+                + "&" + name + ".to=" + Instant.ofEpochMilli(to);
+    }
+
+    private static String range(long from, long to) {
+        return "&from=" + Instant.ofEpochMilli(from) + "&to=" + Instant.ofEpochMilli(to);
+    }
+
+    private String whom(int instance) {
+        return instance < 0 ? "all " + dataset.instances() + " instances"
+                : "one instance (" + FleetDataset.instanceId(instance) + ") of " + dataset.instances();
     }
 
     /** The tree below {@link SyntheticDeployments#TREE_METHOD} in v1, unpruned, as JSON. */
@@ -174,8 +305,8 @@ final class QueryTimings {
         return new Timing(what, detail, calls.get(0).millis(), timed, 0.5, goalMillis);
     }
 
-    /** All samples of the fleet in the fine windows overlapping [from, to). */
-    private long expectedSamples(long from, long to) {
+    /** All samples of {@code instances} instances in the fine windows overlapping [from, to). */
+    private long expectedSamples(long from, long to, int instances) {
         long window = dataset.windowMillis();
         long lo = Math.max(from, dataset.fromMillis());
         long hi = Math.min(to, dataset.toMillis());
@@ -183,11 +314,10 @@ final class QueryTimings {
             return 0;
         }
         long windows = (hi + window - 1) / window - lo / window; // windows are aligned to the epoch
-        return windows * dataset.instances() * dataset.samplesPerWindow();
+        return windows * instances * dataset.samplesPerWindow();
     }
 
     private static String describe(Duration range) {
-        return range.toHours() % 24 == 0 ? range.toDays() == 1 ? "24 h" : range.toDays() + " days"
-                : range.toHours() + " h";
+        return range.toHours() % 24 != 0 || range.toDays() == 1 ? range.toHours() + " h" : range.toDays() + " days";
     }
 }

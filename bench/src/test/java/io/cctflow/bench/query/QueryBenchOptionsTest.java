@@ -17,6 +17,9 @@ class QueryBenchOptionsTest {
         assertThat(o.dataDir()).isNull();
         assertThat(o.instances()).isEqualTo(10);
         assertThat(o.days()).isEqualTo(7);
+        assertThat(o.hours()).isZero();
+        assertThat(o.spanHours()).isEqualTo(7 * 24);
+        assertThat(o.deployments()).isEqualTo(1);
         assertThat(o.window()).isEqualTo(Duration.ofMinutes(1));
         assertThat(o.samplesPerWindow()).isEqualTo(100);
         assertThat(o.repetitions()).isEqualTo(20);
@@ -31,16 +34,30 @@ class QueryBenchOptionsTest {
     @Test
     void parsesEveryOption() {
         QueryBenchOptions o = QueryBenchOptions.parse(new String[] {"--phase", "measure", "--data-dir", "d",
-                "--instances", "2", "--days", "1", "--window", "5m", "--samples-per-window", "7", "--repetitions", "3",
+                "--instances", "2", "--days", "1", "--hours", "4", "--deployments", "2", "--window", "5m", "--samples-per-window", "7", "--repetitions", "3",
                 "--tree-nodes", "10", "--diff-nodes", "20", "--calls", "4", "--page-cache", "512m",
                 "--report-dir", "r", "--seed", "9", "--jit-warmup", "0"});
 
-        assertThat(o).isEqualTo(new QueryBenchOptions("measure", Path.of("d"), 2, 1, Duration.ofMinutes(5), 7, 3, 10,
+        assertThat(o).isEqualTo(new QueryBenchOptions("measure", Path.of("d"), 2, 1, 4, 2, Duration.ofMinutes(5), 7, 3, 10,
                 20, 4, 512L << 20, Path.of("r"), 9, 0));
     }
 
     @Test
+    void theBusyProfileSamplesSixThousandPerInstanceMinuteScaledToTheWindow() {
+        assertThat(QueryBenchOptions.parse(new String[] {"--profile", "busy"}).samplesPerWindow()).isEqualTo(6000);
+        assertThat(QueryBenchOptions.parse(new String[] {"--profile", "busy", "--window", "10s"}).samplesPerWindow())
+                .isEqualTo(1000);
+        assertThat(QueryBenchOptions.parse(new String[] {"--profile", "busy", "--samples-per-window", "5"})
+                .samplesPerWindow()).isEqualTo(5);
+        assertThat(QueryBenchOptions.parse(new String[] {"--hours", "3"}).spanHours()).isEqualTo(3);
+    }
+
+    @Test
     void badOptionsFailNamingTheOption() {
+        assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--profile", "idle"}))
+                .hasMessageContaining("--profile must be light or busy");
+        assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--instances", "2", "--deployments", "3"}))
+                .hasMessageContaining("--deployments (3) must not exceed --instances (2)");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--instances", "0"}))
                 .hasMessageContaining("--instances must be a positive integer");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--window", "7m"}))

@@ -78,7 +78,10 @@ public final class TreeSource {
         return cache;
     }
 
-    /** A selection's tree and the stored windows it was summed from (each execution and time slot apart). */
+    /**
+     * A selection's tree and the stored windows it was summed from: each time slot apart when they
+     * belong to one execution (or one deployment's roll-ups), else summed per execution.
+     */
     public record Windows(Cct tree, List<WindowCounts> windows) {
     }
 
@@ -90,7 +93,10 @@ public final class TreeSource {
         if (selection.instances().isEmpty()) {
             return new Windows(new Cct(), List.of());
         }
-        List<WindowCounts> read = windows(selection);
+        RangePlanner.Plan plan = plan(selection);
+        // replicates are executions when there are two or more: their windows are summed before
+        // being made whole, once per execution rather than once per window
+        List<WindowCounts> read = plan.executions() >= 2 ? plan.readSummedByExecution() : plan.read();
         return new Windows(rebuild(WindowReader.sum(read)), read);
     }
 
