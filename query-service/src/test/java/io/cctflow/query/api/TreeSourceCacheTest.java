@@ -167,17 +167,7 @@ class TreeSourceCacheTest {
     }
 
     @Test
-    void unsettledVersionsAreNeverRemembered() {
-        writeWindow("a", 0);
-        TreeSource source = new TreeSource(new WindowReader(driver, "",
-                new WindowCache(1_000_000, WindowReader.WRITE_MARGIN_MILLIS)), new TopologyReader(driver, ""), LIMITS,
-                TreeSource.DEFAULT_TREE_WEIGHT);
-        assertThat(source.versions(selection(0, 1, "a")).settledVersions()).isNull();
-        assertThat(source.versions(selection(0, 1, "a")).plan()).as("listed every time").isNotNull();
-    }
-
-    @Test
-    void treesOfWindowsWrittenWithinTheSettleTimeAreNeitherServedNorKept() {
+    void treesAndVersionsOfWindowsWrittenWithinTheSettleTimeAreNeitherServedNorKept() {
         writeWindow("a", 0);
         TreeSource source = new TreeSource(new WindowReader(driver, "",
                 new WindowCache(1_000_000, WindowReader.WRITE_MARGIN_MILLIS)), new TopologyReader(driver, ""), LIMITS,
@@ -186,6 +176,9 @@ class TreeSourceCacheTest {
         assertThat(source.load(selection(0, 1, "a"))).isNotSameAs(first);
         assertThat(TreeCounts.of(source.load(selection(0, 1, "a")))).isEqualTo(TreeCounts.of(reference(0, 1, "a")));
         assertThat(source.cache().size()).isZero();
+        // and their versions are never remembered: listed every time
+        assertThat(source.versions(selection(0, 1, "a")).settledVersions()).isNull();
+        assertThat(source.versions(selection(0, 1, "a")).plan()).as("listed every time").isNotNull();
     }
 
     @Test
