@@ -343,11 +343,17 @@ class FlameGraph {
     this.opts.onHover && this.opts.onHover(i, e);
   }
 
-  /** The drawn frames as an SVG document (frames at least half a pixel wide). */
+  /**
+   * The drawn frames as an SVG document (frames at least half a pixel wide); frames with migrated
+   * samples hatched as on the canvas (the same white stripes, a pattern) and their migrated count
+   * in the title.
+   */
   toSvg() {
     const f = this.flat;
     const L = this.layout();
+    const migrated = f.migrated;
     const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${L.width}" height="${L.height}" font-family="sans-serif" font-size="12">`];
+    if (migrated && migrated.some(v => v > 0)) out.push(`<defs>${HATCH_SVG}</defs>`);
     const end = L.x0 + f.w[this.focus];
     for (let d = L.base; d <= f.maxDepth; d++) {
       for (const i of f.rows[d]) {
@@ -356,8 +362,11 @@ class FlameGraph {
         if (pw < 0.5) continue;
         const y = this.rowY(L, d);
         const colour = this.colourOf ? this.colourOf(i) : f.colours[f.name[i]];
-        const title = escapeXml(f.names[f.name[i]] + ' — ' + f.w[i] + ' samples');
-        out.push(`<g><title>${title}</title><rect x="${px.toFixed(2)}" y="${y}" width="${Math.max(pw - 0.5, 0.5).toFixed(2)}" height="${ROW - 1}" fill="${colour}"/>`);
+        const hatched = migrated && migrated[i] > 0;
+        const title = escapeXml(f.names[f.name[i]] + ' — ' + f.w[i] + ' samples' + (hatched ? ', ' + migrated[i] + ' migrated' : ''));
+        const rect = `x="${px.toFixed(2)}" y="${y}" width="${Math.max(pw - 0.5, 0.5).toFixed(2)}" height="${ROW - 1}"`;
+        out.push(`<g><title>${title}</title><rect ${rect} fill="${colour}"/>`);
+        if (hatched) out.push(`<rect class="migrated" ${rect} fill="url(#migrated)"/>`);
         if (pw > 28) out.push(`<text x="${(px + 4).toFixed(2)}" y="${y + 13}" fill="#1b1b1f">${escapeXml(fit(this.ctx, f.info[f.name[i]].simple, pw - 8))}</text>`);
         out.push('</g>');
       }
@@ -378,6 +387,10 @@ function upperBound(f, row, x) { // first node in row starting after x
   while (lo < hi) { const m = (lo + hi) >> 1; if (f.x[row[m]] <= x) lo = m + 1; else hi = m; }
   return lo;
 }
+
+/** {@link hatchPattern} as an SVG pattern (id "migrated"), for {@code toSvg}. */
+const HATCH_SVG = '<pattern id="migrated" width="6" height="6" patternUnits="userSpaceOnUse">'
+  + '<path d="M-1,7 L7,-1 M-1,1 L1,-1 M5,7 L7,5" stroke="rgba(255,255,255,0.75)" stroke-width="2"/></pattern>';
 
 /** The hatching of frames with migrated samples: white stripes, 45°, every 6 px (one pattern per context). */
 function hatchPattern(ctx) {

@@ -65,6 +65,7 @@ public final class GraphSchema {
             "CREATE CONSTRAINT task_definition_id IF NOT EXISTS FOR (d:TaskDefinition) REQUIRE d.id IS UNIQUE",
             "CREATE CONSTRAINT code_class_key IF NOT EXISTS FOR (c:CodeClass) REQUIRE c.key IS UNIQUE",
             "CREATE CONSTRAINT maintenance_lease_name IF NOT EXISTS FOR (l:MaintenanceLease) REQUIRE l.name IS UNIQUE",
+            "CREATE CONSTRAINT store_stamp_name IF NOT EXISTS FOR (s:StoreStamp) REQUIRE s.name IS UNIQUE",
             "CREATE INDEX window_instance_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.start)",
             "CREATE INDEX window_instance_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.resolution, w.start)",
             "CREATE INDEX window_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.start)",
@@ -93,6 +94,7 @@ public final class GraphSchema {
             session.run("MATCH (w:Window) WHERE w.resolution IS NULL"
                     + " CALL (w) { SET w.resolution = $fine } IN TRANSACTIONS OF 10000 ROWS",
                     Map.of("fine", Resolution.FINE.property())).consume();
+            session.executeWriteWithoutResult(tx -> tx.run(StoreStamp.bump(StoreStamp.WINDOWS)).consume()); // after the migration above
         }
     }
 }

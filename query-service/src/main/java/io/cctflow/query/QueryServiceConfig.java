@@ -132,7 +132,7 @@ public record QueryServiceConfig(
             "nodes (and per-thread entries) of loaded trees kept in memory across requests, about 100 bytes each, so a repeated or re-queried view does not read its tree again; keyed by the versions of the windows read, so a new or rewritten window loads the tree again, and trees with a window written in the last minute are never kept; 0 turns the cache off");
     private static final ConfigKey<Integer> CACHE_TREE_ANSWER_BYTES_KEY = ConfigKey.of(CACHE_TREE_ANSWER_BYTES,
             ValueParsers.integer(0, Integer.MAX_VALUE), "67108864",
-            "bytes of finished answers of /api/v1/tree (as rendered, before gzip) kept in memory across requests, so a repeated view (reload, shared link, going back) is sent without pruning, naming or rendering; keyed like cache.tree-nodes plus every parameter of the request; answers with a migration, a task or a method missing from the catalogue are never kept; 0 turns the cache off");
+            "bytes of finished answers of /api/v1/tree (as rendered plus their gzip) kept in memory across requests, so a repeated view (reload, shared link, going back) is sent without listing, pruning, naming, rendering or gzip; keyed like cache.tree-nodes plus every parameter of the request (and the task labels' version with `task`); answers with a migration or a method missing from the catalogue are never kept; 0 turns the cache off");
 
     /** Every key with its default and meaning, in the order the README lists them. */
     public static final ConfigDef KEYS = ConfigDef.builder("query-service configuration")

@@ -2,6 +2,7 @@ package io.cctflow.graph.maintenance;
 
 import io.cctflow.model.Resolution;
 import io.cctflow.graph.Sessions;
+import io.cctflow.graph.StoreStamp;
 import java.util.EnumMap;
 import java.util.Map;
 import org.neo4j.driver.Driver;
@@ -52,14 +53,20 @@ public final class Retention {
         long total = 0;
         try (Session session = Sessions.open(driver, database)) {
             while (true) {
-                long n = session.executeWrite(tx -> tx.run("""
-                        MATCH (w:Window)
-                        WHERE w.resolution = $resolution AND w.end <= $cutoff
-                        WITH w LIMIT $batch
-                        DETACH DELETE w
-                        RETURN count(*) AS n
-                        """, Map.of("resolution", resolution.property(), "cutoff", cutoff, "batch", batchSize))
-                        .single().get("n").asLong());
+                long n = session.executeWrite(tx -> {
+                    long deleted = tx.run("""
+                            MATCH (w:Window)
+                            WHERE w.resolution = $resolution AND w.end <= $cutoff
+                            WITH w LIMIT $batch
+                            DETACH DELETE w
+                            RETURN count(*) AS n
+                            """, Map.of("resolution", resolution.property(), "cutoff", cutoff, "batch", batchSize))
+                            .single().get("n").asLong();
+                    if (deleted > 0) { // readers that listed the deleted windows list again (StoreStamp)
+                        tx.run(StoreStamp.bump(StoreStamp.WINDOWS)).consume();
+                    }
+                    return deleted;
+                });
                 total += n;
                 if (n < batchSize) {
                     return total;

@@ -1,6 +1,8 @@
 package io.cctflow.graph.read;
 
+import io.cctflow.core.collect.WeighedLru;
 import io.cctflow.graph.Keys;
+import io.cctflow.graph.StoreStamp;
 import io.cctflow.model.Resolution;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.model.DeploymentWindowVersion;
@@ -38,8 +40,19 @@ public final class RangePlanner {
     /** Plans of one read, when deployments' roll-ups keep changing under it, before giving up. */
     static final int PLAN_ATTEMPTS = 5;
 
+    /**
+     * Most execution keys (summed over entries) of the plans whose versions are remembered
+     * ({@link #versions}): about 100 bytes each, so at most ~10 MB of heap.
+     */
+    static final long REMEMBERED_KEYS = 100_000;
+
     private final VersionedWindows reader;
     private final UnaryOperator<List<TreeCounts>> whole;
+    /** Per request (executions, range): the store's window stamp and the settled versions listed under it. */
+    private final WeighedLru<Request, Stamped> remembered = new WeighedLru<>(REMEMBERED_KEYS);
+
+    private record Stamped(String stamp, String settledVersions) {
+    }
 
     /** What a plan was made for, to plan it again. */
     private record Request(List<String> executionKeys, long fromMillis, long toMillis, int attempt) {
@@ -222,6 +235,43 @@ public final class RangePlanner {
             all.addAll(fine);
             return all;
         }
+    }
+
+    /**
+     * The settled versions ({@link Plan#settledVersions}) of the plan of [fromMillis, toMillis) for
+     * the executions, and the plan when one was made. A repeated request finds them in one round
+     * trip: the store's window stamp ({@link StoreStamp#WINDOWS}), read before the plan listed its
+     * windows, is remembered with them, and while it has not changed no window was written,
+     * rewritten or deleted since, so the listing would give the same versions; the plan's two
+     * listing queries are then skipped ({@code plan} null). Only settled versions are remembered
+     * (a window settled stays settled), at most {@link #REMEMBERED_KEYS} execution keys of them,
+     * least recently used dropped first.
+     */
+    public Versions versions(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        Request request = new Request(List.copyOf(executionKeys), fromMillis, toMillis, 1);
+        String stamp = reader.windowStamp();
+        Stamped known;
+        synchronized (remembered) {
+            known = remembered.get(request);
+        }
+        if (stamp != null && known != null && known.stamp().equals(stamp)) {
+            return new Versions(known.settledVersions(), null);
+        }
+        Plan plan = plan(executionKeys, fromMillis, toMillis);
+        String versions = plan.settledVersions();
+        if (stamp != null && versions != null) {
+            synchronized (remembered) {
+                remembered.put(request, new Stamped(stamp, versions), request.executionKeys().size() + 1L);
+            }
+        }
+        return new Versions(versions, plan);
+    }
+
+    /**
+     * What {@link #versions} found: the settled versions (null when a window is unsettled) and the
+     * plan that listed them, null when they were remembered (make one with {@link #plan} to read).
+     */
+    public record Versions(String settledVersions, Plan plan) {
     }
 
     /**

@@ -2,6 +2,7 @@ package io.cctflow.graph.read;
 
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.Sessions;
+import io.cctflow.graph.StoreStamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,6 +44,12 @@ final class Reads {
                 return out;
             }, transaction);
         }
+    }
+
+    /** The version now of the store stamp {@code name} ({@link StoreStamp}), null when none was set yet. */
+    String stamp(String name) {
+        Value v = read(StoreStamp.READ, Map.of("name", name), r -> r.get("version")).get(0);
+        return v.isNull() ? null : v.asString();
     }
 
     static Map<String, Object> params(Object... keyValues) {

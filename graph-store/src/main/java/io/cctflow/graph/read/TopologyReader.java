@@ -5,6 +5,7 @@ import io.cctflow.core.NodeId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.collect.LongIntMap;
 import io.cctflow.graph.Keys;
+import io.cctflow.graph.StoreStamp;
 import io.cctflow.model.NodeRecord;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -242,6 +243,15 @@ public final class TopologyReader {
             out.add(new NodeRecord(id[i], parent[i], method[i], (int) line[i], (int) depth[i], recursive[i]));
         }
         return out;
+    }
+
+    /**
+     * The version now of the stored task labels ({@link StoreStamp#TASK_LABELS}): changed by
+     * every write of {@link #nodeTasks}' labels, null when none was written since stamps exist.
+     * Read before the labels, it names what an answer over them was computed from.
+     */
+    public String taskLabelsVersion() {
+        return reads.stamp(StoreStamp.TASK_LABELS);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.cctflow.graph.read;
 import io.cctflow.core.Hashing;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.Keys;
+import io.cctflow.graph.StoreStamp;
 import io.cctflow.model.DeploymentWindowVersion;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
@@ -286,6 +287,11 @@ final class VersionedWindows {
 
     private static String key(WindowSpan s) {
         return Keys.window(s.executionKey(), s.resolution(), s.startMillis());
+    }
+
+    /** The store's window version now ({@link StoreStamp#WINDOWS}), null when none was set yet. */
+    String windowStamp() {
+        return reads.stamp(StoreStamp.WINDOWS);
     }
 
     /** The database's clock (epoch millis), the clock of {@code written} on windows. */

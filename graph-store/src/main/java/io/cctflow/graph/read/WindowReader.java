@@ -130,6 +130,11 @@ public final class WindowReader {
         return planner.plan(executionKeys, fromMillis, toMillis);
     }
 
+    /** {@link RangePlanner#versions}: a plan's settled versions, in one round trip when no window changed since. */
+    public RangePlanner.Versions versions(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        return planner.versions(executionKeys, fromMillis, toMillis);
+    }
+
     /** The windows of {@link #plan}: their sum equals that of the fine windows overlapping the range. */
     public List<WindowCounts> range(Collection<String> executionKeys, long fromMillis, long toMillis) {
         return plan(executionKeys, fromMillis, toMillis).read();

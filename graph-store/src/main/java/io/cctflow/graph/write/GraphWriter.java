@@ -6,6 +6,7 @@ import io.cctflow.graph.PackedWindow;
 import io.cctflow.graph.SelfCounts;
 import io.cctflow.graph.WindowChecksum;
 import io.cctflow.graph.Sessions;
+import io.cctflow.graph.StoreStamp;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.CodeClassRecord;
 import io.cctflow.model.DeploymentWindow;
@@ -107,19 +108,19 @@ public final class GraphWriter {
             WITH w, r
             MATCH (i:Instance {key: r.instance})
             MERGE (i)-[:HAS_WINDOW]->(w)
-            """;
+            """ + StoreStamp.bumpAfter(StoreStamp.WINDOWS);
 
     private static final String WRITE_NODE_TASKS = """
             UNWIND $rows AS r
             MERGE (t:NodeTasks {key: r.key})
             SET t.service = r.service, t.nodeId = r.nodeId, t.tasks = r.tasks
-            """;
+            """ + StoreStamp.bumpAfter(StoreStamp.TASK_LABELS);
 
     private static final String DELETE_NODE_TASKS = """
             UNWIND $rows AS r
             MATCH (t:NodeTasks {key: r.key})
             DELETE t
-            """;
+            """ + StoreStamp.bumpAfter(StoreStamp.TASK_LABELS);
 
     private static final String WRITE_TASK_DEFINITIONS = """
             UNWIND $rows AS r

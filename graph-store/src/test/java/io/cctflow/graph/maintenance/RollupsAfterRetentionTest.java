@@ -7,6 +7,7 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.CleanGraph;
 import io.cctflow.graph.Keys;
+import io.cctflow.graph.StoreStamp;
 import io.cctflow.graph.read.WindowReader;
 import io.cctflow.model.DeploymentWindow;
 import io.cctflow.model.InstanceRecord;
@@ -20,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.Value;
 
 /**
  * Late fine windows into hours whose other fine windows retention has deleted (issue 30, item 4):
@@ -123,8 +126,11 @@ class RollupsAfterRetentionTest extends CleanGraph {
         Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
         rollups.rollUp(NOW);
         Retention retention = new Retention(driver, "", POLICY);
+        String stamp = windowStamp();
         assertThat(retention.deleteExpired(NOW, 50).get(Resolution.FINE)).isEqualTo(fine.size());
         assertThat(windows.windows(List.of(A, B), 0, Long.MAX_VALUE)).isEmpty();
+        assertThat(windowStamp()).as("deleting windows gives the store a new window stamp (StoreStamp)")
+                .isNotNull().isNotEqualTo(stamp);
 
         // a late window of A in hour 2, at a start no window had (e.g. an import of an old recording)
         long lateStart = T0 + 2 * HOUR + 2 * 60_000;
@@ -139,6 +145,13 @@ class RollupsAfterRetentionTest extends CleanGraph {
         writer.writeWindowCounts(List.of(fine.get(fine.size() - 1)));
         rollups.rollUp(NOW);
         assertRollUpsHoldEverythingWritten();
+    }
+
+    private static String windowStamp() {
+        try (Session session = driver.session()) {
+            Value v = session.run(StoreStamp.READ, Map.of("name", StoreStamp.WINDOWS)).single().get("version");
+            return v.isNull() ? null : v.asString();
+        }
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.cctflow.core.Cct;
 import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.RangePlanner;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.query.http.ApiException;
@@ -36,7 +37,10 @@ import java.util.function.LongFunction;
  * migrated} (whether any of its count came from the previous deployment) and {@code
  * migratedTotal} (how much), and {@code migration} says how much of the whole answer is migrated;
  * {@code format=collapsed}, which cannot mark a frame, is refused with a migration mode. Finished
- * answers are kept across requests ({@link TreeAnswers}).
+ * answers are kept across requests, rendered and gzipped (a {@link VersionedCache} keyed by the
+ * settled versions of the windows read, the resolved selection and the request), so a repeated
+ * view is found in two round trips (the selection's instances and the store's window stamp) and
+ * sent as kept.
  */
 public final class TreeEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Selection.PARAMS, ThreadParams.PARAMS,
@@ -47,22 +51,29 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
     private final TopologyReader topology;
     private final TreeSource trees;
     private final MigratedAnswers migrations;
-    private final TreeAnswers answers;
+    /** Default bound of the answer cache: 64 MiB, about ten answers of 100,000 nodes in columns with their gzip. */
+    static final long DEFAULT_ANSWER_BYTES = 64L << 20;
 
-    /** An endpoint with an answer cache of {@link TreeAnswers#DEFAULT_BYTES}. */
+    private final VersionedCache<JsonHandler.Prerendered> answers;
+
+    /** An endpoint with an answer cache of {@link #DEFAULT_ANSWER_BYTES}. */
     public TreeEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees,
             MigratedAnswers migrations) {
-        this(catalogue, topology, trees, migrations, TreeAnswers.DEFAULT_BYTES);
+        this(catalogue, topology, trees, migrations, DEFAULT_ANSWER_BYTES);
     }
 
-    /** @param answerCacheBytes most bytes of finished answers kept ({@link TreeAnswers}); 0 turns the cache off */
+    /**
+     * @param answerCacheBytes most bytes of finished answers kept (body and gzip, plus twice the
+     *     key's length); 0 turns the cache off
+     */
     public TreeEndpoint(CatalogueReader catalogue, TopologyReader topology, TreeSource trees,
             MigratedAnswers migrations, long answerCacheBytes) {
         this.catalogue = catalogue;
         this.topology = topology;
         this.trees = trees;
         this.migrations = migrations;
-        this.answers = new TreeAnswers(answerCacheBytes);
+        this.answers = new VersionedCache<>("tree answer", answerCacheBytes,
+                (key, answer) -> answer.size() + 2L * key.length());
     }
 
     /**
@@ -114,28 +125,42 @@ public final class TreeEndpoint implements JsonHandler.Endpoint {
         ThreadParams threads = ThreadParams.of(params);
         Selection selection = Selection.of(params, catalogue, trees.limits());
         List<String> tasks = params.all("task");
-        TreeSource.Versioned loaded = trees.loadVersioned(selection);
-        // kept only where the answer is a function of the windows read and the request: a migration
-        // also reads another deployment, task labels are stored apart from the windows
-        String key = migrating || !tasks.isEmpty() || loaded.settledVersions() == null ? null
-                : loaded.settledVersions() + ' ' + selection.from() + ' ' + selection.to() + ' '
-                        + selection.instances().stream().map(i -> i.instanceId()).toList() + ' ' + params.canonical();
-        JsonHandler.Prerendered kept = answers.get(key);
+        // kept only where the answer is a function of the windows read, the request and, with
+        // tasks, the task labels (stored apart from the windows: named by their version, read before
+        // them); a migration also reads another deployment and both deployments' code, which no
+        // version names
+        String labels = tasks.isEmpty() ? "" : topology.taskLabelsVersion();
+        boolean keepable = !migrating && labels != null;
+        RangePlanner.Versions versions = keepable ? trees.versions(selection) : new RangePlanner.Versions(null, null);
+        JsonHandler.Prerendered kept = answers.get(answerKey(versions.settledVersions(), labels, selection, params));
         if (kept != null) {
             return kept;
         }
+        TreeSource.Versioned loaded = keepable ? trees.loadVersioned(selection, versions)
+                : trees.loadVersioned(selection);
         Answer answer = answer(params, selection, threads, loaded.named().tree(), tasks, nodeId, methods, minShare,
                 maxDepth, format);
+        String key = keepable ? answerKey(loaded.settledVersions(), labels, selection, params) : null;
         if (key == null || !answer.named()) {
             return answer.body();
         }
-        JsonHandler.Prerendered rendered = JsonHandler.prerender(answer.body());
+        JsonHandler.Prerendered rendered = JsonHandler.prerenderGzipped(answer.body());
         answers.put(key, rendered);
         return rendered;
     }
 
+    /**
+     * The answer cache's key: the settled versions, the task labels' version (empty without
+     * tasks), the resolved selection and the request; null when unsettled.
+     */
+    private static String answerKey(String settledVersions, String labels, Selection selection, QueryParams params) {
+        return settledVersions == null ? null : settledVersions + ' ' + labels + ' ' + selection.from() + ' '
+                + selection.to() + ' ' + selection.instances().stream().map(i -> i.instanceId()).toList() + ' '
+                + params.canonical();
+    }
+
     /** The answers kept (for tests of its bound). */
-    TreeAnswers answers() {
+    VersionedCache<JsonHandler.Prerendered> answers() {
         return answers;
     }
 

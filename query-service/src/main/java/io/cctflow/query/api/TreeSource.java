@@ -14,19 +14,22 @@ import java.util.List;
  * Loads the merged tree of a {@link Selection}, or its windows one by one, reading roll-ups where
  * they cover the range and refusing, before the counts are fetched, a read of more than {@code
  * limits.max-windows} rows, and before the tree is built, a tree of more than {@code
- * limits.max-loaded-nodes} nodes. Merged trees come from the tree cache ({@link TreeCache}) when it
- * holds the one of the same settled window versions; they are shared between requests, so no
- * caller may modify one. Thread-safe.
+ * limits.max-loaded-nodes} nodes. Merged trees come from the tree cache (a {@link VersionedCache}
+ * keyed by the settled versions of the windows summed) when it holds the one of the same settled
+ * window versions; they are shared between requests, so no caller may modify one. Thread-safe.
  */
 public final class TreeSource {
     private final WindowReader windows;
     private final TopologyReader topology;
     private final Limits limits;
-    private final TreeCache cache;
+    /** Default bound of the tree cache: one million nodes, about 100 MB of heap (ten trees of 100,000 nodes). */
+    static final long DEFAULT_TREE_WEIGHT = 1_000_000;
 
-    /** A source with a tree cache of {@link TreeCache#DEFAULT_WEIGHT}. */
+    private final VersionedCache<Named> cache;
+
+    /** A source with a tree cache of {@link #DEFAULT_TREE_WEIGHT}. */
     public TreeSource(WindowReader windows, TopologyReader topology, Limits limits) {
-        this(windows, topology, limits, TreeCache.DEFAULT_WEIGHT);
+        this(windows, topology, limits, DEFAULT_TREE_WEIGHT);
     }
 
     /** @param treeCacheWeight most weight (nodes, about 100 bytes each) of loaded trees kept; 0 turns the cache off */
@@ -34,7 +37,7 @@ public final class TreeSource {
         this.windows = windows;
         this.topology = topology;
         this.limits = limits;
-        this.cache = new TreeCache(treeCacheWeight);
+        this.cache = new VersionedCache<>("tree", treeCacheWeight, TreeSource::weigh);
     }
 
     public Cct load(Selection selection) {
@@ -59,14 +62,33 @@ public final class TreeSource {
 
     /** {@link #loadWithThreadNames} with the settled versions it was loaded from. */
     public Versioned loadVersioned(Selection selection) {
+        return loadVersioned(selection, versions(selection));
+    }
+
+    /**
+     * The settled versions of the windows a selection's tree is summed from (null when a window is
+     * unsettled, or the selection has no instance), found in one round trip when no window was
+     * written since they were last listed ({@link RangePlanner#versions}): what caches of answers
+     * computed from the tree are keyed by, to look one up before loading the tree.
+     */
+    public RangePlanner.Versions versions(Selection selection) {
+        if (selection.instances().isEmpty()) {
+            return new RangePlanner.Versions(null, null);
+        }
+        return windows.versions(selection.executionKeys(), selection.from().toEpochMilli(),
+                selection.to().toEpochMilli());
+    }
+
+    /** {@link #loadVersioned(Selection)} with the selection's {@link #versions} found already. */
+    public Versioned loadVersioned(Selection selection, RangePlanner.Versions versions) {
         if (selection.instances().isEmpty()) {
             return new Versioned(new Named(new Cct(), RawThreadNames.empty()), null);
         }
-        RangePlanner.Plan plan = plan(selection);
-        Named cached = cache.get(plan.settledVersions());
+        Named cached = cache.get(versions.settledVersions());
         if (cached != null) {
-            return new Versioned(cached, plan.settledVersions());
+            return new Versioned(cached, versions.settledVersions());
         }
+        RangePlanner.Plan plan = versions.plan() != null ? checked(versions.plan()) : plan(selection);
         RangePlanner.Summed summed = plan.summed();
         Named loaded = new Named(rebuild(summed.counts()), summed.counts().rawThreadNames());
         cache.put(summed.settledVersions(), loaded);
@@ -74,8 +96,13 @@ public final class TreeSource {
     }
 
     /** The tree cache (for tests of its bound). */
-    TreeCache cache() {
+    VersionedCache<Named> cache() {
         return cache;
+    }
+
+    /** A tree's weight: its nodes plus its per-thread entries (about 100 and 40 bytes of heap each), plus its key's. */
+    static long weigh(String settledVersions, Named tree) {
+        return tree.tree().size() + tree.tree().threadEntries() + settledVersions.length() / 32 + 1;
     }
 
     /**
@@ -101,8 +128,12 @@ public final class TreeSource {
     }
 
     private RangePlanner.Plan plan(Selection selection) {
-        RangePlanner.Plan plan = windows.plan(selection.executionKeys(), selection.from().toEpochMilli(),
-                selection.to().toEpochMilli());
+        return checked(windows.plan(selection.executionKeys(), selection.from().toEpochMilli(),
+                selection.to().toEpochMilli()));
+    }
+
+    /** The plan, refused beyond {@code limits.max-windows}. */
+    private RangePlanner.Plan checked(RangePlanner.Plan plan) {
         long rows = plan.windowCount();
         if (rows > limits.maxWindows()) {
             throw ApiException.badRequest("the request would read " + rows + " stored windows, more than the limit"

@@ -1,7 +1,6 @@
 package io.cctflow.query.http;
 
 import java.io.IOException;
-import java.util.zip.Deflater;
 import org.eclipse.jetty.http.pathmap.ServletPathSpec;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -60,7 +59,7 @@ public final class ApiServer implements AutoCloseable {
     @SuppressWarnings("removal")
     private static Handler gzip(Handler next) {
         GzipHandler gzip = new GzipHandler(next);
-        gzip.setDeflaterPool(new DeflaterPool(CompressionPool.DEFAULT_CAPACITY, Deflater.BEST_SPEED, true));
+        gzip.setDeflaterPool(new DeflaterPool(CompressionPool.DEFAULT_CAPACITY, GzipBodies.LEVEL, true));
         return gzip;
     }
 

@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -51,16 +53,29 @@ public final class JsonHandler extends Handler.Abstract {
     }
 
     /**
-     * A 200 answer already rendered, e.g. one a cache kept: sent as it is. The bytes may be shared
-     * between requests: nobody may modify them.
+     * A 200 answer already rendered, e.g. one a cache kept: sent as it is, and with {@code gzipped}
+     * (its gzip member, or null) sent as that to a client that accepts gzip ({@code Content-Encoding:
+     * gzip}, {@code Vary: Accept-Encoding}; the server's gzip leaves an encoded answer alone), so
+     * it is deflated once, not per request. The bytes may be shared between requests: nobody may
+     * modify them.
      */
-    public record Prerendered(String contentType, byte[] bytes) {
+    public record Prerendered(String contentType, byte[] bytes, byte[] gzipped) {
+        /** Bytes held: both forms. */
+        public long size() {
+            return bytes.length + (gzipped == null ? 0L : gzipped.length);
+        }
     }
 
     /** The 200 answer {@code value} (what an endpoint returns) rendered; throws as rendering it would. */
     public static Prerendered prerender(Object value) {
         Rendered r = render(value);
-        return new Prerendered(r.contentType(), r.bytes());
+        return new Prerendered(r.contentType(), r.bytes(), null);
+    }
+
+    /** {@link #prerender} with its gzip member too: an answer to keep and send many times. */
+    public static Prerendered prerenderGzipped(Object value) {
+        Rendered r = render(value);
+        return new Prerendered(r.contentType(), r.bytes(), GzipBodies.gzip(r.bytes()));
     }
 
     /** A response with a status other than 200. */
@@ -105,18 +120,30 @@ public final class JsonHandler extends Handler.Abstract {
         try {
             answer = render(action.get());
         } catch (ApiException e) {
-            answer = new Rendered(e.status(), JSON_TYPE, errorBody(e.getMessage()));
+            answer = new Rendered(e.status(), JSON_TYPE, errorBody(e.getMessage()), null);
         } catch (RuntimeException | Error e) {
             ApiException known = Neo4jTimeouts.asApiException(e);
             if (known != null) {
-                answer = new Rendered(known.status(), JSON_TYPE, errorBody(known.getMessage()));
+                answer = new Rendered(known.status(), JSON_TYPE, errorBody(known.getMessage()), null);
             } else {
                 LOG.error("request {} failed", what, e);
-                answer = new Rendered(500, JSON_TYPE, errorBody("internal error; the server log has the details"));
+                answer = new Rendered(500, JSON_TYPE, errorBody("internal error; the server log has the details"),
+                        null);
             }
         }
         drainBody(request);
-        reply.send(response, callback, answer.status(), answer.contentType(), answer.bytes(), headers);
+        if (answer.gzipped() == null) {
+            reply.send(response, callback, answer.status(), answer.contentType(), answer.bytes(), headers);
+            return;
+        }
+        Map<String, String> encoded = new LinkedHashMap<>(headers);
+        encoded.put(HttpHeader.VARY.asString(), HttpHeader.ACCEPT_ENCODING.asString());
+        boolean gzip = GzipBodies.accepted(request);
+        if (gzip) {
+            encoded.put(HttpHeader.CONTENT_ENCODING.asString(), "gzip");
+        }
+        reply.send(response, callback, answer.status(), answer.contentType(),
+                gzip ? answer.gzipped() : answer.bytes(), encoded);
     }
 
     /** Most request-body bytes read and dropped so that an early answer reaches the client. */
@@ -145,7 +172,8 @@ public final class JsonHandler extends Handler.Abstract {
         return render(Map.of("error", message)).bytes();
     }
 
-    private record Rendered(int status, String contentType, byte[] bytes) {
+    /** A body, and its gzip member when one was made ahead ({@link Prerendered}), else null. */
+    private record Rendered(int status, String contentType, byte[] bytes, byte[] gzipped) {
     }
 
     /** The bytes of a body; may throw (e.g. Jackson on a value it cannot write), before anything is sent. */
@@ -157,13 +185,14 @@ public final class JsonHandler extends Handler.Abstract {
             body = s.body();
         }
         if (body instanceof Prerendered p) {
-            return new Rendered(status, p.contentType(), p.bytes());
+            return new Rendered(status, p.contentType(), p.bytes(), p.gzipped());
         }
         if (body instanceof PlainText text) {
-            return new Rendered(status, "text/plain; charset=utf-8", text.text().getBytes(StandardCharsets.UTF_8));
+            return new Rendered(status, "text/plain; charset=utf-8", text.text().getBytes(StandardCharsets.UTF_8),
+                    null);
         }
         try {
-            return new Rendered(status, JSON_TYPE, JSON.writeValueAsBytes(body));
+            return new Rendered(status, JSON_TYPE, JSON.writeValueAsBytes(body), null);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the response as JSON: " + e.getOriginalMessage(), e);
         }

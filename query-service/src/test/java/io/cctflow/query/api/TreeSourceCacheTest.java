@@ -8,6 +8,7 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.RangePlanner;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowCache;
 import io.cctflow.graph.read.WindowReader;
@@ -15,11 +16,15 @@ import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;
+import io.cctflow.model.NodeTasks;
 import io.cctflow.model.WindowCounts;
 import io.cctflow.query.http.ApiException;
 import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
 import io.cctflow.servers.TestServers;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,7 +45,7 @@ import org.neo4j.driver.Driver;
  * (the same tree), a new or rewritten window in the range loads the new tree, unsettled windows
  * are neither served nor kept, and it stays within its weight. Every tree loaded equals cct-core's
  * tree of the samples written (stacks merged in memory), the independent expectation. Then the
- * answer cache of {@link TreeEndpoint} ({@link TreeAnswers}): its answers are byte for byte those
+ * answer cache of {@link TreeEndpoint} (a {@link VersionedCache}): its answers are byte for byte those
  * of an endpoint without it, a new or rewritten window gives the new answer, errors are not kept,
  * and it stays within its bytes.
  */
@@ -88,7 +94,7 @@ class TreeSourceCacheTest {
         writeWindow("a", 0);
         writeWindow("a", 1);
         writeWindow("b", 1);
-        TreeSource source = settledAtOnce(TreeCache.DEFAULT_WEIGHT);
+        TreeSource source = settledAtOnce(TreeSource.DEFAULT_TREE_WEIGHT);
         awaitSettled();
 
         Cct first = source.load(selection(0, 2, "a", "b"));
@@ -106,7 +112,7 @@ class TreeSourceCacheTest {
     void aNewOrRewrittenWindowInTheRangeLoadsTheNewTree() {
         writeWindow("a", 0);
         writeWindow("b", 0);
-        TreeSource source = settledAtOnce(TreeCache.DEFAULT_WEIGHT);
+        TreeSource source = settledAtOnce(TreeSource.DEFAULT_TREE_WEIGHT);
         awaitSettled();
         Cct before = source.load(selection(0, 3, "a", "b"));
         assertThat(source.load(selection(0, 3, "a", "b"))).isSameAs(before);
@@ -128,15 +134,51 @@ class TreeSourceCacheTest {
     }
 
     @Test
-    void treesOfWindowsWrittenWithinTheSettleTimeAreNeitherServedNorKept() {
+    void repeatedVersionsAreFoundWithoutListingUntilAWindowIsWrittenOrRewritten() {
+        writeWindow("a", 0);
+        writeWindow("b", 1);
+        TreeSource source = settledAtOnce(TreeSource.DEFAULT_TREE_WEIGHT);
+        awaitSettled();
+        Selection selection = selection(0, 3, "a", "b");
+        RangePlanner.Versions listed = source.versions(selection);
+        assertThat(listed.plan()).as("listed the first time").isNotNull();
+        assertThat(listed.settledVersions()).isNotNull().isEqualTo(listed.plan().settledVersions());
+        RangePlanner.Versions again = source.versions(selection);
+        assertThat(again.plan()).as("remembered: no listing").isNull();
+        assertThat(again.settledVersions()).isEqualTo(listed.settledVersions());
+        assertThat(source.versions(selection(0, 2, "a", "b")).plan()).as("another range is listed").isNotNull();
+
+        writeWindow("b", 2); // a new window in the range
+        awaitSettled();
+        RangePlanner.Versions afterNew = source.versions(selection);
+        assertThat(afterNew.plan()).as("listed again after a write").isNotNull();
+        assertThat(afterNew.settledVersions()).isNotEqualTo(listed.settledVersions())
+                .isEqualTo(source.versions(selection).settledVersions());
+        assertThat(TreeCounts.of(source.loadVersioned(selection, source.versions(selection)).named().tree()))
+                .isEqualTo(TreeCounts.of(reference(0, 3, "a", "b")));
+
+        writeWindow("a", 0); // a late batch rewrites a window listed before
+        awaitSettled();
+        RangePlanner.Versions afterRewrite = source.versions(selection);
+        assertThat(afterRewrite.plan()).as("listed again after a rewrite").isNotNull();
+        assertThat(afterRewrite.settledVersions()).isNotEqualTo(afterNew.settledVersions());
+        assertThat(TreeCounts.of(source.loadVersioned(selection, source.versions(selection)).named().tree()))
+                .isEqualTo(TreeCounts.of(reference(0, 3, "a", "b")));
+    }
+
+    @Test
+    void treesAndVersionsOfWindowsWrittenWithinTheSettleTimeAreNeitherServedNorKept() {
         writeWindow("a", 0);
         TreeSource source = new TreeSource(new WindowReader(driver, "",
                 new WindowCache(1_000_000, WindowReader.WRITE_MARGIN_MILLIS)), new TopologyReader(driver, ""), LIMITS,
-                TreeCache.DEFAULT_WEIGHT);
+                TreeSource.DEFAULT_TREE_WEIGHT);
         Cct first = source.load(selection(0, 1, "a"));
         assertThat(source.load(selection(0, 1, "a"))).isNotSameAs(first);
         assertThat(TreeCounts.of(source.load(selection(0, 1, "a")))).isEqualTo(TreeCounts.of(reference(0, 1, "a")));
         assertThat(source.cache().size()).isZero();
+        // and their versions are never remembered: listed every time
+        assertThat(source.versions(selection(0, 1, "a")).settledVersions()).isNull();
+        assertThat(source.versions(selection(0, 1, "a")).plan()).as("listed every time").isNotNull();
     }
 
     @Test
@@ -144,7 +186,7 @@ class TreeSourceCacheTest {
         for (int w = 0; w < 3; w++) {
             writeWindow("a", w);
         }
-        TreeSource probe = settledAtOnce(TreeCache.DEFAULT_WEIGHT);
+        TreeSource probe = settledAtOnce(TreeSource.DEFAULT_TREE_WEIGHT);
         awaitSettled();
         long[] weights = new long[3];
         for (int w = 0; w < 3; w++) {
@@ -179,7 +221,7 @@ class TreeSourceCacheTest {
     void keptAnswersAreByteForByteTheUncachedOnesAndANewOrRewrittenWindowGivesTheNewAnswer() {
         writeWindow("a", 0);
         writeWindow("b", 1);
-        TreeEndpoint cached = endpoint(TreeAnswers.DEFAULT_BYTES);
+        TreeEndpoint cached = endpoint(TreeEndpoint.DEFAULT_ANSWER_BYTES);
         TreeEndpoint uncached = endpoint(0);
         awaitSettled();
         assertAnswersMatch(cached, uncached);
@@ -198,12 +240,51 @@ class TreeSourceCacheTest {
         assertThat(cached.answers().size()).isEqualTo(3 * QUERIES.size());
     }
 
+    @Test
+    void taskAnswersAreKeptUntilTheTaskLabelsChange() {
+        writeWindow("a", 0);
+        writeWindow("b", 1);
+        Cct tree = reference(0, 3, "a", "b");
+        List<Long> roots = new ArrayList<>();
+        for (int i = 1; i < tree.size() && roots.size() < 2; i++) {
+            if (tree.depth(i) == 2) {
+                roots.add(tree.id(i));
+            }
+        }
+        assertThat(roots).as("two nodes to label").hasSize(2);
+        writer.writeNodeTasks(List.of(new NodeTasks(SERVICE, roots.get(0), List.of("checkout"))));
+        TreeEndpoint cached = endpoint(TreeEndpoint.DEFAULT_ANSWER_BYTES);
+        TreeEndpoint uncached = endpoint(0);
+        awaitSettled();
+        String q = "task=checkout&format=columns&" + range(0, 3);
+        Object first = cached.handle(new QueryParams(q));
+        assertThat(((JsonHandler.Prerendered) first).bytes()).isEqualTo(rendered(uncached, q));
+        assertThat(cached.handle(new QueryParams(q))).as("kept").isSameAs(first);
+
+        // the samples job labels another root of the task: the new answer
+        writer.writeNodeTasks(List.of(new NodeTasks(SERVICE, roots.get(1), List.of("checkout"))));
+        Object relabelled = cached.handle(new QueryParams(q));
+        assertThat(relabelled).isNotSameAs(first);
+        assertThat(((JsonHandler.Prerendered) relabelled).bytes()).isEqualTo(rendered(uncached, q))
+                .isNotEqualTo(((JsonHandler.Prerendered) first).bytes());
+        assertThat(cached.handle(new QueryParams(q))).as("kept again").isSameAs(relabelled);
+    }
+
     /** Each query answered by both endpoints alike, and the cached answer of its other spelling the same object. */
     private static void assertAnswersMatch(TreeEndpoint cached, TreeEndpoint uncached) {
         for (String[] q : QUERIES) {
             JsonHandler.Prerendered first = (JsonHandler.Prerendered) cached.handle(new QueryParams(q[0]));
             assertThat(first.bytes()).as(q[0]).isEqualTo(rendered(uncached, q[0]));
+            assertThat(gunzip(first.gzipped())).as("kept gzipped: " + q[0]).isEqualTo(first.bytes());
             assertThat(cached.handle(new QueryParams(q[1]))).as(q[1]).isSameAs(first);
+        }
+    }
+
+    private static byte[] gunzip(byte[] gzipped) {
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -211,7 +292,7 @@ class TreeSourceCacheTest {
     void errorsAreNotKeptAndTheAnswersStayWithinTheirBytes() {
         writeWindow("a", 0);
         writeWindow("a", 1);
-        TreeEndpoint probe = endpoint(TreeAnswers.DEFAULT_BYTES);
+        TreeEndpoint probe = endpoint(TreeEndpoint.DEFAULT_ANSWER_BYTES);
         awaitSettled();
         assertThatThrownBy(() -> probe.handle(new QueryParams("node=12345&" + range(0, 2))))
                 .isInstanceOf(ApiException.class);
@@ -243,7 +324,7 @@ class TreeSourceCacheTest {
     private static TreeEndpoint endpoint(long answerBytes) {
         CatalogueReader catalogue = new CatalogueReader(driver, "");
         TopologyReader topology = new TopologyReader(driver, "");
-        TreeSource trees = settledAtOnce(TreeCache.DEFAULT_WEIGHT);
+        TreeSource trees = settledAtOnce(TreeSource.DEFAULT_TREE_WEIGHT);
         return new TreeEndpoint(catalogue, topology, trees, new MigratedAnswers(catalogue, trees), answerBytes);
     }
 

@@ -2,12 +2,14 @@ package io.cctflow.query.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,10 @@ class JsonHandlerTest {
         }
     }
 
+    /** A kept answer: compressible, large enough that the server's own gzip would take it. */
+    private static final JsonHandler.Prerendered KEPT = JsonHandler.prerenderGzipped(
+            Map.of("frames", "java.lang.Thread.run;".repeat(5_000)));
+
     @BeforeAll
     static void start() throws Exception {
         server = new ApiServer("127.0.0.1", 0, ServerLimits.defaults());
@@ -35,6 +41,7 @@ class JsonHandlerTest {
             throw new AssertionError("an Error, not an Exception");
         }));
         server.route("/unwritable", new JsonHandler(p -> Map.of("x", new Unwritable())));
+        server.route("/kept", new JsonHandler(p -> KEPT));
         server.route("/bad", new JsonHandler(p -> {
             throw ApiException.badRequest("parameter 'x' is wrong");
         }));
@@ -68,6 +75,37 @@ class JsonHandlerTest {
         HttpResponse<String> r = get("/neo4j-timeout");
         assertThat(r.statusCode()).isEqualTo(503);
         assertThat(r.body()).contains(ServerLimits.TRANSACTION_TIMEOUT);
+    }
+
+    @Test
+    void aKeptAnswerIsSentGzippedOnceToAGzipClientAndAsItIsToAnyOther() throws Exception {
+        for (String accept : new String[] {"gzip", "br, gzip;q=0.5", "deflate, gzip"}) {
+            HttpResponse<byte[]> zipped = HTTP.send(request("/kept").header("Accept-Encoding", accept).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(zipped.statusCode()).isEqualTo(200);
+            assertThat(zipped.headers().allValues("Content-Encoding")).as(accept).containsExactly("gzip");
+            assertThat(zipped.headers().firstValue("Vary")).as(accept).hasValue("Accept-Encoding");
+            assertThat(zipped.body()).as("the kept gzip, not compressed again").isEqualTo(KEPT.gzipped());
+            try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(zipped.body()))) {
+                assertThat(in.readAllBytes()).as("gunzipped: byte for byte the answer").isEqualTo(KEPT.bytes());
+            }
+        }
+        for (String accept : new String[] {null, "identity", "gzip;q=0", "br"}) {
+            HttpRequest.Builder r = request("/kept");
+            if (accept != null) {
+                r.header("Accept-Encoding", accept);
+            }
+            HttpResponse<byte[]> plain = HTTP.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(plain.statusCode()).isEqualTo(200);
+            assertThat(plain.headers().firstValue("Content-Encoding")).as(String.valueOf(accept)).isEmpty();
+            assertThat(plain.headers().firstValue("Vary")).as(String.valueOf(accept)).hasValue("Accept-Encoding");
+            assertThat(plain.body()).as("identity for a client without gzip").isEqualTo(KEPT.bytes());
+        }
+    }
+
+    private static HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .timeout(Duration.ofSeconds(30));
     }
 
     private static HttpResponse<String> get(String path) throws Exception {

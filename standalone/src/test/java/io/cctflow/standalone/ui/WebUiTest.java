@@ -518,6 +518,16 @@ class WebUiTest {
         assertThat(tip).contains(method).contains(n(marked.get("migratedTotal").asLong()) + " of " + n(marked.get("total").asLong())
                 + " samples migrated from " + migration.get("previous").asText());
         assertThat(text("legend")).contains("hatched: migrated");
+        // the SVG export hatches the same frames: a striped rect over the frame of each one with
+        // migrated samples, its migrated count in the title, and no other
+        List<String> svgHatched = svgHatchedTitles();
+        assertThat(svgHatched).as("hatched frames of the SVG export").isNotEmpty()
+                .allMatch(t -> t.endsWith(" migrated"))
+                .anyMatch(t -> t.startsWith(method + " — ") && t.endsWith(" samples, " + marked.get("migratedTotal").asLong()
+                        + " migrated"));
+        assertThat((long) svgHatched.size()).as("no more hatched frames in the SVG than the API marks")
+                .isLessThanOrEqualTo(all.stream().filter(e -> e[0].get("migrated").asBoolean()).count());
+        assertThat(String.valueOf(browser.js("return App.views.flame.graph.toSvg()"))).contains("<pattern id=\"migrated\"");
         screenshot("flame-migrated");
         // the control: the same frame without migration is one colour, and nothing is hatched
         open("service=" + SERVICE + "&version=" + V2);
@@ -525,6 +535,8 @@ class WebUiTest {
         until("the tree without migration", d -> Long.valueOf(plainTotal).equals(browser.js("return App.views.flame.flat.w[0]")));
         assertThat(browser.js("return document.getElementById('flame').dataset.hatched")).isEqualTo("0");
         assertThat(coloursAlongTheTop(method)).as("plain " + method).isEqualTo(1);
+        assertThat(svgHatchedTitles()).as("nothing hatched in the SVG export without migration").isEmpty();
+        assertThat(String.valueOf(browser.js("return App.views.flame.graph.toSvg()"))).doesNotContain("migrated");
         assertThat(text("legend")).doesNotContain("migrated");
 
         // and the hot methods the same top methods' scope, the rows with migrated samples marked
@@ -544,6 +556,14 @@ class WebUiTest {
         assertThat(markedRows("hot")).isEqualTo(migratedMethods.keySet());
         migratedMethods.forEach((name, v) -> assertThat(text("hot")).contains(n(v) + " migrated"));
         screenshot("table-migrated");
+    }
+
+    /** The titles of the frames the flame graph's SVG export hatches as migrated, parsed as SVG by the browser. */
+    @SuppressWarnings("unchecked")
+    private static List<String> svgHatchedTitles() {
+        return (List<String>) browser.js("const svg = new DOMParser().parseFromString(App.views.flame.graph.toSvg(), 'image/svg+xml');"
+                + "if (svg.querySelector('parsererror')) throw new Error('the SVG export does not parse');"
+                + "return [...svg.querySelectorAll('rect.migrated')].map(r => r.parentNode.querySelector('title').textContent)");
     }
 
     /** The first cells (method names) of a table's rows marked as migrated. */
