@@ -15,12 +15,12 @@ import java.util.List;
  *
  * <p>Immutable; the {@link Cct}s it fills are the caller's.
  */
-final class CorpusStacks {
+public final class CorpusStacks {
     private final StackCorpus corpus;
     private final MethodRecord[] methods;
     private final long[][] ids;
 
-    CorpusStacks(StackCorpus corpus) {
+    public CorpusStacks(StackCorpus corpus) {
         this.corpus = corpus;
         methods = new MethodRecord[corpus.methodCount()];
         for (int m = 0; m < methods.length; m++) {
@@ -37,11 +37,11 @@ final class CorpusStacks {
         }
     }
 
-    StackCorpus corpus() {
+    public StackCorpus corpus() {
         return corpus;
     }
 
-    int stackCount() {
+    public int stackCount() {
         return ids.length;
     }
 
@@ -59,7 +59,7 @@ final class CorpusStacks {
     }
 
     /** Adds {@code count} samples of stack {@code s} on its recorded thread. */
-    void add(Cct tree, int s, long count) {
+    public void add(Cct tree, int s, long count) {
         tree.addStack(ids[s], corpus.lines(s), ids[s].length, tree.thread(corpus.thread(s)), count);
     }
 
