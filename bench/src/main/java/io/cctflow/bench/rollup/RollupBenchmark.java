@@ -47,7 +47,10 @@ public final class RollupBenchmark {
               --writers 2                threads writing the fine windows (not timed as the pass)
               --data-dir DIR             Neo4j home (must be empty or absent; default a new temporary directory)
               --phase all                all; write (the fine windows, kept in --data-dir); pass (the timed passes
-                                         over a written --data-dir: run it under the measurement lock)
+                                         over a written --data-dir: run it under the measurement lock); sink
+                                         (the samples job's window writes for the largest count: ContributionWrites)
+              --sink-minutes 3           minutes of windows the sink phase writes
+              --batches-per-minute 6     contributions per instance-minute in the sink phase (the agent's 10 s flush)
             Run this JVM with the -Xmx to test (the pass's heap bound: e.g. -Xmx256m).
             """;
     /** The query service's default {@code rollup.settle}. */
@@ -65,7 +68,7 @@ public final class RollupBenchmark {
         int status;
         try {
             status = run(BenchArgs.overlay(Map.of("instances", "100,300,1000", "samples-per-window", "6000",
-                    "pool", "101", "seed", "31", "neo4j-heap", "1g", "writers", "2", "data-dir", "", "phase", "all"), args));
+                    "pool", "101", "seed", "31", "neo4j-heap", "1g", "writers", "2", "data-dir", "", "phase", "all", "sink-minutes", "3", "batches-per-minute", "6"), args));
         } catch (IllegalArgumentException e) {
             System.err.println("RollupBenchmark: " + e.getMessage());
             status = 2;
@@ -78,10 +81,10 @@ public final class RollupBenchmark {
 
     private static int run(Map<String, String> o) throws Exception {
         String phase = o.get("phase");
-        if (!List.of("all", "write", "pass").contains(phase)) {
-            throw new IllegalArgumentException("--phase must be all, write or pass, was " + phase);
+        if (!List.of("all", "write", "pass", "sink").contains(phase)) {
+            throw new IllegalArgumentException("--phase must be all, write, pass or sink, was " + phase);
         }
-        if (!phase.equals("all") && o.get("data-dir").isEmpty()) {
+        if ((phase.equals("write") || phase.equals("pass")) && o.get("data-dir").isEmpty()) {
             throw new IllegalArgumentException("--phase " + phase + " needs --data-dir");
         }
         Path dir = o.get("data-dir").isEmpty() ? Files.createTempDirectory("cctflow-rollup-bench-") : Path.of(o.get("data-dir"));
@@ -102,6 +105,18 @@ public final class RollupBenchmark {
                 (System.nanoTime() - t0) / 1e9);
         try (Neo4jProcess neo4j = Neo4jProcess.start(dir.resolve("neo4j"), o.get("neo4j-heap"));
                 Driver driver = GraphStoreConfig.unauthenticated(neo4j.boltUri()).openDriver()) {
+            if (phase.equals("sink")) {
+                int perMinute = BenchArgs.positive(o, "batches-per-minute");
+                BusyFleet batches = BusyFleet.draw(new CorpusStacks(StackCorpus.load()), data.pool(),
+                        data.samplesPerWindow() / perMinute, data.seed() + 1);
+                GraphSchema.ensure(driver, "");
+                writeInstances(new GraphWriter(driver, ""), data);
+                System.out.printf("%s; before: %s%n", ContributionWrites.measure(batches, new GraphWriter(driver, ""),
+                        data.largest(), BenchArgs.positive(o, "sink-minutes"), perMinute, data.hourStart(0),
+                        neo4j.pid()), load());
+                System.out.printf("after: %s; %s UTC%n", load(), Instant.now());
+                return 0;
+            }
             if (!phase.equals("pass")) {
                 write(fleet, data, driver, BenchArgs.positive(o, "writers"), neo4j.pid());
                 data = data.save(dir);
@@ -121,15 +136,19 @@ public final class RollupBenchmark {
             throws Exception {
         GraphSchema.ensure(driver, "");
         GraphWriter writer = new GraphWriter(driver, "");
+        writeInstances(writer, data);
+        for (int h = 0; h < data.sizes().length; h++) {
+            writeHour(fleet, writer, h, data.hourStart(h), data.sizes()[h], writers, neo4jPid);
+        }
+    }
+
+    private static void writeInstances(GraphWriter writer, RollupDataset data) {
         List<InstanceRecord> instances = new ArrayList<>();
         for (int k = 0; k < data.largest(); k++) {
             instances.add(new InstanceRecord(BusyFleet.SERVICE, BusyFleet.VERSION, BusyFleet.instanceId(k),
                     "host-" + k, 1000 + k, data.day(), Map.of(), data.day(), data.day() + Resolution.DAY.millis() - 1));
         }
         writer.writeInstances(instances);
-        for (int h = 0; h < data.sizes().length; h++) {
-            writeHour(fleet, writer, h, data.hourStart(h), data.sizes()[h], writers, neo4jPid);
-        }
     }
 
     /** One pass per hour, then one for the day; each checked. Returns the exit status. */
@@ -212,7 +231,7 @@ public final class RollupBenchmark {
                 h.collections());
     }
 
-    private static long cpuNanos() {
+    static long cpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getProcessCpuTime() : -1;
     }
