@@ -7,6 +7,7 @@ import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 /**
  * The stack corpus as graph-store records: each corpus method as a {@link MethodRecord}, each
@@ -56,6 +57,27 @@ public final class CorpusStacks {
 
     int depth(int s) {
         return ids[s].length;
+    }
+
+    /**
+     * A tree of {@code samples} stacks drawn from the corpus in proportion to how often they were
+     * recorded, each distinct stack added once with its count (as the samples job merges a batch).
+     */
+    public Cct draw(Random random, int samples) {
+        int[] counts = new int[ids.length];
+        int[] touched = new int[Math.min(ids.length, samples)];
+        int distinct = 0;
+        for (int i = 0; i < samples; i++) {
+            int s = corpus.draw(random);
+            if (counts[s]++ == 0) {
+                touched[distinct++] = s;
+            }
+        }
+        Cct tree = new Cct();
+        for (int t = 0; t < distinct; t++) {
+            add(tree, touched[t], counts[touched[t]]);
+        }
+        return tree;
     }
 
     /** Adds {@code count} samples of stack {@code s} on its recorded thread. */

@@ -1,7 +1,6 @@
 package io.cctflow.bench.rollup;
 
 import io.cctflow.bench.query.CorpusStacks;
-import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.SelfCounts;
@@ -43,22 +42,8 @@ final class BusyFleet {
         }
         Random random = new Random(seed);
         TreeCounts[] pool = new TreeCounts[poolSize];
-        int[] counts = new int[stacks.stackCount()];
-        int[] touched = new int[stacks.stackCount()];
         for (int p = 0; p < poolSize; p++) {
-            int distinct = 0;
-            for (int i = 0; i < samplesPerWindow; i++) {
-                int s = stacks.corpus().draw(random);
-                if (counts[s]++ == 0) {
-                    touched[distinct++] = s;
-                }
-            }
-            Cct tree = new Cct();
-            for (int t = 0; t < distinct; t++) {
-                stacks.add(tree, touched[t], counts[touched[t]]);
-                counts[touched[t]] = 0;
-            }
-            pool[p] = SelfCounts.project(TreeCounts.of(tree));
+            pool[p] = SelfCounts.project(TreeCounts.of(stacks.draw(random, samplesPerWindow)));
         }
         return new BusyFleet(pool);
     }
