@@ -68,7 +68,8 @@ public final class RollupBenchmark {
         int status;
         try {
             status = run(BenchArgs.overlay(Map.of("instances", "100,300,1000", "samples-per-window", "6000",
-                    "pool", "101", "seed", "31", "neo4j-heap", "1g", "writers", "2", "data-dir", "", "phase", "all", "sink-minutes", "3", "batches-per-minute", "6"), args));
+                    "pool", "101", "seed", "31", "neo4j-heap", "1g", "writers", "2", "data-dir", "", "phase", "all",
+                    "sink-minutes", "3", "batches-per-minute", "6"), args));
         } catch (IllegalArgumentException e) {
             System.err.println("RollupBenchmark: " + e.getMessage());
             status = 2;
@@ -92,8 +93,13 @@ public final class RollupBenchmark {
         if (phase.equals("pass")) {
             data = RollupDataset.load(dir);
         } else {
-            if (Files.isDirectory(dir) && Files.list(dir).findAny().isPresent()) {
-                throw new IllegalArgumentException("--data-dir " + dir + " is not empty (use --phase pass to roll it up)");
+            if (Files.isDirectory(dir)) {
+                try (var entries = Files.list(dir)) {
+                    if (entries.findAny().isPresent()) {
+                        throw new IllegalArgumentException("--data-dir " + dir + " is not empty (use --phase pass to"
+                                + " roll it up)");
+                    }
+                }
             }
             data = RollupDataset.of(o, Resolution.DAY.floor(System.currentTimeMillis()) - Resolution.DAY.millis());
         }
@@ -111,10 +117,10 @@ public final class RollupBenchmark {
                         data.samplesPerWindow() / perMinute, data.seed() + 1);
                 GraphSchema.ensure(driver, "");
                 writeInstances(new GraphWriter(driver, ""), data);
-                System.out.printf("%s; before: %s%n", ContributionWrites.measure(batches, new GraphWriter(driver, ""),
-                        data.largest(), BenchArgs.positive(o, "sink-minutes"), perMinute, data.hourStart(0),
-                        neo4j.pid()), load());
-                System.out.printf("after: %s; %s UTC%n", load(), Instant.now());
+                String before = load();
+                System.out.println(ContributionWrites.measure(batches, new GraphWriter(driver, ""), data.largest(),
+                        BenchArgs.positive(o, "sink-minutes"), perMinute, data.hourStart(0), neo4j.pid()));
+                System.out.printf("before: %s, after: %s; %s UTC%n", before, load(), Instant.now());
                 return 0;
             }
             if (!phase.equals("pass")) {
