@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * {@code ProcessHandle.Info} leaves both out for processes whose command line is long (a class
  * path of a hundred jars), which every JVM of the cluster has.
  */
-final class ProcFs {
+public final class ProcFs {
     /** Linux reports CPU time in USER_HZ ticks, 100 per second on every mainstream kernel build. */
     private static final long NANOS_PER_TICK = 10_000_000L;
 
@@ -18,7 +18,7 @@ final class ProcFs {
     }
 
     /** User plus system CPU time of process {@code pid} in nanoseconds, or -1 when it is gone. */
-    static long cpuNanos(long pid) {
+    public static long cpuNanos(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
             // fields after the parenthesised command name (which may hold spaces): state is field 3,

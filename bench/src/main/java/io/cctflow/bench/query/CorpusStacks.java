@@ -7,6 +7,7 @@ import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 /**
  * The stack corpus as graph-store records: each corpus method as a {@link MethodRecord}, each
@@ -15,12 +16,12 @@ import java.util.List;
  *
  * <p>Immutable; the {@link Cct}s it fills are the caller's.
  */
-final class CorpusStacks {
+public final class CorpusStacks {
     private final StackCorpus corpus;
     private final MethodRecord[] methods;
     private final long[][] ids;
 
-    CorpusStacks(StackCorpus corpus) {
+    public CorpusStacks(StackCorpus corpus) {
         this.corpus = corpus;
         methods = new MethodRecord[corpus.methodCount()];
         for (int m = 0; m < methods.length; m++) {
@@ -37,11 +38,11 @@ final class CorpusStacks {
         }
     }
 
-    StackCorpus corpus() {
+    public StackCorpus corpus() {
         return corpus;
     }
 
-    int stackCount() {
+    public int stackCount() {
         return ids.length;
     }
 
@@ -58,8 +59,29 @@ final class CorpusStacks {
         return ids[s].length;
     }
 
+    /**
+     * A tree of {@code samples} stacks drawn from the corpus in proportion to how often they were
+     * recorded, each distinct stack added once with its count (as the samples job merges a batch).
+     */
+    public Cct draw(Random random, int samples) {
+        int[] counts = new int[ids.length];
+        int[] touched = new int[Math.min(ids.length, samples)];
+        int distinct = 0;
+        for (int i = 0; i < samples; i++) {
+            int s = corpus.draw(random);
+            if (counts[s]++ == 0) {
+                touched[distinct++] = s;
+            }
+        }
+        Cct tree = new Cct();
+        for (int t = 0; t < distinct; t++) {
+            add(tree, touched[t], counts[touched[t]]);
+        }
+        return tree;
+    }
+
     /** Adds {@code count} samples of stack {@code s} on its recorded thread; returns its leaf node. */
-    int add(Cct tree, int s, long count) {
+    public int add(Cct tree, int s, long count) {
         return tree.addStack(ids[s], corpus.lines(s), ids[s].length, tree.thread(corpus.thread(s)), count);
     }
 

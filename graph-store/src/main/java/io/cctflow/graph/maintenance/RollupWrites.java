@@ -10,6 +10,7 @@ import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.DeploymentWindow;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +28,9 @@ import org.neo4j.driver.Session;
  */
 final class RollupWrites {
     private static final String WRITE_COVERAGE = """
-            MATCH (w:Window {key: $key})
-            SET w.coverStarts = $starts, w.coverChecksums = $checksums, w.coverFor = $coverFor
+            UNWIND $rows AS r
+            MATCH (w:Window {key: r.key})
+            SET w.coverStarts = r.starts, w.coverChecksums = r.checksums, w.coverFor = r.coverFor
             """;
 
     private final Driver driver;
@@ -41,23 +43,67 @@ final class RollupWrites {
         this.writer = new GraphWriter(driver, database);
     }
 
-    /** Replaces one execution's roll-up and records what it covers (nothing known: coverage removed). */
-    void writeInstanceRollup(CoveredWindow rollup, Resolution resolution) {
-        WindowCounts w = rollup.window();
-        writer.writeWindowCounts(List.of(w), resolution);
-        Map<String, Object> params = new HashMap<>(); // null values remove the properties
-        params.put("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis()));
-        if (rollup.coverage() != null) {
-            params.put("starts", PackedLongs.pack(rollup.coverage().starts()));
-            params.put("checksums", PackedLongs.pack(rollup.coverage().checksums()));
-            params.put("coverFor", WindowChecksum.of(SelfCounts.project(w.counts()), w.truncation())); // as stored
-        } else {
-            params.put("starts", null);
-            params.put("checksums", null);
-            params.put("coverFor", null);
+    /**
+     * Roll-ups of one resolution to write, written {@value #BATCH} at a time: their counts in one
+     * transaction, then their coverage in one (two commits per batch, where one roll-up at a time
+     * cost two per execution). Not thread-safe.
+     */
+    final class Batch {
+        private final Resolution resolution;
+        private final List<CoveredWindow> pending = new ArrayList<>(BATCH);
+
+        private Batch(Resolution resolution) {
+            this.resolution = resolution;
         }
+
+        /** Adds a roll-up to replace; writes the batch once it holds {@value #BATCH}. */
+        void add(CoveredWindow rollup) {
+            pending.add(rollup);
+            if (pending.size() >= BATCH) {
+                flush();
+            }
+        }
+
+        /** Writes what is pending. */
+        void flush() {
+            if (!pending.isEmpty()) {
+                writeInstanceRollups(pending, resolution);
+                pending.clear();
+            }
+        }
+    }
+
+    /** Instance roll-ups written per batch ({@link Batch}). */
+    static final int BATCH = 32;
+
+    /** A new, empty batch of {@code resolution} roll-ups. */
+    Batch batch(Resolution resolution) {
+        return new Batch(resolution);
+    }
+
+    /** Replaces executions' roll-ups and records what each covers (nothing known: coverage removed). */
+    void writeInstanceRollups(List<CoveredWindow> rollups, Resolution resolution) {
+        List<WindowCounts> windows = new ArrayList<>(rollups.size());
+        List<Map<String, Object>> rows = new ArrayList<>(rollups.size());
+        for (CoveredWindow rollup : rollups) {
+            WindowCounts w = rollup.window();
+            windows.add(w);
+            Map<String, Object> row = new HashMap<>(); // null values remove the properties
+            row.put("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis()));
+            if (rollup.coverage() != null) {
+                row.put("starts", PackedLongs.pack(rollup.coverage().starts()));
+                row.put("checksums", PackedLongs.pack(rollup.coverage().checksums()));
+                row.put("coverFor", WindowChecksum.of(SelfCounts.project(w.counts()), w.truncation())); // as stored
+            } else {
+                row.put("starts", null);
+                row.put("checksums", null);
+                row.put("coverFor", null);
+            }
+            rows.add(row);
+        }
+        writer.writeWindowCounts(windows, resolution);
         try (Session session = Sessions.open(driver, database)) {
-            session.executeWriteWithoutResult(tx -> tx.run(WRITE_COVERAGE, params).consume());
+            session.executeWriteWithoutResult(tx -> tx.run(WRITE_COVERAGE, Map.of("rows", rows)).consume());
         }
     }
 

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.neo4j.driver.Driver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,13 +43,18 @@ import org.slf4j.LoggerFactory;
  * is refused and counted ({@link Result#refused}). A deployment's hourly and daily windows are the
  * sums of its executions' ones, so they inherit that.
  *
- * <p>Memory: one execution at a time. Rolling up an hour holds one execution's fine windows of that
- * hour (60 at the samples job's default 1-min window) plus its deployment's running sums (the hour
- * and its six ten-minute windows, each folded every {@value RunningSum#PENDING} windows); a day holds
- * one execution's 24 hourly windows plus its deployment's running day sum. The number of executions
- * and deployments in the store does not change it.
+ * <p>Memory: one execution at a time, the next one read ahead. Rolling up an hour holds two
+ * executions' fine windows of that hour (the one summed and the next, read meanwhile on the pass's
+ * read-ahead thread, {@link ReadAhead}: 2 x 60 at the samples job's default 1-min window), up to
+ * {@value RollupWrites#BATCH} of its new hourly windows waiting to be written ({@link RollupWrites.Batch}),
+ * and its deployment's running sums (the hour and its six ten-minute windows, each folded every
+ * {@value RunningSum#PENDING} windows); a day holds two executions' 24 hourly windows, a batch of
+ * daily windows and the deployment's running day sum. Besides these, only the deployment's
+ * execution keys (its {@code members}) grow with the number of executions; the number of
+ * deployments and windows in the store does not change it.
  *
- * <p>Not thread-safe: run one pass at a time (the query service runs them on one thread).
+ * <p>Not thread-safe: run one pass at a time (the query service runs them on one thread). A pass
+ * reads on one thread of its own besides the caller's, and stops it before it returns.
  */
 public final class Rollups {
     private static final Logger LOG = LoggerFactory.getLogger(Rollups.class);
@@ -93,8 +100,25 @@ public final class Rollups {
             }
         }
         Tally tally = new Tally();
+        ExecutorService readAhead = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "cctflow-rollup-read-ahead");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            rollHoursAndDays(state, hours, dayEnd, readAhead, tally);
+        } finally {
+            readAhead.shutdownNow();
+        }
+        progress.write(new RollupState(Math.max(hourEnd, state.hourDoneUntil()),
+                Math.max(dayEnd, state.dayDoneUntil()), passStart - WindowReader.WRITE_MARGIN_MILLIS));
+        return new Result(hours.size(), tally.days, tally.written, tally.refused);
+    }
+
+    private void rollHoursAndDays(RollupState state, TreeSet<Long> hours, long dayEnd,
+            ExecutorService readAhead, Tally tally) {
         for (long hour : hours) {
-            rollHour(hour, tally);
+            rollHour(hour, readAhead, tally);
         }
 
         TreeSet<Long> days = new TreeSet<>();
@@ -107,11 +131,9 @@ public final class Rollups {
             }
         }
         for (long day : days) {
-            rollDay(day, tally);
+            rollDay(day, readAhead, tally);
         }
-        progress.write(new RollupState(Math.max(hourEnd, state.hourDoneUntil()),
-                Math.max(dayEnd, state.dayDoneUntil()), passStart - WindowReader.WRITE_MARGIN_MILLIS));
-        return new Result(hours.size(), days.size(), tally.written, tally.refused);
+        tally.days = days.size();
     }
 
     /**
@@ -121,7 +143,7 @@ public final class Rollups {
      * of slots where an execution's covered fine windows are gone are left as they are (they expire
      * with the fine windows).
      */
-    private void rollHour(long hour, Tally tally) {
+    private void rollHour(long hour, ExecutorService readAhead, Tally tally) {
         long end = hour + Resolution.HOUR.millis();
         for (Map.Entry<String, TreeSet<String>> d : byDeployment(hour, end, Resolution.FINE, Resolution.HOUR)
                 .entrySet()) {
@@ -129,30 +151,35 @@ public final class Rollups {
             TreeMap<Long, RunningSum> tens = new TreeMap<>();
             TreeMap<Long, TreeSet<String>> tenMembers = new TreeMap<>();
             TreeSet<Long> incomplete = new TreeSet<>();
-            for (String execution : d.getValue()) {
-                List<CoveredWindow> fine = reader.coveredWindows(execution, Resolution.FINE, hour, end);
-                CoveredWindow existing = single(reader.coveredWindows(execution, Resolution.HOUR, hour, hour + 1));
-                Map<Long, WindowCounts> byStart = new HashMap<>();
-                for (CoveredWindow f : fine) {
-                    byStart.put(f.window().windowStartMillis(), f.window());
-                    long slot = Resolution.TEN_MINUTES.floor(f.window().windowStartMillis());
-                    tens.computeIfAbsent(slot, s -> new RunningSum()).add(f.window());
-                    tenMembers.computeIfAbsent(slot, s -> new TreeSet<>()).add(execution);
-                }
-                if (existing != null && existing.coverage() != null) {
-                    for (long s : existing.coverage().starts()) {
-                        if (!byStart.containsKey(s)) {
-                            incomplete.add(Resolution.TEN_MINUTES.floor(s));
+            RollupWrites.Batch batch = writes.batch(Resolution.HOUR);
+            ReadAhead.forEach(List.copyOf(d.getValue()), readAhead, execution -> new Parts(
+                    reader.coveredWindows(execution, Resolution.FINE, hour, end),
+                    single(reader.coveredWindows(execution, Resolution.HOUR, hour, hour + 1))), (execution, parts) -> {
+                        List<CoveredWindow> fine = parts.parts();
+                        CoveredWindow existing = parts.existing();
+                        Map<Long, WindowCounts> byStart = new HashMap<>();
+                        for (CoveredWindow f : fine) {
+                            byStart.put(f.window().windowStartMillis(), f.window());
+                            long slot = Resolution.TEN_MINUTES.floor(f.window().windowStartMillis());
+                            tens.computeIfAbsent(slot, s -> new RunningSum()).add(f.window());
+                            tenMembers.computeIfAbsent(slot, s -> new TreeSet<>()).add(execution);
                         }
-                    }
-                }
-                CoveredWindow rolled = fine.isEmpty() ? existing
-                        : store(CoveredSum.combine(execution, hour, Resolution.HOUR, existing, fine,
-                                starts -> starts.stream().map(byStart::get).toList()), Resolution.HOUR, tally);
-                if (rolled != null) { // null only if its windows went between the listing and the read
-                    hourSum.add(rolled.window());
-                }
-            }
+                        if (existing != null && existing.coverage() != null) {
+                            for (long s : existing.coverage().starts()) {
+                                if (!byStart.containsKey(s)) {
+                                    incomplete.add(Resolution.TEN_MINUTES.floor(s));
+                                }
+                            }
+                        }
+                        CoveredWindow rolled = fine.isEmpty() ? existing
+                                : store(CoveredSum.combine(execution, hour, Resolution.HOUR, existing, fine,
+                                        starts -> starts.stream().map(byStart::get).toList()), Resolution.HOUR,
+                                        batch, tally);
+                        if (rolled != null) { // null only if its windows went between the listing and the read
+                            hourSum.add(rolled.window());
+                        }
+                    });
+            batch.flush(); // the executions' roll-ups before the deployment's
             writes.writeDeploymentWindows(List.of(new DeploymentWindow(
                     hourSum.window(d.getKey(), hour, Resolution.HOUR), List.copyOf(d.getValue()))), Resolution.HOUR);
             List<DeploymentWindow> tenWindows = new ArrayList<>();
@@ -172,29 +199,33 @@ public final class Rollups {
      * the day into its daily window ({@link CoveredSum}: fine windows its hours cover and it does not
      * are read by key), added to the deployment's daily sum.
      */
-    private void rollDay(long day, Tally tally) {
+    private void rollDay(long day, ExecutorService readAhead, Tally tally) {
         long end = day + Resolution.DAY.millis();
         for (Map.Entry<String, TreeSet<String>> d : byDeployment(day, end, Resolution.HOUR, Resolution.DAY)
                 .entrySet()) {
             RunningSum daySum = new RunningSum();
-            for (String execution : d.getValue()) {
-                List<CoveredWindow> hours = reader.coveredWindows(execution, Resolution.HOUR, day, end);
-                CoveredWindow existing = single(reader.coveredWindows(execution, Resolution.DAY, day, day + 1));
-                CoveredWindow rolled = hours.isEmpty() ? existing
-                        : store(CoveredSum.combine(execution, day, Resolution.DAY, existing, hours,
-                                starts -> reader.windows(starts.stream().map(s -> new WindowSpan(execution,
-                                        Resolution.FINE, s, s + 1)).toList())), Resolution.DAY, tally);
-                if (rolled != null) {
-                    daySum.add(rolled.window());
-                }
-            }
+            RollupWrites.Batch batch = writes.batch(Resolution.DAY);
+            ReadAhead.forEach(List.copyOf(d.getValue()), readAhead, execution -> new Parts(
+                    reader.coveredWindows(execution, Resolution.HOUR, day, end),
+                    single(reader.coveredWindows(execution, Resolution.DAY, day, day + 1))), (execution, parts) -> {
+                        CoveredWindow rolled = parts.parts().isEmpty() ? parts.existing()
+                                : store(CoveredSum.combine(execution, day, Resolution.DAY, parts.existing(),
+                                        parts.parts(), starts -> reader.windows(starts.stream().map(s -> new WindowSpan(
+                                                execution, Resolution.FINE, s, s + 1)).toList())), Resolution.DAY,
+                                        batch, tally);
+                        if (rolled != null) {
+                            daySum.add(rolled.window());
+                        }
+                    });
+            batch.flush();
             writes.writeDeploymentWindows(List.of(new DeploymentWindow(
                     daySum.window(d.getKey(), day, Resolution.DAY), List.copyOf(d.getValue()))), Resolution.DAY);
             tally.written++;
         }
     }
 
-    private CoveredWindow store(CoveredSum.Outcome outcome, Resolution resolution, Tally tally) {
+    private CoveredWindow store(CoveredSum.Outcome outcome, Resolution resolution, RollupWrites.Batch batch,
+            Tally tally) {
         if (outcome.refused() > 0) {
             WindowCounts w = outcome.rollup().window();
             LOG.warn("{} roll-up of {} at {}: {} fine window(s) refused, since what they replace or add to is gone"
@@ -203,7 +234,7 @@ public final class Rollups {
             tally.refused += outcome.refused();
         }
         if (outcome.changed()) {
-            writes.writeInstanceRollup(outcome.rollup(), resolution);
+            batch.add(outcome.rollup());
             tally.written++;
         }
         return outcome.rollup();
@@ -227,8 +258,13 @@ public final class Rollups {
         return windows.isEmpty() ? null : windows.get(0);
     }
 
+    /** One execution's windows inside a roll-up's slot, and its stored roll-up there (or null). */
+    private record Parts(List<CoveredWindow> parts, CoveredWindow existing) {
+    }
+
     /** What a pass has done so far. */
     private static final class Tally {
+        int days;
         int written;
         int refused;
     }

@@ -44,6 +44,24 @@ class RollupsOneExecutionAtATimeTest extends CleanGraph {
         for (int i = 0; i < 36; i++) {
             executions.add(new ExecutionId(i % 5 == 0 ? "other" : "svc", "v" + (i % 3), "i" + i).key());
         }
+        assertRollUpsEqualAllAtOnce(executions, random);
+    }
+
+    /**
+     * A deployment of more executions than the pass writes per batch ({@link RollupWrites#BATCH}),
+     * not a multiple of it: full batches, a partial one, and the read-ahead over all of them.
+     */
+    @Test
+    void rollUpsOfADeploymentLargerThanAWriteBatchEqualTheAllAtOnceSums() {
+        Random random = new Random(61);
+        List<String> executions = new ArrayList<>();
+        for (int i = 0; i < 2 * RollupWrites.BATCH + 5; i++) {
+            executions.add(new ExecutionId("svc", "v1", "i" + i).key());
+        }
+        assertRollUpsEqualAllAtOnce(executions, random);
+    }
+
+    private void assertRollUpsEqualAllAtOnce(List<String> executions, Random random) {
         List<WindowCounts> fine = new ArrayList<>();
         for (String key : executions) {
             ExecutionId e = ExecutionId.fromKey(key);
