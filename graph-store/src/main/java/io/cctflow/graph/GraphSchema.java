@@ -54,21 +54,31 @@ import org.neo4j.driver.Session;
  * definition ({@code service} absent: every service); deleted and rejected ones are absent.
  */
 public final class GraphSchema {
+    /**
+     * Indexes and constraints of the layouts before, dropped first: a window was named by a stored
+     * {@code key} string (its own constraint and index entry, and a string-store record each, about
+     * 250 bytes a window), now by its {@code (instance, resolution, start)} constraint, which replaced
+     * the index on the same properties; {@code (instance, start)} served no query that the constraint
+     * does not, and retention seeks {@code (resolution, start)} where it used {@code (resolution, end)}.
+     */
+    static final List<String> DROPPED = List.of(
+            "DROP CONSTRAINT window_key IF EXISTS",
+            "DROP INDEX window_instance_start IF EXISTS",
+            "DROP INDEX window_instance_resolution_start IF EXISTS",
+            "DROP INDEX window_resolution_end IF EXISTS");
+
     static final List<String> STATEMENTS = List.of(
             "CREATE CONSTRAINT service_name IF NOT EXISTS FOR (s:Service) REQUIRE s.name IS UNIQUE",
             "CREATE CONSTRAINT deployment_key IF NOT EXISTS FOR (d:Deployment) REQUIRE d.key IS UNIQUE",
             "CREATE CONSTRAINT instance_key IF NOT EXISTS FOR (i:Instance) REQUIRE i.key IS UNIQUE",
-            "CREATE CONSTRAINT window_key IF NOT EXISTS FOR (w:Window) REQUIRE w.key IS UNIQUE",
+            "CREATE CONSTRAINT window_identity IF NOT EXISTS FOR (w:Window) REQUIRE (w.instance, w.resolution, w.start) IS UNIQUE",
             "CREATE CONSTRAINT cct_node_id IF NOT EXISTS FOR (n:CctNode) REQUIRE n.id IS UNIQUE",
             "CREATE CONSTRAINT method_id IF NOT EXISTS FOR (m:Method) REQUIRE m.id IS UNIQUE",
             "CREATE CONSTRAINT node_tasks_key IF NOT EXISTS FOR (t:NodeTasks) REQUIRE t.key IS UNIQUE",
             "CREATE CONSTRAINT task_definition_id IF NOT EXISTS FOR (d:TaskDefinition) REQUIRE d.id IS UNIQUE",
             "CREATE CONSTRAINT code_class_key IF NOT EXISTS FOR (c:CodeClass) REQUIRE c.key IS UNIQUE",
             "CREATE CONSTRAINT maintenance_lease_name IF NOT EXISTS FOR (l:MaintenanceLease) REQUIRE l.name IS UNIQUE",
-            "CREATE INDEX window_instance_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.start)",
-            "CREATE INDEX window_instance_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.resolution, w.start)",
             "CREATE INDEX window_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.start)",
-            "CREATE INDEX window_resolution_end IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.end)",
             "CREATE INDEX window_resolution_written IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.written)",
             "CREATE INDEX method_class_name IF NOT EXISTS FOR (m:Method) ON (m.className, m.name)",
             "CREATE INDEX cct_node_method IF NOT EXISTS FOR (n:CctNode) ON (n.methodId)");
@@ -79,8 +89,10 @@ public final class GraphSchema {
     /** Creates constraints, indexes and the virtual root node if they do not exist. */
     public static void ensure(Driver driver, String database) {
         try (Session session = Sessions.open(driver, database)) {
-            for (String statement : STATEMENTS) {
-                session.executeWriteWithoutResult(tx -> tx.run(statement).consume());
+            for (List<String> statements : List.of(DROPPED, STATEMENTS)) {
+                for (String statement : statements) {
+                    session.executeWriteWithoutResult(tx -> tx.run(statement).consume());
+                }
             }
             session.executeWriteWithoutResult(tx -> tx.run(
                             "MERGE (r:CctNode {id: $id}) SET r.parentId = $none, r.methodId = 0, r.line = 0,"

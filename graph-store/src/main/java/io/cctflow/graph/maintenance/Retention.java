@@ -54,7 +54,7 @@ public final class Retention {
             while (true) {
                 long n = session.executeWrite(tx -> tx.run("""
                         MATCH (w:Window)
-                        WHERE w.resolution = $resolution AND w.end <= $cutoff
+                        WHERE w.resolution = $resolution AND w.start < $cutoff AND w.end <= $cutoff
                         WITH w LIMIT $batch
                         DETACH DELETE w
                         RETURN count(*) AS n

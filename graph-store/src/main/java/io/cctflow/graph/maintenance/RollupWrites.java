@@ -27,7 +27,7 @@ import org.neo4j.driver.Session;
  */
 final class RollupWrites {
     private static final String WRITE_COVERAGE = """
-            MATCH (w:Window {key: $key})
+            MATCH (w:Window {instance: $instance, resolution: $resolution, start: $start})
             SET w.coverStarts = $starts, w.coverChecksums = $checksums, w.coverFor = $coverFor
             """;
 
@@ -46,7 +46,7 @@ final class RollupWrites {
         WindowCounts w = rollup.window();
         writer.writeWindowCounts(List.of(w), resolution);
         Map<String, Object> params = new HashMap<>(); // null values remove the properties
-        params.put("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis()));
+        params.putAll(Keys.windowIdentity(w.executionKey(), resolution, w.windowStartMillis()));
         if (rollup.coverage() != null) {
             params.put("starts", PackedLongs.pack(rollup.coverage().starts()));
             params.put("checksums", PackedLongs.pack(rollup.coverage().checksums()));
@@ -61,8 +61,8 @@ final class RollupWrites {
         }
     }
 
-    /** Replaces roll-ups of whole deployments. */
-    void writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution) {
-        writer.writeDeploymentWindows(windows, resolution);
+    /** Replaces roll-ups of whole deployments (those of one member only where stored); returns how many were written. */
+    int writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution) {
+        return writer.writeDeploymentWindows(windows, resolution);
     }
 }

@@ -153,7 +153,7 @@ public final class Rollups {
                     hourSum.add(rolled.window());
                 }
             }
-            writes.writeDeploymentWindows(List.of(new DeploymentWindow(
+            tally.written += writes.writeDeploymentWindows(List.of(new DeploymentWindow(
                     hourSum.window(d.getKey(), hour, Resolution.HOUR), List.copyOf(d.getValue()))), Resolution.HOUR);
             List<DeploymentWindow> tenWindows = new ArrayList<>();
             tens.forEach((slot, sum) -> {
@@ -162,8 +162,7 @@ public final class Rollups {
                             List.copyOf(tenMembers.get(slot))));
                 }
             });
-            writes.writeDeploymentWindows(tenWindows, Resolution.TEN_MINUTES);
-            tally.written += 1 + tenWindows.size();
+            tally.written += writes.writeDeploymentWindows(tenWindows, Resolution.TEN_MINUTES);
         }
     }
 
@@ -188,9 +187,8 @@ public final class Rollups {
                     daySum.add(rolled.window());
                 }
             }
-            writes.writeDeploymentWindows(List.of(new DeploymentWindow(
+            tally.written += writes.writeDeploymentWindows(List.of(new DeploymentWindow(
                     daySum.window(d.getKey(), day, Resolution.DAY), List.copyOf(d.getValue()))), Resolution.DAY);
-            tally.written++;
         }
     }
 
