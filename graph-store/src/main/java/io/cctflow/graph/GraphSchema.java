@@ -15,12 +15,12 @@ import org.neo4j.driver.Session;
  * (:Service {name}) -[:HAS_DEPLOYMENT]-> (:Deployment {key, service, version, firstSample, lastSample})
  *     -[:HAS_INSTANCE]-> (:Instance {key, service, version, instanceId, host, pid, startTime,
  *                                    labels, firstSample, lastSample})
- *     -[:HAS_WINDOW]-> (:Window {key, instance, resolution, start, end, counts (PackedWindow; or, as
+ * (:Window {instance (the :Instance's key), resolution, start (unique together), end, counts (PackedWindow; or, as
  *                                written before: nodeIds[], self[], total[], threadNodeIds[], threadIds[],
  *                                threadSelf[], threadDictIds[], threadDictNames[], threadRawNames[],
  *                                methodIds[], methodSamples[], methodSelf[]),
  *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired, checksum})
- * (:Window {key, instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})
+ * (:Window {instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})
  * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)
  * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})
  * (:NodeTasks {key, service, nodeId, tasks[]})

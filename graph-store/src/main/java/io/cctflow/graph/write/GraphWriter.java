@@ -105,14 +105,16 @@ public final class GraphWriter {
                 w.truncatedAmbiguous = r.truncatedAmbiguous, w.truncatedExpired = r.truncatedExpired
             """;
 
+    /**
+     * Windows are found by their {@code instance} property (every query seeks an index), so they
+     * are not linked to their {@code :Instance}: a {@code HAS_WINDOW} relationship per window (34
+     * bytes, written with a look-up of the instance and a check of its relationships) was read by
+     * nothing. Windows written before keep theirs.
+     */
     private static final String WRITE_WINDOWS = """
             UNWIND $rows AS r
             MERGE (w:Window {instance: r.instance, resolution: r.resolution, start: r.start})
-            """ + SET_WINDOW + """
-            WITH w, r
-            MATCH (i:Instance {key: r.instance})
-            MERGE (i)-[:HAS_WINDOW]->(w)
-            """;
+            """ + SET_WINDOW;
 
     /** Rewrites windows that are stored already and creates none (one-member deployment roll-ups). */
     private static final String UPDATE_WINDOWS = """
@@ -221,7 +223,7 @@ public final class GraphWriter {
         });
     }
 
-    /** Replaces the counts of each fine (execution, window); call after the execution is written. */
+    /** Replaces the counts of each fine (execution, window). */
     public void writeWindowCounts(List<WindowCounts> windows) {
         writeWindowCounts(windows, Resolution.FINE);
     }
