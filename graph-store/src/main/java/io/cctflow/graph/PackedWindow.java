@@ -43,8 +43,10 @@ public final class PackedWindow {
      */
     static final int PROJECTED = 2;
     /**
-     * A projection ({@link #PROJECTED}) with its per-thread entries coded per node, one varint
-     * {@code v} each: 0 for no entry (the root); for a node whose samples all ran on one thread (most
+     * A projection ({@link #PROJECTED}) with its per-thread entries coded per node. First the
+     * thread's row plus one if every sample ran on one thread (then nothing more: each node of
+     * non-zero self has one entry on it, with all its self), else 0 and per node one varint
+     * {@code v}: 0 for no entry (the root); for a node whose samples all ran on one thread (most
      * rows of a light window) its thread's row in the dictionary plus one (1 to d, d threads in the
      * dictionary), where format {@value #PROJECTED} wrote a row gap, the thread's row and the self
      * count again; else {@code d + k} followed by its k entries' thread rows and self counts. What
@@ -128,6 +130,11 @@ public final class PackedWindow {
     /** The per-thread entries of format {@value #PROJECTED_BY_NODE}: per node, in row order. */
     private static void packEntriesByNode(Out out, long[] self, int[] nodeRows, int[] dictRows, long[] threadSelf,
             int threads) {
+        int uniform = uniformThread(self, nodeRows, dictRows, threadSelf);
+        out.varint(uniform + 1L);
+        if (uniform >= 0) {
+            return;
+        }
         int e = 0;
         for (int n = 0; n < self.length; n++) {
             int first = e;
@@ -146,6 +153,29 @@ public final class PackedWindow {
                 }
             }
         }
+    }
+
+    /**
+     * The thread row every sample ran on (each node of non-zero self has one entry, on that
+     * thread, with all its self; a node of zero self has none: a single-threaded window, then
+     * coded by that row alone), or -1.
+     */
+    private static int uniformThread(long[] self, int[] nodeRows, int[] dictRows, long[] threadSelf) {
+        int thread = dictRows.length > 0 ? dictRows[0] : -1;
+        int e = 0;
+        for (int n = 0; n < self.length && thread >= 0; n++) {
+            if (self[n] == 0) {
+                if (e < nodeRows.length && nodeRows[e] == n) {
+                    return -1;
+                }
+            } else if (e < nodeRows.length && nodeRows[e] == n && dictRows[e] == thread && threadSelf[e] == self[n]
+                    && (e + 1 == nodeRows.length || nodeRows[e + 1] != n)) {
+                e++;
+            } else {
+                return -1;
+            }
+        }
+        return e == nodeRows.length ? thread : -1;
     }
 
     private static boolean isNonDecreasing(int[] rows) {
@@ -217,8 +247,33 @@ public final class PackedWindow {
     private record Entries(long[] nodeIds, long[] threadIds, long[] self) {
     }
 
+    /** The entries of a window whose samples all ran on thread row {@code uniform - 1}: one per node of non-zero self. */
+    private static Entries uniformEntries(In in, long uniform, long[] nodeIds, long[] self, long[] dictIds) {
+        int threads = dictIds.length;
+        int row = in.row(uniform < 0 || uniform > threads ? -1 : (int) uniform - 1, threads);
+        int entries = 0;
+        for (long s : self) {
+            entries += s != 0 ? 1 : 0;
+        }
+        long[] node = new long[entries];
+        long[] thread = new long[entries];
+        long[] threadSelf = new long[entries];
+        for (int n = 0, e = 0; n < nodeIds.length; n++) {
+            if (self[n] != 0) {
+                node[e] = nodeIds[n];
+                thread[e] = dictIds[row];
+                threadSelf[e++] = self[n];
+            }
+        }
+        return new Entries(node, thread, threadSelf);
+    }
+
     /** What {@link #packEntriesByNode} wrote. */
     private static Entries unpackEntriesByNode(In in, long[] nodeIds, long[] self, long[] dictIds) {
+        long uniform = in.varint();
+        if (uniform != 0) { // one thread
+            return uniformEntries(in, uniform, nodeIds, self, dictIds);
+        }
         long[] node = new long[nodeIds.length];
         long[] thread = new long[nodeIds.length];
         long[] threadSelf = new long[nodeIds.length];

@@ -128,6 +128,24 @@ class PackedWindowTest {
         assertThat(PackedWindow.unpack(format2)).isEqualTo(c); // windows written before are still read
     }
 
+    /** A window whose samples all ran on one thread is coded by that thread alone, and read back equal. */
+    @Property(tries = 100)
+    void singleThreadedProjectionsComeBackEqual(@ForAll long seed, @ForAll @IntRange(min = 1, max = 60) int stacks) {
+        Random random = new Random(seed);
+        io.cctflow.core.Cct tree = new io.cctflow.core.Cct();
+        int thread = tree.thread(random.nextBoolean() ? "main" : "worker-3");
+        for (int s = 0; s < stacks; s++) {
+            int depth = 1 + random.nextInt(6);
+            long[] methods = random.longs(depth, 1, 5).toArray(); // few methods: recursion happens
+            tree.addStack(methods, new int[depth], depth, thread, 1 + random.nextInt(9));
+        }
+        TreeCounts c = SelfCounts.project(TreeCounts.of(tree));
+        byte[] packed = PackedWindow.pack(c);
+        assertThat(PackedWindow.unpack(packed)).isEqualTo(c);
+        // one byte for all entries: nodes, self counts and the dictionary are all the rest
+        assertThat(packed.length).isLessThan(PackedWindow.pack(c, false).length - c.threadNodeIds().length);
+    }
+
     @Example
     void refusesAnotherFormatVersion() {
         byte[] packed = PackedWindow.pack(TreeCounts.empty());
