@@ -15,12 +15,12 @@ import org.neo4j.driver.Session;
  * (:Service {name}) -[:HAS_DEPLOYMENT]-> (:Deployment {key, service, version, firstSample, lastSample})
  *     -[:HAS_INSTANCE]-> (:Instance {key, service, version, instanceId, host, pid, startTime,
  *                                    labels, firstSample, lastSample})
- *     -[:HAS_WINDOW]-> (:Window {key, instance, resolution, start, end, counts (PackedWindow; or, as
+ * (:Window {instance (the :Instance's key), resolution, start (unique together), end, counts (PackedWindow; or, as
  *                                written before: nodeIds[], self[], total[], threadNodeIds[], threadIds[],
  *                                threadSelf[], threadDictIds[], threadDictNames[], threadRawNames[],
  *                                methodIds[], methodSamples[], methodSelf[]),
  *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired, checksum})
- * (:Window {key, instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})
+ * (:Window {instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})
  * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)
  * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})
  * (:NodeTasks {key, service, nodeId, tasks[]})
@@ -54,11 +54,24 @@ import org.neo4j.driver.Session;
  * definition ({@code service} absent: every service); deleted and rejected ones are absent.
  */
 public final class GraphSchema {
+    /**
+     * Indexes and constraints of the layouts before, dropped first: a window was named by a stored
+     * {@code key} string (its own constraint and index entry, and a string-store record each, about
+     * 250 bytes a window), now by its {@code (instance, resolution, start)} constraint, which replaced
+     * the index on the same properties; {@code (instance, start)} served no query that the constraint
+     * does not, and retention seeks {@code (resolution, start)} where it used {@code (resolution, end)}.
+     */
+    static final List<String> DROPPED = List.of(
+            "DROP CONSTRAINT window_key IF EXISTS",
+            "DROP INDEX window_instance_start IF EXISTS",
+            "DROP INDEX window_instance_resolution_start IF EXISTS",
+            "DROP INDEX window_resolution_end IF EXISTS");
+
     static final List<String> STATEMENTS = List.of(
             "CREATE CONSTRAINT service_name IF NOT EXISTS FOR (s:Service) REQUIRE s.name IS UNIQUE",
             "CREATE CONSTRAINT deployment_key IF NOT EXISTS FOR (d:Deployment) REQUIRE d.key IS UNIQUE",
             "CREATE CONSTRAINT instance_key IF NOT EXISTS FOR (i:Instance) REQUIRE i.key IS UNIQUE",
-            "CREATE CONSTRAINT window_key IF NOT EXISTS FOR (w:Window) REQUIRE w.key IS UNIQUE",
+            "CREATE CONSTRAINT window_identity IF NOT EXISTS FOR (w:Window) REQUIRE (w.instance, w.resolution, w.start) IS UNIQUE",
             "CREATE CONSTRAINT cct_node_id IF NOT EXISTS FOR (n:CctNode) REQUIRE n.id IS UNIQUE",
             "CREATE CONSTRAINT method_id IF NOT EXISTS FOR (m:Method) REQUIRE m.id IS UNIQUE",
             "CREATE CONSTRAINT node_tasks_key IF NOT EXISTS FOR (t:NodeTasks) REQUIRE t.key IS UNIQUE",
@@ -66,10 +79,7 @@ public final class GraphSchema {
             "CREATE CONSTRAINT code_class_key IF NOT EXISTS FOR (c:CodeClass) REQUIRE c.key IS UNIQUE",
             "CREATE CONSTRAINT maintenance_lease_name IF NOT EXISTS FOR (l:MaintenanceLease) REQUIRE l.name IS UNIQUE",
             "CREATE CONSTRAINT store_stamp_name IF NOT EXISTS FOR (s:StoreStamp) REQUIRE s.name IS UNIQUE",
-            "CREATE INDEX window_instance_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.start)",
-            "CREATE INDEX window_instance_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.instance, w.resolution, w.start)",
             "CREATE INDEX window_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.start)",
-            "CREATE INDEX window_resolution_end IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.end)",
             "CREATE INDEX window_resolution_written IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.written)",
             "CREATE INDEX method_class_name IF NOT EXISTS FOR (m:Method) ON (m.className, m.name)",
             "CREATE INDEX cct_node_method IF NOT EXISTS FOR (n:CctNode) ON (n.methodId)");
@@ -80,8 +90,10 @@ public final class GraphSchema {
     /** Creates constraints, indexes and the virtual root node if they do not exist. */
     public static void ensure(Driver driver, String database) {
         try (Session session = Sessions.open(driver, database)) {
-            for (String statement : STATEMENTS) {
-                session.executeWriteWithoutResult(tx -> tx.run(statement).consume());
+            for (List<String> statements : List.of(DROPPED, STATEMENTS)) {
+                for (String statement : statements) {
+                    session.executeWriteWithoutResult(tx -> tx.run(statement).consume());
+                }
             }
             session.executeWriteWithoutResult(tx -> tx.run(
                             "MERGE (r:CctNode {id: $id}) SET r.parentId = $none, r.methodId = 0, r.line = 0,"

@@ -2,6 +2,7 @@ package io.cctflow.graph;
 
 import io.cctflow.model.Resolution;
 import io.cctflow.core.ExecutionId;
+import java.util.Map;
 
 /** Composite keys of stored entities, built the same way by the writer and the reader. */
 public final class Keys {
@@ -44,6 +45,21 @@ public final class Keys {
         return resolution == Resolution.FINE ? window(executionKey, windowStartMillis)
                 : executionKey + SEP + resolution.property() + SEP + windowStartMillis;
     }
+
+    /**
+     * The stored identity of a window (its unique {@code (instance, resolution, start)}) as query
+     * parameters for {@link #MATCH_WINDOWS}. {@link #window} names the same window in memory (caches,
+     * maps); since 2026-11-29 the name is no longer stored.
+     */
+    public static Map<String, Object> windowIdentity(String executionKey, Resolution resolution, long windowStartMillis) {
+        return Map.of("instance", executionKey, "resolution", resolution.property(), "start", windowStartMillis);
+    }
+
+    /** Matches {@code w} for each {@link #windowIdentity} in {@code $windows} (an index seek each). */
+    public static final String MATCH_WINDOWS = """
+            UNWIND $windows AS s
+            MATCH (w:Window {instance: s.instance, resolution: s.resolution, start: s.start})
+            """;
 
     public static String nodeTasks(String service, long nodeId) {
         return service + SEP + nodeId;

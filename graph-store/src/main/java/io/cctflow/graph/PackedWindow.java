@@ -28,8 +28,9 @@ import java.util.Arrays;
  * <p>Format: the version {@value #VERSION}, then the node, thread-dictionary, raw-name, thread and
  * method tables, each as its row count followed by its columns. Format {@value #PROJECTED} (a
  * projection, {@link SelfCounts}, which is what windows hold since): per node its self count only,
- * then the root's {@code total - self} when the root has a row, and no method table.
- * Stateless and thread-safe.
+ * then the root's {@code total - self} when the root has a row, and no method table. Format
+ * {@value #PROJECTED_BY_NODE}: the same, with the per-thread entries per node (what is written
+ * now when the entries are in node order, as a tree's always are). Stateless and thread-safe.
  */
 public final class PackedWindow {
     /** Eight bytes of an array as one little-endian long. */
@@ -41,6 +42,18 @@ public final class PackedWindow {
      * them) and no per-method table; what every window is written in. {@link #VERSION} is still read.
      */
     static final int PROJECTED = 2;
+    /**
+     * A projection ({@link #PROJECTED}) with its per-thread entries coded per node. First the
+     * thread's row plus one if every sample ran on one thread (then nothing more: each node of
+     * non-zero self has one entry on it, with all its self), else 0 and per node one varint
+     * {@code v}: 0 for no entry (the root); for a node whose samples all ran on one thread (most
+     * rows of a light window) its thread's row in the dictionary plus one (1 to d, d threads in the
+     * dictionary), where format {@value #PROJECTED} wrote a row gap, the thread's row and the self
+     * count again; else {@code d + k} followed by its k entries' thread rows and self counts. What
+     * windows are written in since 2026-11-29 (when their entries are in node order, as a tree's
+     * always are); {@link #PROJECTED} is still read.
+     */
+    static final int PROJECTED_BY_NODE = 3;
 
     private PackedWindow() {
     }
@@ -51,6 +64,11 @@ public final class PackedWindow {
      * dictionary (never so in counts built from a tree; such tables are stored as columns).
      */
     public static byte[] pack(TreeCounts c) {
+        return pack(c, true);
+    }
+
+    /** {@link #pack}; with {@code byNodeAllowed} false a projection is written in format {@value #PROJECTED}. */
+    static byte[] pack(TreeCounts c, boolean byNodeAllowed) {
         long[] nodeIds = c.nodeIds();
         long[] threadNodeIds = c.threadNodeIds();
         long[] threadIds = c.threadIds();
@@ -65,8 +83,9 @@ public final class PackedWindow {
             }
         }
         boolean projected = SelfCounts.isProjected(c);
+        boolean byNode = byNodeAllowed && projected && threadNodeIds.length > 0 && isNonDecreasing(nodeRows);
         Out out = new Out(16 + nodeIds.length * 11 + threadNodeIds.length * 3 + c.methodIds().length * 11);
-        out.varint(projected ? PROJECTED : VERSION);
+        out.varint(byNode ? PROJECTED_BY_NODE : projected ? PROJECTED : VERSION);
         out.keys(nodeIds);
         long[] self = c.self();
         long[] total = c.total();
@@ -84,6 +103,10 @@ public final class PackedWindow {
         out.strings(c.threadDictNames());
         out.strings(c.rawThreadNames().names());
         long[] threadSelf = c.threadSelf();
+        if (byNode) {
+            packEntriesByNode(out, self, nodeRows, dictRows, threadSelf, dictIds.length);
+            return out.bytes();
+        }
         out.varint(threadNodeIds.length);
         int previousRow = 0;
         for (int e = 0; e < threadNodeIds.length; e++) {
@@ -104,6 +127,66 @@ public final class PackedWindow {
         return out.bytes();
     }
 
+    /** The per-thread entries of format {@value #PROJECTED_BY_NODE}: per node, in row order. */
+    private static void packEntriesByNode(Out out, long[] self, int[] nodeRows, int[] dictRows, long[] threadSelf,
+            int threads) {
+        int uniform = uniformThread(self, nodeRows, dictRows, threadSelf);
+        out.varint(uniform + 1L);
+        if (uniform >= 0) {
+            return;
+        }
+        int e = 0;
+        for (int n = 0; n < self.length; n++) {
+            int first = e;
+            while (e < nodeRows.length && nodeRows[e] == n) {
+                e++;
+            }
+            if (e - first == 1 && threadSelf[first] == self[n]) {
+                out.varint(dictRows[first] + 1L);
+            } else if (e == first) {
+                out.varint(0);
+            } else {
+                out.varint((long) threads + (e - first));
+                for (int k = first; k < e; k++) {
+                    out.varint(dictRows[k]);
+                    out.varint(threadSelf[k]);
+                }
+            }
+        }
+    }
+
+    /**
+     * The thread row every sample ran on (each node of non-zero self has one entry, on that
+     * thread, with all its self; a node of zero self has none: a single-threaded window, then
+     * coded by that row alone), or -1.
+     */
+    private static int uniformThread(long[] self, int[] nodeRows, int[] dictRows, long[] threadSelf) {
+        int thread = dictRows.length > 0 ? dictRows[0] : -1;
+        int e = 0;
+        for (int n = 0; n < self.length && thread >= 0; n++) {
+            if (self[n] == 0) {
+                if (e < nodeRows.length && nodeRows[e] == n) {
+                    return -1;
+                }
+            } else if (e < nodeRows.length && nodeRows[e] == n && dictRows[e] == thread && threadSelf[e] == self[n]
+                    && (e + 1 == nodeRows.length || nodeRows[e + 1] != n)) {
+                e++;
+            } else {
+                return -1;
+            }
+        }
+        return e == nodeRows.length ? thread : -1;
+    }
+
+    private static boolean isNonDecreasing(int[] rows) {
+        for (int i = 1; i < rows.length; i++) {
+            if (rows[i] < rows[i - 1]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * The counts {@link #pack} packed.
      *
@@ -112,11 +195,11 @@ public final class PackedWindow {
     public static TreeCounts unpack(byte[] bytes) {
         In in = new In(bytes);
         long version = in.varint();
-        if (version != VERSION && version != PROJECTED) {
+        if (version != VERSION && version != PROJECTED && version != PROJECTED_BY_NODE) {
             throw new IllegalArgumentException("packed window of format " + version + ", expected " + VERSION
-                    + " or " + PROJECTED);
+                    + ", " + PROJECTED + " or " + PROJECTED_BY_NODE);
         }
-        boolean projected = version == PROJECTED;
+        boolean projected = version != VERSION;
         long[] nodeIds = in.keys();
         long[] self = new long[nodeIds.length];
         long[] total = new long[nodeIds.length];
@@ -131,6 +214,12 @@ public final class PackedWindow {
         long[] dictIds = in.keys();
         String[] dictNames = in.strings();
         String[] rawNames = in.strings();
+        if (version == PROJECTED_BY_NODE) {
+            Entries byNode = unpackEntriesByNode(in, nodeIds, self, dictIds);
+            in.checkEnd();
+            return TreeCounts.of(nodeIds, self, total, byNode.nodeIds(), byNode.threadIds(), byNode.self(), dictIds,
+                    dictNames, new long[0], new long[0], new long[0]).withRawThreadNames(RawThreadNames.of(rawNames));
+        }
         int entries = in.count();
         long[] threadNodeIds = new long[entries];
         long[] threadIds = new long[entries];
@@ -152,6 +241,66 @@ public final class PackedWindow {
         in.checkEnd();
         return TreeCounts.of(nodeIds, self, total, threadNodeIds, threadIds, threadSelf, dictIds, dictNames,
                 methodIds, methodSamples, methodSelf).withRawThreadNames(RawThreadNames.of(rawNames));
+    }
+
+    /** Per-thread entries: parallel columns. */
+    private record Entries(long[] nodeIds, long[] threadIds, long[] self) {
+    }
+
+    /** The entries of a window whose samples all ran on thread row {@code uniform - 1}: one per node of non-zero self. */
+    private static Entries uniformEntries(In in, long uniform, long[] nodeIds, long[] self, long[] dictIds) {
+        int threads = dictIds.length;
+        int row = in.row(uniform < 0 || uniform > threads ? -1 : (int) uniform - 1, threads);
+        int entries = 0;
+        for (long s : self) {
+            entries += s != 0 ? 1 : 0;
+        }
+        long[] node = new long[entries];
+        long[] thread = new long[entries];
+        long[] threadSelf = new long[entries];
+        for (int n = 0, e = 0; n < nodeIds.length; n++) {
+            if (self[n] != 0) {
+                node[e] = nodeIds[n];
+                thread[e] = dictIds[row];
+                threadSelf[e++] = self[n];
+            }
+        }
+        return new Entries(node, thread, threadSelf);
+    }
+
+    /** What {@link #packEntriesByNode} wrote. */
+    private static Entries unpackEntriesByNode(In in, long[] nodeIds, long[] self, long[] dictIds) {
+        long uniform = in.varint();
+        if (uniform != 0) { // one thread
+            return uniformEntries(in, uniform, nodeIds, self, dictIds);
+        }
+        long[] node = new long[nodeIds.length];
+        long[] thread = new long[nodeIds.length];
+        long[] threadSelf = new long[nodeIds.length];
+        int entries = 0;
+        int threads = dictIds.length;
+        for (int n = 0; n < nodeIds.length; n++) {
+            long v = in.varint();
+            boolean single = v >= 1 && v <= threads;
+            int k = v == 0 ? 0 : single ? 1 : in.count(v - threads);
+            if (entries + k > node.length) {
+                int capacity = Math.max(entries + k, 2 * node.length);
+                node = Arrays.copyOf(node, capacity);
+                thread = Arrays.copyOf(thread, capacity);
+                threadSelf = Arrays.copyOf(threadSelf, capacity);
+            }
+            for (int j = 0; j < k; j++, entries++) {
+                node[entries] = nodeIds[n];
+                if (single) {
+                    thread[entries] = dictIds[(int) v - 1];
+                    threadSelf[entries] = self[n];
+                } else {
+                    thread[entries] = dictIds[in.row(in.count(), dictIds.length)];
+                    threadSelf[entries] = in.varint();
+                }
+            }
+        }
+        return new Entries(Arrays.copyOf(node, entries), Arrays.copyOf(thread, entries), Arrays.copyOf(threadSelf, entries));
     }
 
     /** Low bits stored per key of {@code n} (at least 1) Elias-Fano coded keys: log2(2^64 / n), rounded down. */
@@ -287,7 +436,11 @@ public final class PackedWindow {
 
         /** A row count or index: at most the bytes left, so damage cannot allocate a huge array. */
         int count() {
-            long n = varint();
+            return count(varint());
+        }
+
+        /** {@link #count()} of a value read. */
+        int count(long n) {
             if (n < 0 || n > buf.length) {
                 throw damaged("a count of " + n);
             }

@@ -100,7 +100,8 @@ class PackedWindowTest {
     @Property(tries = 500)
     void damagedBytesAreRefusedOrReadAsWellFormedTables(@ForAll long seed, @ForAll @IntRange(min = 0, max = 30) int stacks) {
         Random random = new Random(seed);
-        byte[] packed = PackedWindow.pack(randomTree(random, stacks));
+        TreeCounts tree = randomTree(random, stacks);
+        byte[] packed = PackedWindow.pack(random.nextBoolean() ? tree : SelfCounts.project(tree));
         byte[] cut = Arrays.copyOf(packed, random.nextInt(packed.length));
         assertThatThrownBy(() -> PackedWindow.unpack(cut)).isInstanceOf(IllegalArgumentException.class);
         byte[] longer = Arrays.copyOf(packed, packed.length + 1);
@@ -114,10 +115,41 @@ class PackedWindowTest {
         }
     }
 
+    /** Projections of trees are written per node ({@code PROJECTED_BY_NODE}), and never longer than format 2 wrote them. */
+    @Property(tries = 200)
+    void projectionsOfTreesArePackedPerNodeAndNoLongerThanBefore(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 150) int stacks) {
+        TreeCounts c = SelfCounts.project(randomTree(new Random(seed), stacks));
+        byte[] packed = PackedWindow.pack(c);
+        assertThat(packed[0]).isEqualTo((byte) PackedWindow.PROJECTED_BY_NODE);
+        byte[] format2 = PackedWindow.pack(c, false);
+        assertThat(format2[0]).isEqualTo((byte) PackedWindow.PROJECTED);
+        assertThat(packed.length).isLessThanOrEqualTo(format2.length);
+        assertThat(PackedWindow.unpack(format2)).isEqualTo(c); // windows written before are still read
+    }
+
+    /** A window whose samples all ran on one thread is coded by that thread alone, and read back equal. */
+    @Property(tries = 100)
+    void singleThreadedProjectionsComeBackEqual(@ForAll long seed, @ForAll @IntRange(min = 1, max = 60) int stacks) {
+        Random random = new Random(seed);
+        io.cctflow.core.Cct tree = new io.cctflow.core.Cct();
+        int thread = tree.thread(random.nextBoolean() ? "main" : "worker-3");
+        for (int s = 0; s < stacks; s++) {
+            int depth = 1 + random.nextInt(6);
+            long[] methods = random.longs(depth, 1, 5).toArray(); // few methods: recursion happens
+            tree.addStack(methods, new int[depth], depth, thread, 1 + random.nextInt(9));
+        }
+        TreeCounts c = SelfCounts.project(TreeCounts.of(tree));
+        byte[] packed = PackedWindow.pack(c);
+        assertThat(PackedWindow.unpack(packed)).isEqualTo(c);
+        // one byte for all entries: nodes, self counts and the dictionary are all the rest
+        assertThat(packed.length).isLessThan(PackedWindow.pack(c, false).length - c.threadNodeIds().length);
+    }
+
     @Example
     void refusesAnotherFormatVersion() {
         byte[] packed = PackedWindow.pack(TreeCounts.empty());
-        packed[0] = (byte) (PackedWindow.PROJECTED + 1);
+        packed[0] = (byte) (PackedWindow.PROJECTED_BY_NODE + 1);
         assertThatThrownBy(() -> PackedWindow.unpack(packed)).hasMessageContaining("format");
     }
 

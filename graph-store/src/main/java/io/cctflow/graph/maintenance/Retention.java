@@ -56,7 +56,7 @@ public final class Retention {
                 long n = session.executeWrite(tx -> {
                     long deleted = tx.run("""
                             MATCH (w:Window)
-                            WHERE w.resolution = $resolution AND w.end <= $cutoff
+                            WHERE w.resolution = $resolution AND w.start < $cutoff AND w.end <= $cutoff
                             WITH w LIMIT $batch
                             DETACH DELETE w
                             RETURN count(*) AS n

@@ -29,7 +29,7 @@ import org.neo4j.driver.Session;
 final class RollupWrites {
     private static final String WRITE_COVERAGE = """
             UNWIND $rows AS r
-            MATCH (w:Window {key: r.key})
+            MATCH (w:Window {instance: r.instance, resolution: r.resolution, start: r.start})
             SET w.coverStarts = r.starts, w.coverChecksums = r.checksums, w.coverFor = r.coverFor
             """;
 
@@ -89,7 +89,7 @@ final class RollupWrites {
             WindowCounts w = rollup.window();
             windows.add(w);
             Map<String, Object> row = new HashMap<>(); // null values remove the properties
-            row.put("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis()));
+            row.putAll(Keys.windowIdentity(w.executionKey(), resolution, w.windowStartMillis()));
             if (rollup.coverage() != null) {
                 row.put("starts", PackedLongs.pack(rollup.coverage().starts()));
                 row.put("checksums", PackedLongs.pack(rollup.coverage().checksums()));
@@ -107,8 +107,8 @@ final class RollupWrites {
         }
     }
 
-    /** Replaces roll-ups of whole deployments. */
-    void writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution) {
-        writer.writeDeploymentWindows(windows, resolution);
+    /** Replaces roll-ups of whole deployments (those of one member only where stored); returns how many were written. */
+    int writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution) {
+        return writer.writeDeploymentWindows(windows, resolution);
     }
 }

@@ -180,7 +180,7 @@ public final class Rollups {
                         }
                     });
             batch.flush(); // the executions' roll-ups before the deployment's
-            writes.writeDeploymentWindows(List.of(new DeploymentWindow(
+            tally.written += writes.writeDeploymentWindows(List.of(new DeploymentWindow(
                     hourSum.window(d.getKey(), hour, Resolution.HOUR), List.copyOf(d.getValue()))), Resolution.HOUR);
             List<DeploymentWindow> tenWindows = new ArrayList<>();
             tens.forEach((slot, sum) -> {
@@ -189,8 +189,7 @@ public final class Rollups {
                             List.copyOf(tenMembers.get(slot))));
                 }
             });
-            writes.writeDeploymentWindows(tenWindows, Resolution.TEN_MINUTES);
-            tally.written += 1 + tenWindows.size();
+            tally.written += writes.writeDeploymentWindows(tenWindows, Resolution.TEN_MINUTES);
         }
     }
 
@@ -218,9 +217,8 @@ public final class Rollups {
                         }
                     });
             batch.flush();
-            writes.writeDeploymentWindows(List.of(new DeploymentWindow(
+            tally.written += writes.writeDeploymentWindows(List.of(new DeploymentWindow(
                     daySum.window(d.getKey(), day, Resolution.DAY), List.copyOf(d.getValue()))), Resolution.DAY);
-            tally.written++;
         }
     }
 

@@ -184,10 +184,12 @@ final class VersionedWindows {
         }
         int asListed = versions.size() - missing.size();
         if (!missing.isEmpty()) {
-            for (Fetched f : WindowRows.read(reads, """
-                    UNWIND $keys AS key
-                    MATCH (w:Window {key: key})
-                    """ + WindowRows.COLUMNS, Reads.params("keys", List.copyOf(missing.keySet())), VersionedWindows::toFetched)) {
+            List<Map<String, Object>> identities = new ArrayList<>(missing.size());
+            for (WindowVersion v : missing.values()) {
+                identities.add(Keys.windowIdentity(v.span().executionKey(), v.span().resolution(), v.span().startMillis()));
+            }
+            for (Fetched f : WindowRows.read(reads, Keys.MATCH_WINDOWS + WindowRows.COLUMNS,
+                    Reads.params("windows", identities), VersionedWindows::toFetched)) {
                 long planned = missing.get(f.key()).writtenMillis();
                 if (f.deployment() && f.writtenMillis() != planned) {
                     // its members may differ from those the plan covered with it
@@ -210,7 +212,7 @@ final class VersionedWindows {
     }
 
     private static Fetched toFetched(Record r) {
-        return new Fetched(r.get("key").asString(), r.get("written").asLong(Long.MAX_VALUE),
+        return new Fetched(WindowRows.key(r), r.get("written").asLong(Long.MAX_VALUE),
                 !r.get("members").isNull(), WindowRows.toWindow(r));
     }
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Value;
@@ -197,12 +198,10 @@ public final class WindowReader {
 
     /** The counts of the given windows, by their spans; spans not stored are left out. */
     public List<WindowCounts> windows(Collection<WindowSpan> spans) {
-        List<String> keys = spans.stream().map(s -> Keys.window(s.executionKey(), s.resolution(), s.startMillis()))
-                .toList();
-        return whole(WindowRows.read(reads, """
-                UNWIND $keys AS key
-                MATCH (w:Window {key: key})
-                """ + WindowRows.COLUMNS, Reads.params("keys", keys)));
+        List<Map<String, Object>> identities = spans.stream()
+                .map(s -> Keys.windowIdentity(s.executionKey(), s.resolution(), s.startMillis())).toList();
+        return whole(WindowRows.read(reads, Keys.MATCH_WINDOWS + WindowRows.COLUMNS,
+                Reads.params("windows", identities)));
     }
 
     /**

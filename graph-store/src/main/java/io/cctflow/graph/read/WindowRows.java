@@ -4,7 +4,9 @@ import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.PackedWindow;
 import io.cctflow.graph.SelfCounts;
+import io.cctflow.graph.Keys;
 import io.cctflow.graph.WindowChecksum;
+import io.cctflow.model.Resolution;
 import io.cctflow.model.TruncationCounts;
 import io.cctflow.model.WindowCounts;
 import java.util.List;
@@ -26,7 +28,7 @@ public final class WindowRows {
 
     /** What a window query returns: the arrays of {@link WindowCounts}. */
     public static final String COLUMNS = """
-            RETURN w.key AS key, w.instance AS instance, w.start AS start, w.end AS end, w.written AS written,
+            RETURN w.instance AS instance, w.resolution AS resolution, w.start AS start, w.end AS end, w.written AS written,
                    w.counts AS counts, w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
                    w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
                    w.threadDictIds AS threadDictIds, w.threadDictNames AS threadDictNames,
@@ -36,6 +38,12 @@ public final class WindowRows {
                    w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired,
                    w.members AS members, w.checksum AS checksum
             """;
+
+    /** The name ({@link Keys#window}) of the window of a record of {@link #COLUMNS}. */
+    public static String key(Record r) {
+        return Keys.window(r.get("instance").asString(), Resolution.ofProperty(r.get("resolution").asString()),
+                r.get("start").asLong());
+    }
 
     /**
      * {@link #COLUMNS} and what a roll-up holds ({@code io.cctflow.graph.RollupCoverage}): valid

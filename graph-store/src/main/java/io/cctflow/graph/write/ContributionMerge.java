@@ -1,6 +1,7 @@
 package io.cctflow.graph.write;
 
 import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.Keys;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.read.WindowRows;
 import io.cctflow.model.Resolution;
@@ -24,10 +25,7 @@ import org.neo4j.driver.Value;
  * reads one row per window. Not thread-safe; one instance per transaction.
  */
 final class ContributionMerge {
-    private static final String READ = """
-            UNWIND $keys AS key
-            MATCH (w:Window {key: key})
-            """ + WindowRows.COLUMNS + ", w.batches AS batches";
+    private static final String READ = Keys.MATCH_WINDOWS + WindowRows.COLUMNS + ", w.batches AS batches";
 
     private ContributionMerge() {
     }
@@ -42,8 +40,12 @@ final class ContributionMerge {
             byWindow.computeIfAbsent(c.windowKey(), k -> new ArrayList<>()).add(c);
         }
         Map<String, Record> stored = new LinkedHashMap<>();
-        tx.run(READ, Map.of("keys", List.copyOf(byWindow.keySet())))
-                .forEachRemaining(r -> stored.put(r.get("key").asString(), r));
+        List<Map<String, Object>> identities = new ArrayList<>();
+        for (List<WindowContribution> c : byWindow.values()) {
+            WindowCounts w = c.get(0).counts();
+            identities.add(Keys.windowIdentity(w.executionKey(), Resolution.FINE, w.windowStartMillis()));
+        }
+        tx.run(READ, Map.of("windows", identities)).forEachRemaining(r -> stored.put(WindowRows.key(r), r));
         List<Map<String, Object>> rows = new ArrayList<>();
         for (Map.Entry<String, List<WindowContribution>> e : byWindow.entrySet()) {
             Map<String, Object> row = merge(stored.get(e.getKey()), e.getValue());

@@ -93,10 +93,9 @@ public final class GraphWriter {
             CREATE (n)-[:OF_METHOD]->(m)
             """;
 
-    private static final String WRITE_WINDOWS = """
-            UNWIND $rows AS r
-            MERGE (w:Window {key: r.key})
-            SET w.instance = r.instance, w.resolution = r.resolution, w.start = r.start, w.end = r.end,
+    /** The properties every window write sets (null removes one). */
+    private static final String SET_WINDOW = """
+            SET w.key = null, w.end = r.end,
                 w.written = timestamp(), w.members = r.members, w.batches = r.batches, w.checksum = r.checksum,
                 w.counts = r.counts, w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
                 w.threadNodeIds = r.threadNodeIds, w.threadIds = r.threadIds, w.threadSelf = r.threadSelf,
@@ -105,10 +104,26 @@ public final class GraphWriter {
                 w.methodIds = r.methodIds, w.methodSamples = r.methodSamples, w.methodSelf = r.methodSelf,
                 w.truncatedMerged = r.truncatedMerged, w.truncatedPending = r.truncatedPending,
                 w.truncatedAmbiguous = r.truncatedAmbiguous, w.truncatedExpired = r.truncatedExpired
-            WITH w, r
-            MATCH (i:Instance {key: r.instance})
-            MERGE (i)-[:HAS_WINDOW]->(w)
-            """ + StoreStamp.bumpAfter(StoreStamp.WINDOWS);
+            """;
+
+    /**
+     * Windows are found by their {@code instance} property (every query seeks an index), so they
+     * are not linked to their {@code :Instance}: a {@code HAS_WINDOW} relationship per window (34
+     * bytes, written with a look-up of the instance and a check of its relationships) was read by
+     * nothing. Windows written before keep theirs.
+     */
+    private static final String WRITE_WINDOWS = """
+            UNWIND $rows AS r
+            MERGE (w:Window {instance: r.instance, resolution: r.resolution, start: r.start})
+            """ + SET_WINDOW + StoreStamp.bumpAfter(StoreStamp.WINDOWS);
+
+    /** Rewrites windows that are stored already and creates none (one-member deployment roll-ups). */
+    private static final String UPDATE_WINDOWS = """
+            UNWIND $rows AS r
+            MATCH (w:Window {instance: r.instance, resolution: r.resolution, start: r.start})
+            """ + SET_WINDOW + StoreStamp.bumpAfter(StoreStamp.WINDOWS) + """
+            RETURN stampedRows AS updated
+            """;
 
     private static final String WRITE_NODE_TASKS = """
             UNWIND $rows AS r
@@ -209,7 +224,7 @@ public final class GraphWriter {
         });
     }
 
-    /** Replaces the counts of each fine (execution, window); call after the execution is written. */
+    /** Replaces the counts of each fine (execution, window). */
     public void writeWindowCounts(List<WindowCounts> windows) {
         writeWindowCounts(windows, Resolution.FINE);
     }
@@ -226,13 +241,39 @@ public final class GraphWriter {
     /**
      * Replaces roll-ups of whole deployments ({@link Rollups}): like {@link #writeWindowCounts(List,
      * Resolution)}, plus the {@code members} they sum. They are not linked to an instance.
+     *
+     * <p>A roll-up of one member repeats that member's own window (its hourly or daily one; for ten
+     * minutes, its fine windows), so it is not created: readers use the member's windows, as they do
+     * for any selection a deployment roll-up does not serve. One stored already (written before this
+     * rule, or when the slot had more members) is rewritten, so it never lags its member's late
+     * windows. A slot that gains a second member gets its roll-up at the pass that rolls it up again.
+     *
+     * @return the windows written (created or rewritten)
      */
-    public void writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution) {
-        write(WRITE_WINDOWS, windows, w -> {
+    public int writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution) {
+        List<DeploymentWindow> shared = new ArrayList<>();
+        List<DeploymentWindow> single = new ArrayList<>();
+        for (DeploymentWindow w : windows) {
+            (w.members().size() > 1 ? shared : single).add(w);
+        }
+        Function<DeploymentWindow, Map<String, Object>> toRow = w -> {
             Map<String, Object> row = windowRow(w.window(), resolution);
             row.put("members", w.members());
             return row;
-        });
+        };
+        write(WRITE_WINDOWS, shared, toRow);
+        int updated = 0;
+        if (!single.isEmpty()) {
+            try (Session session = Sessions.open(driver, database)) {
+                for (int from = 0; from < single.size(); from += CHUNK) {
+                    List<Map<String, Object>> rows = single.subList(from, Math.min(single.size(), from + CHUNK))
+                            .stream().map(toRow).toList();
+                    updated += session.executeWrite(tx -> tx.run(UPDATE_WINDOWS, Map.of("rows", rows))
+                            .single().get("updated").asInt());
+                }
+            }
+        }
+        return shared.size() + updated;
     }
 
     /**
@@ -263,7 +304,6 @@ public final class GraphWriter {
     static Map<String, Object> windowRow(WindowCounts w, Resolution resolution) {
         TreeCounts c = SelfCounts.project(w.counts()); // what every window stores since packed format 2
         Map<String, Object> row = new HashMap<>(32);
-        row.put("key", Keys.window(w.executionKey(), resolution, w.windowStartMillis()));
         row.put("resolution", resolution.property());
         row.put("instance", w.executionKey());
         row.put("start", w.windowStartMillis());

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -93,6 +94,13 @@ class RollupsOneExecutionAtATimeTest extends CleanGraph {
         }
         for (Resolution r : new Resolution[] {Resolution.TEN_MINUTES, Resolution.HOUR, Resolution.DAY}) {
             Map<String, WindowCounts> expected = allAtOnce(fine, r, w -> Keys.deploymentRollup(w.executionKey()));
+            Map<String, Set<String>> executions = new TreeMap<>();
+            for (WindowCounts w : fine) {
+                executions.computeIfAbsent(Keys.deploymentRollup(w.executionKey()) + "@" + r.floor(w.windowStartMillis()),
+                        k -> new TreeSet<>()).add(w.executionKey());
+            }
+            // a slot of one execution has no deployment roll-up: it would repeat the execution's own
+            expected.keySet().removeIf(slot -> executions.get(slot).size() < 2);
             Map<String, WindowCounts> stored = new TreeMap<>();
             for (DeploymentWindow d : windows.deploymentWindowsStartingIn(r, 0, Long.MAX_VALUE)) {
                 WindowCounts w = d.window();

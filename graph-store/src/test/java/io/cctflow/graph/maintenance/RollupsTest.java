@@ -19,9 +19,12 @@ import io.cctflow.model.TruncationCounts;
 import io.cctflow.model.WindowCounts;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Roll-ups, mixed-resolution range reads and retention against the real Neo4j, checked against the fine windows. */
@@ -202,7 +205,8 @@ class RollupsTest extends CleanGraph {
 
     /**
      * Every stored deployment roll-up of {@code r} is the sum of the fine windows of its deployment
-     * that start within it, and its members are exactly their executions; every such slot has one.
+     * that start within it, and its members are exactly their executions; every slot of two or
+     * more executions has one, and no slot of one execution (it would repeat that execution's own).
      */
     private void assertDeploymentWindowsSumTheirMembers(Resolution r) {
         List<DeploymentWindow> rolled = windows.deploymentWindowsStartingIn(r, 0, Long.MAX_VALUE);
@@ -218,9 +222,15 @@ class RollupsTest extends CleanGraph {
             assertThat(w.truncation().total()).isEqualTo(parts.stream().mapToLong(p -> p.truncation().total()).sum());
             assertThat(w.windowEndMillis() - w.windowStartMillis()).isEqualTo(r.millis());
         }
-        long slots = fine.stream().map(f -> Keys.deploymentRollup(f.executionKey()) + "@"
-                + r.floor(f.windowStartMillis())).distinct().count();
-        assertThat(rolled).as("%s deployment roll-ups", r).hasSize((int) slots);
+        Map<String, Set<String>> executionsBySlot = new HashMap<>();
+        for (WindowCounts f : fine) {
+            executionsBySlot.computeIfAbsent(Keys.deploymentRollup(f.executionKey()) + "@"
+                    + r.floor(f.windowStartMillis()), s -> new HashSet<>()).add(f.executionKey());
+        }
+        long shared = executionsBySlot.values().stream().filter(e -> e.size() > 1).count();
+        assertThat(shared).as("%s slots of two or more executions", r).isPositive();
+        assertThat(rolled).as("%s deployment roll-ups", r).hasSize((int) shared)
+                .allSatisfy(d -> assertThat(d.members()).hasSizeGreaterThan(1));
     }
 
     @Test
@@ -273,6 +283,55 @@ class RollupsTest extends CleanGraph {
         }
         assertDeploymentWindowsSumTheirMembers(Resolution.HOUR);
         assertDeploymentWindowsSumTheirMembers(Resolution.TEN_MINUTES);
+    }
+
+    @Test
+    void aDeploymentOfOneInstanceHasNoRollUpsOfItsOwnUntilASecondInstanceComes() {
+        String a = KEYS.get(0);
+        String b = KEYS.get(1);
+        writeFineWindows(31, List.of(a));
+        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
+        rollups.rollUp(T0 + 3 * DAY);
+        for (Resolution r : new Resolution[] {Resolution.TEN_MINUTES, Resolution.HOUR, Resolution.DAY}) {
+            assertThat(windows.deploymentWindowsStartingIn(r, 0, Long.MAX_VALUE)).as("%s", r).isEmpty();
+        }
+        for (long[] range : ranges(32)) { // served by the instance's own roll-ups and fine windows
+            assertThat(windows.plan(List.of(a), range[0], range[1]).sum()).as("[%d, %d)", range[0] - T0, range[1] - T0)
+                    .isEqualTo(fineSum(List.of(a), range[0], range[1]));
+        }
+
+        // a one-member roll-up stored by an earlier version is rewritten when its hour is rolled up again
+        long hour = T0 + 2 * HOUR;
+        try (var session = driver.session()) {
+            session.run("MATCH (w:Window {instance: $a, resolution: 'hour', start: $start})"
+                    + " CREATE (d:Window) SET d = w {.*, instance: $deployment, members: [$a]}",
+                    Map.of("a", a, "start", hour, "deployment", Keys.deploymentRollup(a))).consume();
+        }
+        WindowCounts late = new WindowCounts(a, hour + 5 * 60_000, hour + 6 * 60_000,
+                TreeCounts.of(randomTree(new Random(33))));
+        fine.add(late);
+        writer.writeWindowCounts(List.of(late));
+        rollups.rollUp(T0 + 3 * DAY);
+        assertThat(windows.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE)).singleElement()
+                .satisfies(d -> {
+                    assertThat(d.members()).containsExactly(a);
+                    assertThat(d.window().counts()).isEqualTo(fineSum(List.of(a), hour, hour + HOUR));
+                });
+        assertThat(windows.plan(List.of(a), T0, T0 + 2 * DAY).sum()).isEqualTo(fineSum(List.of(a), T0, T0 + 2 * DAY));
+
+        // a second instance in hours already rolled up: the next pass writes the deployment's roll-ups
+        writeFineWindows(34, List.of(b));
+        rollups.rollUp(T0 + 3 * DAY);
+        for (Resolution r : new Resolution[] {Resolution.TEN_MINUTES, Resolution.HOUR, Resolution.DAY}) {
+            assertDeploymentWindowsSumTheirMembers(r);
+        }
+        for (long[] range : ranges(35)) {
+            for (List<String> keys : List.of(KEYS, List.of(a), List.of(b))) {
+                assertThat(windows.plan(keys, range[0], range[1]).sum())
+                        .as("[%d, %d) of %s", range[0] - T0, range[1] - T0, keys)
+                        .isEqualTo(fineSum(keys, range[0], range[1]));
+            }
+        }
     }
 
     @Test
