@@ -25,10 +25,11 @@ import java.util.TreeSet;
 /**
  * Reads the counts of a time range with as few rows as the stored roll-ups allow: the daily
  * windows that lie inside [from, to), then the hourly ones that nothing covers yet, then the
- * ten-minute ones, then the fine windows for the rest (the edges, and hours not rolled up yet). At
- * each resolution the roll-up of a whole deployment comes first, used when the selection holds
- * every execution it sums (its members); then each execution's own roll-up (daily and hourly;
- * ten-minute roll-ups exist for deployments only). The sum
+ * ten-minute ones, then the minute ones at the edges, then the fine windows for the rest (the
+ * edges, and hours not rolled up yet). At each resolution the roll-up of a whole deployment comes
+ * first, used when the selection holds every execution it sums (its members); then each
+ * execution's own roll-up (daily and hourly; ten-minute and minute roll-ups exist for deployments
+ * only). The sum
  * of what it returns equals the sum of the fine windows overlapping [from, to), as long as the
  * roll-ups are up to date ({@link Rollups} only rolls up settled hours). The plan lists the windows
  * with their write times, so the reader's window cache ({@link WindowCache})
@@ -294,15 +295,29 @@ public final class RangePlanner {
         }
         // coarsest first; at each resolution whole deployments before single executions
         List<Resolution> resolutions = new ArrayList<>();
-        for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR, Resolution.TEN_MINUTES}) {
-            if (fits(r, fromMillis, toMillis)) {
+        for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR, Resolution.TEN_MINUTES,
+                Resolution.MINUTE}) {
+            if (r == Resolution.MINUTE ? fromMillis < toMillis : fits(r, fromMillis, toMillis)) {
                 resolutions.add(r);
             }
         }
-        List<Resolution> ofExecutions = resolutions.stream().filter(r -> r != Resolution.TEN_MINUTES).toList();
-        VersionedWindows.RollupVersions listed = resolutions.isEmpty()
+        List<VersionedWindows.Seek> seeks = new ArrayList<>();
+        for (Resolution r : resolutions) {
+            for (VersionedWindows.Seek interval : deploymentSeeks(r, fromMillis, toMillis)) {
+                for (String key : deployments) {
+                    seeks.add(new VersionedWindows.Seek(key, r, interval.fromMillis(), interval.toMillis(),
+                            interval.endByMillis()));
+                }
+            }
+            if (r == Resolution.DAY || r == Resolution.HOUR) { // the others are stored for deployments only
+                for (String key : executionKeys) {
+                    seeks.add(new VersionedWindows.Seek(key, r, fromMillis, toMillis, toMillis));
+                }
+            }
+        }
+        VersionedWindows.RollupVersions listed = seeks.isEmpty()
                 ? new VersionedWindows.RollupVersions(reader.databaseTimeMillis(), List.of(), List.of())
-                : reader.rollupVersions(executionKeys, ofExecutions, deployments, resolutions, fromMillis, toMillis);
+                : reader.rollupVersions(seeks, deployments);
         long now = listed.nowMillis();
         Map<String, List<WindowSpan>> covered = new HashMap<>();
         List<WindowVersion> rollups = new ArrayList<>();
@@ -318,7 +333,7 @@ public final class RangePlanner {
                     rollups.add(d.version());
                 }
             }
-            for (WindowVersion v : listed.executionRollups()) { // none of ten minutes: stored for deployments only
+            for (WindowVersion v : listed.executionRollups()) { // none of (ten) minutes: stored for deployments only
                 WindowSpan s = v.span();
                 if (s.resolution() == r && !overlaps(covered, s.executionKey(), s)) {
                     covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>()).add(s);
@@ -331,9 +346,10 @@ public final class RangePlanner {
             List<WindowSpan> mine = new ArrayList<>(covered.getOrDefault(key, List.of()));
             mine.sort(Comparator.comparingLong(WindowSpan::startMillis));
             long at = fromMillis;
-            if (!mine.isEmpty() && mine.get(0).startMillis() == fromMillis) {
-                // a fine window that starts before the range but reaches into it (the job's window
-                // need not divide an hour) still counts, as in a fine-only read
+            if (!mine.isEmpty() && mine.get(0).startMillis() <= fromMillis) {
+                // a fine window that starts before the range (or before a minute roll-up that starts
+                // before it) but reaches into it (the job's window need not divide an hour) still
+                // counts, as in a fine-only read
                 gaps.add(new WindowSpan(key, Resolution.FINE, fromMillis, fromMillis + 1));
             }
             for (WindowSpan s : mine) {
@@ -355,6 +371,40 @@ public final class RangePlanner {
             }
         }
         return new Plan(rollups, gaps, fine, now, new Request(List.copyOf(executionKeys), fromMillis, toMillis, attempt));
+    }
+
+    /**
+     * Where a deployment's roll-ups of {@code r} are looked for (key left out): inside the range,
+     * except minute windows. Those are looked for only in the range's edges that no ten-minute
+     * window fits in (they are written in the same pass as their ten-minute windows, so elsewhere
+     * they would not be used, and a day of a deployment's minutes with their members is a long
+     * listing), and include the minutes the range starts or ends inside: a deployment's minute
+     * window sums only fine windows that start at its start and last a minute or more (the pass
+     * writes no other, {@code SlotSums}), and each of those overlaps every range that overlaps the
+     * minute, so a fine-only read would count them all too.
+     */
+    private static List<VersionedWindows.Seek> deploymentSeeks(Resolution r, long fromMillis, long toMillis) {
+        if (r != Resolution.MINUTE) {
+            return List.of(new VersionedWindows.Seek(null, r, fromMillis, toMillis, toMillis));
+        }
+        long minute = Resolution.MINUTE.millis();
+        long tens = Resolution.TEN_MINUTES.millis();
+        // no overflow at Long.MIN_VALUE and Long.MAX_VALUE ("all time")
+        long from = fromMillis > Long.MIN_VALUE + tens ? Resolution.MINUTE.floor(fromMillis) : fromMillis;
+        long to = toMillis < Long.MAX_VALUE - tens ? Resolution.MINUTE.ceil(toMillis) : toMillis;
+        if (!fits(Resolution.TEN_MINUTES, fromMillis, toMillis) || to - from < 2 * minute) {
+            return List.of(new VersionedWindows.Seek(null, r, from, to, to));
+        }
+        long headEnd = fromMillis > Long.MIN_VALUE + tens ? Math.min(to, Resolution.TEN_MINUTES.ceil(fromMillis)) : from;
+        long tailStart = Math.max(headEnd, Resolution.TEN_MINUTES.floor(toMillis));
+        List<VersionedWindows.Seek> edges = new ArrayList<>(2);
+        if (headEnd > from) {
+            edges.add(new VersionedWindows.Seek(null, r, from, headEnd, to));
+        }
+        if (to > tailStart) {
+            edges.add(new VersionedWindows.Seek(null, r, tailStart, to, to));
+        }
+        return edges;
     }
 
     /** Whether the range can hold a whole window of {@code r} (no overflow for "all time"). */
