@@ -301,6 +301,9 @@ public final class RangePlanner {
                 resolutions.add(r);
             }
         }
+        // the deployments' roll-ups first; then the executions' own roll-ups, of those executions
+        // only that the deployments' roll-ups do not cover (a whole deployment of 1,000 instances
+        // over 24 h would otherwise list 23,000 instance hours it never reads)
         List<VersionedWindows.Seek> seeks = new ArrayList<>();
         for (Resolution r : resolutions) {
             for (VersionedWindows.Seek interval : deploymentSeeks(r, fromMillis, toMillis)) {
@@ -309,38 +312,28 @@ public final class RangePlanner {
                             interval.endByMillis()));
                 }
             }
-            if (r == Resolution.DAY || r == Resolution.HOUR) { // the others are stored for deployments only
-                for (String key : executionKeys) {
-                    seeks.add(new VersionedWindows.Seek(key, r, fromMillis, toMillis, toMillis));
-                }
-            }
         }
         VersionedWindows.RollupVersions listed = seeks.isEmpty()
                 ? new VersionedWindows.RollupVersions(reader.databaseTimeMillis(), List.of(), List.of())
                 : reader.rollupVersions(seeks, deployments);
-        long now = listed.nowMillis();
-        Map<String, List<WindowSpan>> covered = new HashMap<>();
-        List<WindowVersion> rollups = new ArrayList<>();
+        Chosen byDeployments = choose(resolutions, listed.deploymentRollups(), List.of(), selected);
+        List<VersionedWindows.Seek> ofExecutions = new ArrayList<>();
         for (Resolution r : resolutions) {
-            for (DeploymentWindowVersion d : listed.deploymentRollups()) {
-                WindowSpan s = d.version().span();
-                if (s.resolution() == r && !d.members().isEmpty() && selected.containsAll(d.members())
-                        && d.members().stream().noneMatch(m -> overlaps(covered, m, s))) {
-                    for (String m : d.members()) {
-                        covered.computeIfAbsent(m, k -> new ArrayList<>())
-                                .add(new WindowSpan(m, r, s.startMillis(), s.endMillis()));
+            if (r == Resolution.DAY || r == Resolution.HOUR) { // the others are stored for deployments only
+                for (String key : executionKeys) {
+                    if (!covers(byDeployments.covered().get(key), fromMillis, toMillis)) {
+                        ofExecutions.add(new VersionedWindows.Seek(key, r, fromMillis, toMillis, toMillis));
                     }
-                    rollups.add(d.version());
-                }
-            }
-            for (WindowVersion v : listed.executionRollups()) { // none of (ten) minutes: stored for deployments only
-                WindowSpan s = v.span();
-                if (s.resolution() == r && !overlaps(covered, s.executionKey(), s)) {
-                    covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>()).add(s);
-                    rollups.add(v);
                 }
             }
         }
+        List<WindowVersion> executionRollups = ofExecutions.isEmpty() ? List.of()
+                : reader.rollupVersions(ofExecutions, List.of()).executionRollups();
+        long now = listed.nowMillis();
+        Chosen chosen = executionRollups.isEmpty() ? byDeployments
+                : choose(resolutions, listed.deploymentRollups(), executionRollups, selected);
+        Map<String, List<WindowSpan>> covered = chosen.covered();
+        List<WindowVersion> rollups = chosen.rollups();
         List<WindowSpan> gaps = new ArrayList<>();
         for (String key : executionKeys) {
             List<WindowSpan> mine = new ArrayList<>(covered.getOrDefault(key, List.of()));
@@ -405,6 +398,59 @@ public final class RangePlanner {
             edges.add(new VersionedWindows.Seek(null, r, tailStart, to, to));
         }
         return edges;
+    }
+
+    /** Roll-ups a plan reads, and per execution the spans they cover. */
+    private record Chosen(Map<String, List<WindowSpan>> covered, List<WindowVersion> rollups) {
+    }
+
+    /**
+     * The roll-ups to read, coarsest first, at each resolution whole deployments before single
+     * executions: a deployment's when the selection holds all its members and none of them is
+     * covered there yet, an execution's where nothing covers it yet.
+     */
+    private static Chosen choose(List<Resolution> resolutions, List<DeploymentWindowVersion> ofDeployments,
+            List<WindowVersion> ofExecutions, Set<String> selected) {
+        Map<String, List<WindowSpan>> covered = new HashMap<>();
+        List<WindowVersion> rollups = new ArrayList<>();
+        for (Resolution r : resolutions) {
+            for (DeploymentWindowVersion d : ofDeployments) {
+                WindowSpan s = d.version().span();
+                if (s.resolution() == r && !d.members().isEmpty() && selected.containsAll(d.members())
+                        && d.members().stream().noneMatch(m -> overlaps(covered, m, s))) {
+                    for (String m : d.members()) {
+                        covered.computeIfAbsent(m, k -> new ArrayList<>())
+                                .add(new WindowSpan(m, r, s.startMillis(), s.endMillis()));
+                    }
+                    rollups.add(d.version());
+                }
+            }
+            for (WindowVersion v : ofExecutions) { // none of (ten) minutes: stored for deployments only
+                WindowSpan s = v.span();
+                if (s.resolution() == r && !overlaps(covered, s.executionKey(), s)) {
+                    covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>()).add(s);
+                    rollups.add(v);
+                }
+            }
+        }
+        return new Chosen(covered, rollups);
+    }
+
+    /** Whether the spans (any order, may be null) leave no gap in [fromMillis, toMillis). */
+    private static boolean covers(List<WindowSpan> spans, long fromMillis, long toMillis) {
+        if (spans == null) {
+            return false;
+        }
+        List<WindowSpan> sorted = new ArrayList<>(spans);
+        sorted.sort(Comparator.comparingLong(WindowSpan::startMillis));
+        long at = fromMillis;
+        for (WindowSpan s : sorted) {
+            if (s.startMillis() > at) {
+                return false;
+            }
+            at = Math.max(at, s.endMillis());
+        }
+        return at >= toMillis;
     }
 
     /** Whether the range can hold a whole window of {@code r} (no overflow for "all time"). */
