@@ -76,6 +76,14 @@ class DeploymentMinutesTest extends CleanGraph {
         fine.addAll(written);
     }
 
+    /** Minutes of the executions over [FIRST, LAST) made of the stacks, rolled up at PASS; the pass's roll-ups. */
+    private Rollups rolledUp(List<String> keys, List<Stack> stacks, Random random) {
+        writeMinutes(keys, FIRST, LAST, stacks, random);
+        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
+        rollups.rollUp(PASS);
+        return rollups;
+    }
+
     private record Stack(long[] methods, int[] lines, String thread) {
     }
 
@@ -104,15 +112,8 @@ class DeploymentMinutesTest extends CleanGraph {
         return tree;
     }
 
-    /** Brute force: every fine window of the keys overlapping [from, to), folded with plus. */
     private TreeCounts fineSum(List<String> keys, long from, long to) {
-        TreeCounts sum = TreeCounts.empty();
-        for (WindowCounts w : fine) {
-            if (keys.contains(w.executionKey()) && w.windowStartMillis() < to && w.windowEndMillis() > from) {
-                sum = sum.plus(w.counts());
-            }
-        }
-        return sum;
+        return FineSums.overlapping(fine, keys, from, to);
     }
 
     /** Ranges of any length starting and ending at any millisecond, some aligned to minutes, some tiny. */
@@ -233,9 +234,7 @@ class DeploymentMinutesTest extends CleanGraph {
         Random random = new Random(51);
         List<Stack> stacks = stacks(random);
         List<String> v1 = executions("v1", 10);
-        writeMinutes(v1, FIRST, LAST, stacks, random);
-        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
-        rollups.rollUp(PASS);
+        Rollups rollups = rolledUp(v1, stacks, random);
         String late = new ExecutionId("svc", "v1", "late").key();
         writeMinutes(List.of(late), T0 + HOUR + 2 * MINUTE, T0 + 2 * HOUR + 30 * MINUTE, stacks, random);
         List<String> withLate = new ArrayList<>(v1);
@@ -255,9 +254,7 @@ class DeploymentMinutesTest extends CleanGraph {
         Random random = new Random(61);
         List<Stack> stacks = stacks(random);
         List<String> v1 = executions("v1", 10);
-        writeMinutes(v1, FIRST, LAST, stacks, random);
-        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
-        rollups.rollUp(PASS);
+        Rollups rollups = rolledUp(v1, stacks, random);
         List<DeploymentWindow> before = windows.deploymentWindowsStartingIn(Resolution.MINUTE, T0 + HOUR, T0 + 2 * HOUR);
         assertThat(before).isNotEmpty();
         long minute = before.get(before.size() / 2).window().windowStartMillis();
