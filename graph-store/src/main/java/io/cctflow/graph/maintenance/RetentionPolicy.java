@@ -29,7 +29,8 @@ public record RetentionPolicy(Duration fine, Duration hour, Duration day) {
 
     public Duration of(Resolution r) {
         return switch (r) {
-            case FINE, MINUTE, TEN_MINUTES -> fine; // deployments' minute and ten-minute roll-ups serve range edges, as fine windows do
+            // deployments' minute and ten-minute roll-ups serve the edges of ranges, as fine windows do
+            case FINE, MINUTE, TEN_MINUTES -> fine;
             case HOUR -> hour;
             case DAY -> day;
         };

@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * read-ahead thread, {@link ReadAhead}: 2 x 60 at the samples job's default 1-min window), up to
  * {@value RollupWrites#BATCH} of its new hourly windows waiting to be written ({@link RollupWrites.Batch}),
  * and its deployment's running sums (the hour and its six ten-minute windows, each folded every
- * {@value RunningSum#PENDING} windows, and its 60 minute windows, folded every {@value #MINUTE_PENDING}); a day holds two executions' 24 hourly windows, a batch of
+ * {@value RunningSum#PENDING} windows, and its 60 minute windows, folded every {@value
+ * #MINUTE_PENDING}); a day holds two executions' 24 hourly windows, a batch of
  * daily windows and the deployment's running day sum. Besides these, only the deployment's
  * execution keys (its {@code members}) grow with the number of executions; the number of
  * deployments and windows in the store does not change it.

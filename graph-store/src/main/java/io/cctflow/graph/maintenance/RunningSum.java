@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * The sum of windows added one at a time, holding at most {@value #PENDING} of them (or the number
- * given) besides the sum: they are folded in with one {@link TreeCounts#sum} pass, so a deployment of many executions
- * costs neither one merge per execution nor all its windows in memory at once.
+ * given) besides the sum: they are folded in with one {@link TreeCounts#sum} pass, so a deployment
+ * of many executions costs neither one merge per execution nor all its windows in memory at once.
  *
  * <p>Not thread-safe.
  */
