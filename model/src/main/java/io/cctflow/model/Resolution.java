@@ -6,11 +6,13 @@ import java.util.Locale;
  * How much time one stored {@code :Window} covers. {@link #FINE} windows are what the samples job
  * writes (its {@code window} key, 1 min by default); {@link #HOUR} and {@link #DAY} are roll-ups:
  * the summed counts of the finer windows of one instance (or of all instances of one deployment)
- * that start within one UTC hour or day. {@link #TEN_MINUTES} roll-ups exist per deployment only:
- * they serve the unaligned edges of ranges over whole deployments.
+ * that start within one UTC hour or day. {@link #TEN_MINUTES} and {@link #MINUTE} roll-ups exist
+ * per deployment only: they serve the unaligned edges of ranges over whole deployments (a minute
+ * window sums the fine windows of all the deployment's instances that start in that minute).
  */
 public enum Resolution {
     FINE(0),
+    MINUTE(60_000L),
     TEN_MINUTES(600_000L),
     HOUR(3_600_000L),
     DAY(86_400_000L);
@@ -26,7 +28,7 @@ public enum Resolution {
         return millis;
     }
 
-    /** The value of the {@code resolution} property: {@code fine}, {@code ten_minutes}, {@code hour}, {@code day}. */
+    /** The value of the {@code resolution} property: {@code fine}, {@code minute}, {@code ten_minutes}, {@code hour}, {@code day}. */
     public String property() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -135,6 +135,16 @@ final class FleetDataset {
         double writeSeconds = (System.nanoTime() - start) / 1e9;
 
         long rollupStart = System.nanoTime();
+        long rolled = rollUp(driver, from, toMillis);
+        return new Result(from, toMillis, written, rolled, topology, (double) nodeEntries / written, writeSeconds,
+                (System.nanoTime() - rollupStart) / 1e9);
+    }
+
+    /**
+     * The graph store's roll-up pass over [from, toMillis), one pass per day from the oldest, as the
+     * query service would have run it once each day had settled; returns the windows written.
+     */
+    static long rollUp(Driver driver, long from, long toMillis) {
         Rollups rollups = new Rollups(driver, "", SETTLE);
         long rolled = 0;
         int days = (int) ((toMillis - from + Resolution.DAY.millis() - 1) / Resolution.DAY.millis());
@@ -146,8 +156,7 @@ final class FleetDataset {
             System.out.printf("  roll-up pass up to %s: %d hours, %d days, %,d windows written in %.1f s%n",
                     Instant.ofEpochMilli(dayEnd), r.hours(), r.days(), r.windowsWritten(), (System.nanoTime() - t0) / 1e9);
         }
-        return new Result(from, toMillis, written, rolled, topology, (double) nodeEntries / written, writeSeconds,
-                (System.nanoTime() - rollupStart) / 1e9);
+        return rolled;
     }
 
     /** Methods and the topology of every corpus stack (the union of what the windows reference). */

@@ -14,11 +14,12 @@ import java.util.Map;
  * default and meaning are in {@link #USAGE} (and bench/README.md). Immutable.
  *
  * @param phase {@code build} (write the dataset and stop), {@code measure} (time queries on a
- *     dataset an earlier {@code build} left in {@code dataDir}) or {@code all}
+ *     dataset an earlier {@code build} left in {@code dataDir}), {@code rollup} (roll such a dataset
+ *     up again from its fine windows, with the code on the class path) or {@code all}
  */
 public record QueryBenchOptions(String phase, Path dataDir, int instances, int days, int hours, int deployments,
         Duration window, int samplesPerWindow, int repetitions, int treeNodes, int diffNodes, int calls,
-        long pageCacheBytes, Path reportDir, long seed, int jitWarmup) {
+        long pageCacheBytes, Path reportDir, long seed, int jitWarmup, int readPhases) {
 
     /** Samples per instance-minute of {@code --profile light} (a nearly idle JVM). */
     static final int LIGHT = 100;
@@ -28,7 +29,8 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
     public static final String USAGE = """
             usage: QueryBenchmark [--option value]...
               --phase all               build: write the dataset into --data-dir and stop; measure: time
-                                        the queries on the dataset a build left there; all: both
+                                        the queries on the dataset a build left there; all: both;
+                                        rollup: roll that dataset up again (roll-up state reset), timed
               --data-dir DIR            Neo4j's home and the dataset description (default: a new
                                         directory under java.io.tmpdir); a build needs it empty or absent
               --instances 10            instances of the fleet dataset
@@ -50,6 +52,8 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
               --seed 1                  random seed of the stack draws
               --jit-warmup 30           untimed cold 24 h metrics calls over earlier days (other windows
                                         than the timed ones) before the first timed series; 0: none
+              --read-phases 3           rounds of in-process reads timed phase by phase after the calls
+                                        (no cache: slow on a big fleet with the layout before); 0: none
             """;
 
     /** Parses {@code args}; a bad option throws naming it. */
@@ -60,14 +64,16 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                 Map.entry("profile", "light"), Map.entry("samples-per-window", ""),
                 Map.entry("repetitions", "20"), Map.entry("tree-nodes", "100000"),
                 Map.entry("diff-nodes", "200000"), Map.entry("calls", "7"), Map.entry("page-cache", "1g"),
-                Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1"), Map.entry("jit-warmup", "30")), args);
+                Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1"), Map.entry("jit-warmup", "30"),
+                Map.entry("read-phases", "3")), args);
         String phase = v.get("phase");
-        if (!phase.equals("all") && !phase.equals("build") && !phase.equals("measure")) {
-            throw new IllegalArgumentException("--phase must be all, build or measure, was '" + phase + "'");
+        if (!phase.equals("all") && !phase.equals("build") && !phase.equals("measure") && !phase.equals("rollup")) {
+            throw new IllegalArgumentException("--phase must be all, build, measure or rollup, was '" + phase + "'");
         }
         String dir = v.get("data-dir");
-        if (dir.isEmpty() && phase.equals("measure")) {
-            throw new IllegalArgumentException("--phase measure needs --data-dir: the directory of an earlier --phase build");
+        if (dir.isEmpty() && (phase.equals("measure") || phase.equals("rollup"))) {
+            throw new IllegalArgumentException("--phase " + phase + " needs --data-dir: the directory of an earlier"
+                    + " --phase build");
         }
         Duration window = duration(v, "window");
         if (window.toMillis() < 1000 || Duration.ofHours(1).toMillis() % window.toMillis() != 0) {
@@ -82,7 +88,8 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
         return new QueryBenchOptions(phase, dir.isEmpty() ? null : Path.of(dir), instances, positive(v, "days"),
                 nonNegative(v, "hours"), deployments, window, samplesPerWindow(v, window), positive(v, "repetitions"),
                 positive(v, "tree-nodes"), positive(v, "diff-nodes"), positive(v, "calls"), bytes(v, "page-cache"),
-                Path.of(v.get("report-dir")), Long.parseLong(v.get("seed")), nonNegative(v, "jit-warmup"));
+                Path.of(v.get("report-dir")), Long.parseLong(v.get("seed")), nonNegative(v, "jit-warmup"),
+                nonNegative(v, "read-phases"));
     }
 
     /** Hours of the fleet dataset: {@code --hours}, or {@code --days} in hours. */

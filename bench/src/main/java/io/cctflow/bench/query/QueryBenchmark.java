@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.neo4j.driver.Driver;
+import org.neo4j.driver.Session;
 
 /**
  * Query figures of issue 6 on a realistic dataset: a fleet of instances recording for days at
@@ -63,7 +64,7 @@ public final class QueryBenchmark {
 
     private static void run(QueryBenchOptions options) throws Exception {
         Path dir = options.dataDir() != null ? options.dataDir() : Files.createTempDirectory("cctflow-query-bench-");
-        boolean build = !options.phase().equals("measure");
+        boolean build = options.phase().equals("build") || options.phase().equals("all");
         if (build && Files.isDirectory(dir)) {
             try (Stream<Path> entries = Files.list(dir)) {
                 if (entries.findAny().isPresent()) {
@@ -84,6 +85,10 @@ public final class QueryBenchmark {
         } else {
             dataset = Dataset.load(dir);
         }
+        if (options.phase().equals("rollup")) {
+            rollUpAgain(home, dataset, options);
+            return;
+        }
         if (!options.phase().equals("build")) {
             String report;
             try (Neo4jServer neo4j = start(home, options)) {
@@ -96,6 +101,38 @@ public final class QueryBenchmark {
                     .withZone(ZoneOffset.UTC).format(Instant.now()) + ".md");
             Files.writeString(file, report, StandardCharsets.UTF_8);
             System.out.println("report written to " + file);
+        }
+    }
+
+    /**
+     * Rolls a built dataset up again from its fine windows with the code on the class path (the
+     * roll-up state deleted, so every hour and day is rolled up anew), and prints what each
+     * resolution then holds: how a new roll-up layout is brought to a dataset without writing its
+     * fine windows again. Roll-ups the new code no longer writes are left as they are.
+     */
+    private static void rollUpAgain(Path home, Dataset dataset, QueryBenchOptions options) {
+        try (Neo4jServer neo4j = start(home, options);
+                Driver driver = GraphStoreConfig.unauthenticated(neo4j.boltUri()).openDriver()) {
+            GraphSchema.ensure(driver, "");
+            try (Session session = driver.session()) {
+                session.run("MATCH (s:RollupState) DELETE s").consume();
+            }
+            MachineLoad machine = MachineLoad.now();
+            long t0 = System.nanoTime();
+            long written = FleetDataset.rollUp(driver, dataset.fromMillis(), dataset.toMillis());
+            System.out.printf("rolled up again: %,d windows written in %.1f s; %s; %s%n", written,
+                    (System.nanoTime() - t0) / 1e9, MachineLoad.now().since(machine), loadAverage());
+            try (Session session = driver.session()) {
+                session.run("""
+                        MATCH (w:Window) WHERE w.start >= $from AND w.start < $to
+                        RETURN w.resolution AS resolution, w.members IS NOT NULL AS deployment, count(w) AS windows,
+                               sum(size(w.counts)) AS bytes ORDER BY resolution, deployment
+                        """, Map.of("from", dataset.fromMillis(), "to", dataset.toMillis())).list().forEach(r ->
+                        System.out.printf("  %-12s %-10s %,9d windows, %,14d bytes of counts (%,.0f each)%n",
+                                r.get("resolution").asString(), r.get("deployment").asBoolean() ? "deployment"
+                                        : "instance", r.get("windows").asLong(), r.get("bytes").asLong(),
+                                (double) r.get("bytes").asLong() / r.get("windows").asLong()));
+            }
         }
     }
 
@@ -182,7 +219,7 @@ public final class QueryBenchmark {
             System.out.println("reading phases (no HTTP, no topology or window cache) ...");
             String phases;
             try (Driver driver = graph.openDriver()) {
-                phases = ReadPhases.measure(driver, dataset);
+                phases = ReadPhases.measure(driver, dataset, options.readPhases());
             }
             System.out.print(phases);
             List<Timing> all = new ArrayList<>(metrics);

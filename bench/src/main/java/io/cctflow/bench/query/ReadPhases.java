@@ -21,8 +21,8 @@ final class ReadPhases {
     private ReadPhases() {
     }
 
-    /** Three rounds of loading v1 of the synthetic deployments and up to a day of the fleet; one line per round. */
-    static String measure(Driver driver, Dataset dataset) {
+    /** {@code rounds} rounds of loading v1 of the synthetic deployments and up to a day of the fleet; one line per round. */
+    static String measure(Driver driver, Dataset dataset, int rounds) {
         StringBuilder out = new StringBuilder();
         CatalogueReader catalogue = new CatalogueReader(driver, "");
         Uncached uncached = new Uncached(new WindowReader(driver, "", 0L), new TopologyReader(driver, "", 0));
@@ -30,7 +30,7 @@ final class ReadPhases {
         List<String> fleet = catalogue.instances(FleetDataset.SERVICE).stream().map(i -> i.executionId().key()).toList();
         long to = dataset.toMillis() - 13 * 60_000L;
         int hours = Math.max(1, Math.min(24, dataset.hours() - 1));
-        for (int round = 0; round < 3; round++) {
+        for (int round = 0; round < rounds; round++) {
             out.append(String.format("- round %d: v1 of %s: %s; fleet, %d h: %s%n", round + 1,
                     SyntheticDeployments.SERVICE, phases(uncached, v1, 0, Long.MAX_VALUE), hours,
                     phases(uncached, fleet, to - hours * 3_600_000L, to)));

@@ -55,6 +55,10 @@ final class RollupCheck {
                     deploymentHour(hour, instances, 10, slot * 10),
                     deploymentWindow(Resolution.TEN_MINUTES, hourStart + slot * Resolution.TEN_MINUTES.millis(), instances));
         }
+        for (int m : new int[] {0, 29, BusyFleet.MINUTES_PER_HOUR - 1}) { // busy instances share nodes: summed
+            compare("minute " + m + " of hour " + hour + " of the deployment", deploymentHour(hour, instances, 1, m),
+                    deploymentWindow(Resolution.MINUTE, hourStart + m * Resolution.MINUTE.millis(), instances));
+        }
     }
 
     /** Checks the day starting at {@code dayStart} holding hours 0.. of {@code instancesPerHour}. */

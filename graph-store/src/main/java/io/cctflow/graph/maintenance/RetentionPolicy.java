@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * How long windows of each resolution are kept, counted from a window's end. A fine (or hourly)
  * window is never deleted before the roll-up that covers it has been written, whatever its age:
- * see {@link Retention}. Ten-minute roll-ups (per deployment) are kept as long as fine windows.
+ * see {@link Retention}. Minute and ten-minute roll-ups (per deployment) are kept as long as fine windows.
  */
 public record RetentionPolicy(Duration fine, Duration hour, Duration day) {
     /**
@@ -29,7 +29,8 @@ public record RetentionPolicy(Duration fine, Duration hour, Duration day) {
 
     public Duration of(Resolution r) {
         return switch (r) {
-            case FINE, TEN_MINUTES -> fine; // ten-minute roll-ups serve the edges of ranges, as fine windows do
+            // deployments' minute and ten-minute roll-ups serve the edges of ranges, as fine windows do
+            case FINE, MINUTE, TEN_MINUTES -> fine;
             case HOUR -> hour;
             case DAY -> day;
         };

@@ -4,6 +4,7 @@ import io.cctflow.graph.Keys;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.Sessions;
 import io.cctflow.graph.SelfCounts;
+import io.cctflow.graph.StoreStamp;
 import io.cctflow.graph.WindowChecksum;
 import io.cctflow.graph.read.CoveredWindow;
 import io.cctflow.graph.write.GraphWriter;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Session;
 
@@ -31,6 +33,13 @@ final class RollupWrites {
             UNWIND $rows AS r
             MATCH (w:Window {instance: r.instance, resolution: r.resolution, start: r.start})
             SET w.coverStarts = r.starts, w.coverChecksums = r.checksums, w.coverFor = r.coverFor
+            """;
+
+    private static final String DELETE_WINDOWS = """
+            UNWIND $starts AS s
+            MATCH (w:Window {instance: $key, resolution: $resolution, start: s})
+            DETACH DELETE w
+            RETURN count(*) AS n
             """;
 
     private final Driver driver;
@@ -110,5 +119,27 @@ final class RollupWrites {
     /** Replaces roll-ups of whole deployments (those of one member only where stored); returns how many were written. */
     int writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution) {
         return writer.writeDeploymentWindows(windows, resolution);
+    }
+
+    /** Deletes a deployment's roll-ups of {@code resolution} that start at {@code starts}, where stored. */
+    void deleteDeploymentWindows(String deploymentKey, Resolution resolution, List<Long> starts) {
+        if (starts.isEmpty()) {
+            return;
+        }
+        try (Session session = Sessions.open(driver, database)) {
+            session.executeWriteWithoutResult(tx -> {
+                long deleted = tx.run(DELETE_WINDOWS, Map.of("key", deploymentKey, "resolution", resolution.property(),
+                        "starts", starts)).single().get("n").asLong();
+                if (deleted > 0) { // readers that listed them list again
+                    tx.run(StoreStamp.bump(StoreStamp.WINDOWS)).consume();
+                }
+            });
+        }
+    }
+
+    /** Replaces roll-ups of whole deployments, creating only those {@code create} accepts; returns how many were written. */
+    int writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution,
+            Predicate<DeploymentWindow> create) {
+        return writer.writeDeploymentWindows(windows, resolution, create);
     }
 }

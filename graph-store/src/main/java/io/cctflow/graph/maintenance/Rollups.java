@@ -8,7 +8,6 @@ import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
 import io.cctflow.model.WindowSpan;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +32,10 @@ import org.slf4j.LoggerFactory;
  * again. A day is rolled up from its hours once all of them are settled.
  *
  * <p>Each pass also writes the roll-ups of whole deployments ({@link DeploymentWindow}): per
- * deployment and hour (and day), the sum of all its executions' windows, and per ten minutes of a
- * rolled-up hour the sum of its executions' fine windows that start in them. They are written with
- * the executions' roll-ups of the same hour or day, so late windows roll them up again too.
+ * deployment and hour (and day), the sum of all its executions' windows, and per ten minutes and per
+ * minute of a rolled-up hour the sum of its executions' fine windows that start in them (minute
+ * windows only where they are much smaller than what they sum, {@link #MINUTE_SHARE}). They are
+ * written with the executions' roll-ups of the same hour or day, so late windows roll them up again too.
  *
  * <p>A roll-up is never rewritten from less than it holds: each instance roll-up records which fine
  * windows it covers, and once retention has deleted some of them a late fine window is added to the
@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * read-ahead thread, {@link ReadAhead}: 2 x 60 at the samples job's default 1-min window), up to
  * {@value RollupWrites#BATCH} of its new hourly windows waiting to be written ({@link RollupWrites.Batch}),
  * and its deployment's running sums (the hour and its six ten-minute windows, each folded every
- * {@value RunningSum#PENDING} windows); a day holds two executions' 24 hourly windows, a batch of
+ * {@value RunningSum#PENDING} windows, and its 60 minute windows, folded every {@value
+ * #MINUTE_PENDING}); a day holds two executions' 24 hourly windows, a batch of
  * daily windows and the deployment's running day sum. Besides these, only the deployment's
  * execution keys (its {@code members}) grow with the number of executions; the number of
  * deployments and windows in the store does not change it.
@@ -58,6 +59,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class Rollups {
     private static final Logger LOG = LoggerFactory.getLogger(Rollups.class);
+
+    /**
+     * Windows each of a deployment's 60 minute sums holds before folding them in: 60 x 4 windows
+     * of one execution's size at most, where 16 as for the other sums would be 960.
+     */
+    static final int MINUTE_PENDING = 4;
+
+    /**
+     * A deployment's minute window is created only when its rows are at most a quarter of the
+     * rows of the fine windows it sums ({@link SlotSums#worthCreating}): so it adds at most a
+     * quarter of their bytes to the store (far less for a deployment of many busy instances,
+     * whose minutes share most nodes), and a light deployment of a few instances, whose sums
+     * would be nearly as big as their parts, gets none.
+     */
+    static final int MINUTE_SHARE = 4;
 
     private final WindowReader reader;
     private final RollupWrites writes;
@@ -139,18 +155,17 @@ public final class Rollups {
     /**
      * Rolls up one hour: per deployment, one execution at a time, that execution's fine windows of
      * the hour into its hourly window ({@link CoveredSum}), which is added to the deployment's hourly
-     * sum; the fine windows are also added to the deployment's ten-minute sums. Ten-minute windows
-     * of slots where an execution's covered fine windows are gone are left as they are (they expire
-     * with the fine windows).
+     * sum; the fine windows are also added to the deployment's ten-minute and minute sums ({@link
+     * SlotSums}). Ten-minute and minute windows of slots where an execution's covered fine windows
+     * are gone are left as they are (they expire with the fine windows).
      */
     private void rollHour(long hour, ExecutorService readAhead, Tally tally) {
         long end = hour + Resolution.HOUR.millis();
         for (Map.Entry<String, TreeSet<String>> d : byDeployment(hour, end, Resolution.FINE, Resolution.HOUR)
                 .entrySet()) {
             RunningSum hourSum = new RunningSum();
-            TreeMap<Long, RunningSum> tens = new TreeMap<>();
-            TreeMap<Long, TreeSet<String>> tenMembers = new TreeMap<>();
-            TreeSet<Long> incomplete = new TreeSet<>();
+            SlotSums tens = new SlotSums(Resolution.TEN_MINUTES, RunningSum.PENDING, 1, false);
+            SlotSums minutes = new SlotSums(Resolution.MINUTE, MINUTE_PENDING, MINUTE_SHARE, true);
             RollupWrites.Batch batch = writes.batch(Resolution.HOUR);
             ReadAhead.forEach(List.copyOf(d.getValue()), readAhead, execution -> new Parts(
                     reader.coveredWindows(execution, Resolution.FINE, hour, end),
@@ -160,14 +175,14 @@ public final class Rollups {
                         Map<Long, WindowCounts> byStart = new HashMap<>();
                         for (CoveredWindow f : fine) {
                             byStart.put(f.window().windowStartMillis(), f.window());
-                            long slot = Resolution.TEN_MINUTES.floor(f.window().windowStartMillis());
-                            tens.computeIfAbsent(slot, s -> new RunningSum()).add(f.window());
-                            tenMembers.computeIfAbsent(slot, s -> new TreeSet<>()).add(execution);
+                            tens.add(execution, f.window());
+                            minutes.add(execution, f.window());
                         }
                         if (existing != null && existing.coverage() != null) {
                             for (long s : existing.coverage().starts()) {
                                 if (!byStart.containsKey(s)) {
-                                    incomplete.add(Resolution.TEN_MINUTES.floor(s));
+                                    tens.missing(s);
+                                    minutes.missing(s);
                                 }
                             }
                         }
@@ -182,14 +197,11 @@ public final class Rollups {
             batch.flush(); // the executions' roll-ups before the deployment's
             tally.written += writes.writeDeploymentWindows(List.of(new DeploymentWindow(
                     hourSum.window(d.getKey(), hour, Resolution.HOUR), List.copyOf(d.getValue()))), Resolution.HOUR);
-            List<DeploymentWindow> tenWindows = new ArrayList<>();
-            tens.forEach((slot, sum) -> {
-                if (!incomplete.contains(slot)) {
-                    tenWindows.add(new DeploymentWindow(sum.window(d.getKey(), slot, Resolution.TEN_MINUTES),
-                            List.copyOf(tenMembers.get(slot))));
-                }
-            });
-            tally.written += writes.writeDeploymentWindows(tenWindows, Resolution.TEN_MINUTES);
+            for (SlotSums slots : List.of(tens, minutes)) {
+                tally.written += writes.writeDeploymentWindows(slots.windows(d.getKey()), slots.resolution(),
+                        slots.worthCreating());
+                writes.deleteDeploymentWindows(d.getKey(), slots.resolution(), slots.broken());
+            }
         }
     }
 

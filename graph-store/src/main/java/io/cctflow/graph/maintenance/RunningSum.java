@@ -8,24 +8,38 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The sum of windows added one at a time, holding at most {@value #PENDING} of them besides the
- * sum: they are folded in with one {@link TreeCounts#sum} pass, so a deployment of many executions
- * costs neither one merge per execution nor all its windows in memory at once.
+ * The sum of windows added one at a time, holding at most {@value #PENDING} of them (or the number
+ * given) besides the sum: they are folded in with one {@link TreeCounts#sum} pass, so a deployment
+ * of many executions costs neither one merge per execution nor all its windows in memory at once.
  *
  * <p>Not thread-safe.
  */
 final class RunningSum {
-    /** Windows held before they are folded into the sum. */
+    /** Windows held before they are folded into the sum, by default. */
     static final int PENDING = 16;
 
     private TreeCounts sum = TreeCounts.empty();
     private TruncationCounts truncation = TruncationCounts.NONE;
-    private final List<TreeCounts> pending = new ArrayList<>(PENDING + 1);
+    private final int most;
+    private final List<TreeCounts> pending;
+
+    RunningSum() {
+        this(PENDING);
+    }
+
+    /** A sum that folds every {@code most} windows. */
+    RunningSum(int most) {
+        if (most < 1) {
+            throw new IllegalArgumentException("most must be >= 1, got " + most);
+        }
+        this.most = most;
+        this.pending = new ArrayList<>(most + 1);
+    }
 
     void add(WindowCounts w) {
         pending.add(w.counts());
         truncation = truncation.plus(w.truncation());
-        if (pending.size() >= PENDING) {
+        if (pending.size() >= most) {
             fold();
         }
     }

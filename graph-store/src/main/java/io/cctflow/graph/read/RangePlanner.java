@@ -25,10 +25,11 @@ import java.util.TreeSet;
 /**
  * Reads the counts of a time range with as few rows as the stored roll-ups allow: the daily
  * windows that lie inside [from, to), then the hourly ones that nothing covers yet, then the
- * ten-minute ones, then the fine windows for the rest (the edges, and hours not rolled up yet). At
- * each resolution the roll-up of a whole deployment comes first, used when the selection holds
- * every execution it sums (its members); then each execution's own roll-up (daily and hourly;
- * ten-minute roll-ups exist for deployments only). The sum
+ * ten-minute ones, then the minute ones at the edges, then the fine windows for the rest (the
+ * edges, and hours not rolled up yet). At each resolution the roll-up of a whole deployment comes
+ * first, used when the selection holds every execution it sums (its members); then each
+ * execution's own roll-up (daily and hourly; ten-minute and minute roll-ups exist for deployments
+ * only). The sum
  * of what it returns equals the sum of the fine windows overlapping [from, to), as long as the
  * roll-ups are up to date ({@link Rollups} only rolls up settled hours). The plan lists the windows
  * with their write times, so the reader's window cache ({@link WindowCache})
@@ -294,46 +295,54 @@ public final class RangePlanner {
         }
         // coarsest first; at each resolution whole deployments before single executions
         List<Resolution> resolutions = new ArrayList<>();
-        for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR, Resolution.TEN_MINUTES}) {
-            if (fits(r, fromMillis, toMillis)) {
+        for (Resolution r : new Resolution[] {Resolution.DAY, Resolution.HOUR, Resolution.TEN_MINUTES,
+                Resolution.MINUTE}) {
+            if (r == Resolution.MINUTE ? fromMillis < toMillis : fits(r, fromMillis, toMillis)) {
                 resolutions.add(r);
             }
         }
-        List<Resolution> ofExecutions = resolutions.stream().filter(r -> r != Resolution.TEN_MINUTES).toList();
-        VersionedWindows.RollupVersions listed = resolutions.isEmpty()
-                ? new VersionedWindows.RollupVersions(reader.databaseTimeMillis(), List.of(), List.of())
-                : reader.rollupVersions(executionKeys, ofExecutions, deployments, resolutions, fromMillis, toMillis);
-        long now = listed.nowMillis();
-        Map<String, List<WindowSpan>> covered = new HashMap<>();
-        List<WindowVersion> rollups = new ArrayList<>();
+        // the deployments' roll-ups first; then the executions' own roll-ups, of those executions
+        // only that the deployments' roll-ups do not cover (a whole deployment of 1,000 instances
+        // over 24 h would otherwise list 23,000 instance hours it never reads)
+        List<VersionedWindows.Seek> seeks = new ArrayList<>();
         for (Resolution r : resolutions) {
-            for (DeploymentWindowVersion d : listed.deploymentRollups()) {
-                WindowSpan s = d.version().span();
-                if (s.resolution() == r && !d.members().isEmpty() && selected.containsAll(d.members())
-                        && d.members().stream().noneMatch(m -> overlaps(covered, m, s))) {
-                    for (String m : d.members()) {
-                        covered.computeIfAbsent(m, k -> new ArrayList<>())
-                                .add(new WindowSpan(m, r, s.startMillis(), s.endMillis()));
-                    }
-                    rollups.add(d.version());
-                }
-            }
-            for (WindowVersion v : listed.executionRollups()) { // none of ten minutes: stored for deployments only
-                WindowSpan s = v.span();
-                if (s.resolution() == r && !overlaps(covered, s.executionKey(), s)) {
-                    covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>()).add(s);
-                    rollups.add(v);
+            for (VersionedWindows.Seek interval : deploymentSeeks(r, fromMillis, toMillis)) {
+                for (String key : deployments) {
+                    seeks.add(new VersionedWindows.Seek(key, r, interval.fromMillis(), interval.toMillis(),
+                            interval.endByMillis()));
                 }
             }
         }
+        VersionedWindows.RollupVersions listed = seeks.isEmpty()
+                ? new VersionedWindows.RollupVersions(reader.databaseTimeMillis(), List.of(), List.of())
+                : reader.rollupVersions(seeks, deployments);
+        Chosen byDeployments = choose(resolutions, listed.deploymentRollups(), List.of(), selected);
+        List<VersionedWindows.Seek> ofExecutions = new ArrayList<>();
+        for (Resolution r : resolutions) {
+            if (r == Resolution.DAY || r == Resolution.HOUR) { // the others are stored for deployments only
+                for (String key : executionKeys) {
+                    if (!covers(byDeployments.covered().get(key), fromMillis, toMillis)) {
+                        ofExecutions.add(new VersionedWindows.Seek(key, r, fromMillis, toMillis, toMillis));
+                    }
+                }
+            }
+        }
+        List<WindowVersion> executionRollups = ofExecutions.isEmpty() ? List.of()
+                : reader.rollupVersions(ofExecutions, List.of()).executionRollups();
+        long now = listed.nowMillis();
+        Chosen chosen = executionRollups.isEmpty() ? byDeployments
+                : choose(resolutions, listed.deploymentRollups(), executionRollups, selected);
+        Map<String, List<WindowSpan>> covered = chosen.covered();
+        List<WindowVersion> rollups = chosen.rollups();
         List<WindowSpan> gaps = new ArrayList<>();
         for (String key : executionKeys) {
             List<WindowSpan> mine = new ArrayList<>(covered.getOrDefault(key, List.of()));
             mine.sort(Comparator.comparingLong(WindowSpan::startMillis));
             long at = fromMillis;
-            if (!mine.isEmpty() && mine.get(0).startMillis() == fromMillis) {
-                // a fine window that starts before the range but reaches into it (the job's window
-                // need not divide an hour) still counts, as in a fine-only read
+            if (!mine.isEmpty() && mine.get(0).startMillis() <= fromMillis) {
+                // a fine window that starts before the range (or before a minute roll-up that starts
+                // before it) but reaches into it (the job's window need not divide an hour) still
+                // counts, as in a fine-only read
                 gaps.add(new WindowSpan(key, Resolution.FINE, fromMillis, fromMillis + 1));
             }
             for (WindowSpan s : mine) {
@@ -355,6 +364,93 @@ public final class RangePlanner {
             }
         }
         return new Plan(rollups, gaps, fine, now, new Request(List.copyOf(executionKeys), fromMillis, toMillis, attempt));
+    }
+
+    /**
+     * Where a deployment's roll-ups of {@code r} are looked for (key left out): inside the range,
+     * except minute windows. Those are looked for only in the range's edges that no ten-minute
+     * window fits in (they are written in the same pass as their ten-minute windows, so elsewhere
+     * they would not be used, and a day of a deployment's minutes with their members is a long
+     * listing), and include the minutes the range starts or ends inside: a deployment's minute
+     * window sums only fine windows that start at its start and last a minute or more (the pass
+     * writes no other, {@code SlotSums}), and each of those overlaps every range that overlaps the
+     * minute, so a fine-only read would count them all too.
+     */
+    private static List<VersionedWindows.Seek> deploymentSeeks(Resolution r, long fromMillis, long toMillis) {
+        if (r != Resolution.MINUTE) {
+            return List.of(new VersionedWindows.Seek(null, r, fromMillis, toMillis, toMillis));
+        }
+        long minute = Resolution.MINUTE.millis();
+        long tens = Resolution.TEN_MINUTES.millis();
+        // no overflow at Long.MIN_VALUE and Long.MAX_VALUE ("all time")
+        long from = fromMillis > Long.MIN_VALUE + tens ? Resolution.MINUTE.floor(fromMillis) : fromMillis;
+        long to = toMillis < Long.MAX_VALUE - tens ? Resolution.MINUTE.ceil(toMillis) : toMillis;
+        if (!fits(Resolution.TEN_MINUTES, fromMillis, toMillis) || to - from < 2 * minute) {
+            return List.of(new VersionedWindows.Seek(null, r, from, to, to));
+        }
+        long headEnd = fromMillis > Long.MIN_VALUE + tens ? Math.min(to, Resolution.TEN_MINUTES.ceil(fromMillis)) : from;
+        long tailStart = Math.max(headEnd, Resolution.TEN_MINUTES.floor(toMillis));
+        List<VersionedWindows.Seek> edges = new ArrayList<>(2);
+        if (headEnd > from) {
+            edges.add(new VersionedWindows.Seek(null, r, from, headEnd, to));
+        }
+        if (to > tailStart) {
+            edges.add(new VersionedWindows.Seek(null, r, tailStart, to, to));
+        }
+        return edges;
+    }
+
+    /** Roll-ups a plan reads, and per execution the spans they cover. */
+    private record Chosen(Map<String, List<WindowSpan>> covered, List<WindowVersion> rollups) {
+    }
+
+    /**
+     * The roll-ups to read, coarsest first, at each resolution whole deployments before single
+     * executions: a deployment's when the selection holds all its members and none of them is
+     * covered there yet, an execution's where nothing covers it yet.
+     */
+    private static Chosen choose(List<Resolution> resolutions, List<DeploymentWindowVersion> ofDeployments,
+            List<WindowVersion> ofExecutions, Set<String> selected) {
+        Map<String, List<WindowSpan>> covered = new HashMap<>();
+        List<WindowVersion> rollups = new ArrayList<>();
+        for (Resolution r : resolutions) {
+            for (DeploymentWindowVersion d : ofDeployments) {
+                WindowSpan s = d.version().span();
+                if (s.resolution() == r && !d.members().isEmpty() && selected.containsAll(d.members())
+                        && d.members().stream().noneMatch(m -> overlaps(covered, m, s))) {
+                    for (String m : d.members()) {
+                        covered.computeIfAbsent(m, k -> new ArrayList<>())
+                                .add(new WindowSpan(m, r, s.startMillis(), s.endMillis()));
+                    }
+                    rollups.add(d.version());
+                }
+            }
+            for (WindowVersion v : ofExecutions) { // none of (ten) minutes: stored for deployments only
+                WindowSpan s = v.span();
+                if (s.resolution() == r && !overlaps(covered, s.executionKey(), s)) {
+                    covered.computeIfAbsent(s.executionKey(), k -> new ArrayList<>()).add(s);
+                    rollups.add(v);
+                }
+            }
+        }
+        return new Chosen(covered, rollups);
+    }
+
+    /** Whether the spans (any order, may be null) leave no gap in [fromMillis, toMillis). */
+    private static boolean covers(List<WindowSpan> spans, long fromMillis, long toMillis) {
+        if (spans == null) {
+            return false;
+        }
+        List<WindowSpan> sorted = new ArrayList<>(spans);
+        sorted.sort(Comparator.comparingLong(WindowSpan::startMillis));
+        long at = fromMillis;
+        for (WindowSpan s : sorted) {
+            if (s.startMillis() > at) {
+                return false;
+            }
+            at = Math.max(at, s.endMillis());
+        }
+        return at >= toMillis;
     }
 
     /** Whether the range can hold a whole window of {@code r} (no overflow for "all time"). */

@@ -56,27 +56,25 @@ final class VersionedWindows {
     }
 
     /**
-     * Span and write time (no counts) of the roll-ups that lie inside [fromMillis, toMillis): of
-     * the executions ({@code executionKeys}) at {@code executionResolutions}, and of whole
-     * deployments ({@code deploymentKeys}, {@link Keys#deploymentRollup}) with their members at
-     * {@code deploymentResolutions}; with the database clock ({@link #databaseTimeMillis}) taken
-     * by the same query. One query returning one row of columns: a plan used to list them in one
-     * query per resolution and kind plus one for the clock, and on this machine each round trip
-     * cost more than the rows it returned.
+     * One seek of {@link #rollupVersions}: the windows of {@code key} at {@code resolution} that
+     * start in [fromMillis, toMillis) and end at {@code endByMillis} or before.
      */
-    RollupVersions rollupVersions(Collection<String> executionKeys, Collection<Resolution> executionResolutions,
-            Collection<String> deploymentKeys, Collection<Resolution> deploymentResolutions, long fromMillis,
-            long toMillis) {
-        List<Map<String, Object>> seeks = new ArrayList<>();
-        for (Resolution r : deploymentResolutions) {
-            for (String key : deploymentKeys) {
-                seeks.add(Map.of("key", key, "resolution", r.property()));
-            }
-        }
-        for (Resolution r : executionResolutions) {
-            for (String key : executionKeys) {
-                seeks.add(Map.of("key", key, "resolution", r.property()));
-            }
+    record Seek(String key, Resolution resolution, long fromMillis, long toMillis, long endByMillis) {
+    }
+
+    /**
+     * Span and write time (no counts) of the roll-ups each seek finds,
+     * with members for the keys of whole deployments ({@code deploymentKeys}, {@link
+     * Keys#deploymentRollup}), and the database clock ({@link #databaseTimeMillis}) taken by the
+     * same query. One query returning one row of columns: a plan used to list them in one query per
+     * resolution and kind plus one for the clock, and on this machine each round trip cost more
+     * than the rows it returned.
+     */
+    RollupVersions rollupVersions(Collection<Seek> seeks, Collection<String> deploymentKeys) {
+        List<Map<String, Object>> rows = new ArrayList<>(seeks.size());
+        for (Seek seek : seeks) {
+            rows.add(Map.of("key", seek.key(), "resolution", seek.resolution().property(), "from", seek.fromMillis(),
+                    "to", seek.toMillis(), "endBy", seek.endByMillis()));
         }
         Set<String> deployments = new HashSet<>(deploymentKeys);
         // collect() skips nulls, so every collected value is non-null (coalesce) to keep the columns aligned
@@ -84,14 +82,14 @@ final class VersionedWindows {
                 CALL {
                   UNWIND $seeks AS s
                   MATCH (w:Window)
-                  WHERE w.instance = s.key AND w.resolution = s.resolution AND w.start >= $from AND w.start < $to
-                    AND w.end <= $to
+                  WHERE w.instance = s.key AND w.resolution = s.resolution AND w.start >= s.from AND w.start < s.to
+                    AND w.end <= s.endBy
                   RETURN collect(w.instance) AS instance, collect(w.resolution) AS resolution,
                          collect(w.start) AS start, collect(w.end) AS end,
                          collect(coalesce(w.written, $noWritten)) AS written, collect(coalesce(w.members, [])) AS members
                 }
                 RETURN timestamp() AS now, instance, resolution, start, end, written, members
-                """, Reads.params("seeks", seeks, "from", fromMillis, "to", toMillis, "noWritten", Long.MAX_VALUE), r -> {
+                """, Reads.params("seeks", rows, "noWritten", Long.MAX_VALUE), r -> {
                     Value instance = r.get("instance");
                     Value resolution = r.get("resolution");
                     Value start = r.get("start");

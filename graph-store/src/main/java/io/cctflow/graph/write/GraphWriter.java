@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Session;
 
@@ -251,10 +252,22 @@ public final class GraphWriter {
      * @return the windows written (created or rewritten)
      */
     public int writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution) {
+        return writeDeploymentWindows(windows, resolution, w -> w.members().size() > 1);
+    }
+
+    /**
+     * {@link #writeDeploymentWindows(List, Resolution)} with another rule for which windows are
+     * created where not stored yet ({@code create}; the others are only rewritten where stored, so
+     * none lags its members' late windows).
+     *
+     * @return the windows written (created or rewritten)
+     */
+    public int writeDeploymentWindows(List<DeploymentWindow> windows, Resolution resolution,
+            Predicate<DeploymentWindow> create) {
         List<DeploymentWindow> shared = new ArrayList<>();
         List<DeploymentWindow> single = new ArrayList<>();
         for (DeploymentWindow w : windows) {
-            (w.members().size() > 1 ? shared : single).add(w);
+            (create.test(w) ? shared : single).add(w);
         }
         Function<DeploymentWindow, Map<String, Object>> toRow = w -> {
             Map<String, Object> row = windowRow(w.window(), resolution);

@@ -80,15 +80,8 @@ class RollupsTest extends CleanGraph {
         return tree;
     }
 
-    /** The fine windows' sum, brute force: every fine window of the keys overlapping [from, to), folded with plus. */
     private TreeCounts fineSum(List<String> keys, long from, long to) {
-        TreeCounts sum = TreeCounts.empty();
-        for (WindowCounts w : fine) {
-            if (keys.contains(w.executionKey()) && w.windowStartMillis() < to && w.windowEndMillis() > from) {
-                sum = sum.plus(w.counts());
-            }
-        }
-        return sum;
+        return FineSums.overlapping(fine, keys, from, to);
     }
 
     /** Random ranges over the written windows, the fixed awkward ones first. */
