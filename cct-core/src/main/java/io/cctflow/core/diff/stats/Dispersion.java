@@ -160,22 +160,35 @@ public final class Dispersion {
 
     /** Pearson's X2 of one share over the replicates of both sides. */
     static Pearson of(long[] xA, long[] nA, long[] xB, long[] nB) {
-        double[] a = side(xA, nA);
-        double[] b = side(xB, nB);
+        return of(xA, nA, null, xB, nB, null);
+    }
+
+    /**
+     * Pearson's X2 of one share over the replicates of both sides, each replicate's expected count
+     * {@code n_j f_j pi_s} with its normalisation factor {@code f_j} ({@link Normalisation}; null:
+     * all 1) and {@code pi_s} the side's normalised share.
+     */
+    static Pearson of(long[] xA, long[] nA, double[] fA, long[] xB, long[] nB, double[] fB) {
+        double[] a = side(xA, nA, fA);
+        double[] b = side(xB, nB, fB);
         return new Pearson(a[0] + b[0], (int) a[1], a[2], (int) b[1], b[2]);
     }
 
     /** {X2, df, count per replicate} of one side; zeros when its share is 0 or 1 or it has one replicate. */
-    private static double[] side(long[] x, long[] n) {
+    private static double[] side(long[] x, long[] n, double[] f) {
         long sx = 0;
         long sn = 0;
+        double se = 0;
         double sn2 = 0;
         int used = 0;
+        boolean equal = true;
         for (int j = 0; j < x.length; j++) {
             sx += x[j];
             sn += n[j];
+            se += n[j] * factor(f, j);
             sn2 += (double) n[j] * n[j];
             used += n[j] > 0 ? 1 : 0;
+            equal &= factor(f, j) == factor(f, 0);
         }
         if (sx == 0 || sx == sn || used < 2) {
             return new double[3];
@@ -184,12 +197,17 @@ public final class Dispersion {
         double chi = 0;
         for (int j = 0; j < x.length; j++) {
             if (n[j] > 0) {
-                double expected = n[j] * p;
-                double residual = residual(x[j], n[j], sx, sn, expected);
+                // equal factors cancel within the side: the exact integer residual then
+                double expected = equal ? n[j] * p : n[j] * factor(f, j) * sx / se;
+                double residual = equal ? residual(x[j], n[j], sx, sn, expected) : x[j] - expected;
                 chi += residual * residual / (expected * (1 - p));
             }
         }
         return new double[] {chi, used - 1, p * sn2 / sn};
+    }
+
+    private static double factor(double[] f, int j) {
+        return f == null ? 1 : f[j];
     }
 
     /**

@@ -83,7 +83,7 @@ final class MethodReport {
             trend.add(new CompareResponse.TrendPoint(count, d.trend(count)));
         }
         return new CompareResponse.Significance(result.level(), n.model(), n.replicatesA(), a.unit(),
-                n.replicatesB(), b.unit(), trend, d.priorDf(), d.priorScale(),
+                n.replicatesB(), b.unit(), trend, d.priorDf(), d.priorScale(), n.normA(), n.normB(),
                 result.methods().size(), result.tested(), result.significant(), MethodComparison.CONFIDENCE);
     }
 
