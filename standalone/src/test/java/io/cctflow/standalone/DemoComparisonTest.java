@@ -100,6 +100,7 @@ class DemoComparisonTest {
     void plantedMethodIsASignificantRegressionAndLabelsAgreeWithTheirSigns() throws Exception {
         JsonNode body = CompareApi.compare(api.port(), SERVICE, DemoProcess.VERSION, DemoProcess.NEXT_VERSION);
         String summary = CompareApi.summary(body);
+        System.out.println(summary);
         assertThat(body.at("/a/samples").asLong()).as(summary).isGreaterThan(SAMPLES_BEFORE);
         assertThat(body.at("/b/samples").asLong()).as(summary).isGreaterThan(SAMPLES_AFTER);
         assertThat(body.at("/significance/fdr").asDouble()).isEqualTo(0.05);
