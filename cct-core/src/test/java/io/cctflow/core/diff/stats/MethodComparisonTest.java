@@ -228,6 +228,48 @@ class MethodComparisonTest {
         assertTrue(raw.pValue() < 1e-10, raw.toString());
     }
 
+    @Test
+    void aMethodOnNearlyEveryStackDoesNotChangeHowTheOthersAreJudged() {
+        // replicates whose composition varies (each leaf's weight jittered per replicate), then the
+        // same with method 43 added: on every stack but leaf 41's (99.5 % of the samples), as a
+        // request handler is. Normalised, its scatter is the factors' noise; it must not set the
+        // trend the leaves are tested against.
+        Random random = new Random(61);
+        List<MethodSamples> a = new ArrayList<>();
+        List<MethodSamples> b = new ArrayList<>();
+        for (int r = 0; r < 6; r++) {
+            double[] w = new double[42];
+            for (int i = 1; i <= 40; i++) {
+                w[i] = (i == 40 ? 0.005 : 0.995 / 39) * Math.exp(0.1 * random.nextGaussian());
+            }
+            w[1] *= r < 3 ? 1 : 2;
+            (r < 3 ? a : b).add(leaves(random, 20_000, w));
+        }
+        MethodComparison.Result without = MethodComparison.compare(a, b, 0.05);
+        MethodComparison.Result with = MethodComparison.compare(withNearRoot(a), withNearRoot(b), 0.05);
+        assertEquals(without.noise().dispersion(), with.noise().dispersion());
+        for (long id = 2; id <= 41; id++) {
+            assertEquals(byId(without, id).selfTime().change(), byId(with, id).selfTime().change(), "method " + id);
+        }
+        // and it is a caller of leaf 2, whose work doubled: its own work rose, which it shows
+        MethodChange handler = byId(with, 43);
+        assertEquals(Change.REGRESSION, handler.methodTime().label(), handler.toString());
+    }
+
+    /** Each replicate with method 43 on every stack but those of leaf 41 (index 40). */
+    private static List<MethodSamples> withNearRoot(List<MethodSamples> side) {
+        List<MethodSamples> out = new ArrayList<>();
+        for (MethodSamples s : side) {
+            long[] ids = java.util.Arrays.copyOf(s.methodIds(), 43);
+            long[] method = java.util.Arrays.copyOf(s.methodSamples(), 43);
+            long[] self = java.util.Arrays.copyOf(s.selfSamples(), 43);
+            ids[42] = 43;
+            method[42] = s.samples() - s.selfSamples()[40];
+            out.add(new MethodSamples(ids, method, self, s.samples()));
+        }
+        return out;
+    }
+
     /**
      * One replicate of {@code n} samples drawn over leaves 2..41 by weight (index i - 1), each
      * under root 1, leaves 2 and 3 also under method 42.
