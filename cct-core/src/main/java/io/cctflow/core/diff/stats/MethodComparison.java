@@ -21,7 +21,10 @@ import java.util.Map;
  * shares between replicates: a dispersion trend over a share's samples per replicate, fitted over
  * every method's method time and self time, and each share's own dispersion moderated towards it
  * by empirical Bayes ({@link Dispersion}); each share is then tested with the quasi-binomial test
- * ({@link ShareTest#quasiBinomial}) at its moderated dispersion and degrees of freedom. Otherwise
+ * ({@link ShareTest#quasiBinomial}) at its moderated dispersion and degrees of freedom, its shares
+ * normalised against the unchanged bulk: each replicate's TMM factor from the self samples ({@link
+ * Normalisation}) scales its samples, in the replicates' Pearson statistics and in the test, so
+ * one method's growth does not show as every other method's fall. Otherwise
  * ({@value #WITHHELD}) nothing is labelled: the numbers are those of the binomial model ({@link
  * ShareTest#binomial}), which order the methods, but every measure is {@link Change#WITHHELD} and
  * none significant. Neither side alone will do: one side's
