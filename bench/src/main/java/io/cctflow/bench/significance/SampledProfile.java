@@ -46,18 +46,62 @@ public final class SampledProfile {
 
     /** This profile with every stack through {@code method} weighted {@code 1 + effect} times: more work there. */
     public SampledProfile slowed(int method, double effect) {
+        return slowed(method, effect, false);
+    }
+
+    /**
+     * This profile with more work in {@code method}: every stack through it ({@code selfOnly}
+     * false: it and all it calls do more, as if called more often) or only the stacks whose leaf it
+     * is (its own code does more, as the demo's {@code priceCart} does) weighted {@code 1 + effect}
+     * times.
+     */
+    public SampledProfile slowed(int method, double effect, boolean selfOnly) {
         double[] w = weights.clone();
         for (int s = 0; s < w.length; s++) {
-            if (Arrays.binarySearch(onStack[s], method) >= 0) {
+            if (changes(s, method, selfOnly)) {
                 w[s] *= 1 + effect;
             }
         }
         return new SampledProfile(methods, onStack, leaf, w);
     }
 
+    /**
+     * Per method, whether no stack that {@link #slowed(int, double, boolean)} changes goes through
+     * it: the slowdown leaves its work (method time and self time) exactly as it was.
+     */
+    public boolean[] untouchedBy(int method, boolean selfOnly) {
+        boolean[] out = new boolean[methods];
+        Arrays.fill(out, true);
+        for (int s = 0; s < onStack.length; s++) {
+            if (changes(s, method, selfOnly)) {
+                for (int m : onStack[s]) {
+                    out[m] = false;
+                }
+            }
+        }
+        return out;
+    }
+
+    private boolean changes(int stack, int method, boolean selfOnly) {
+        return selfOnly ? leaf[stack] == method : Arrays.binarySearch(onStack[stack], method) >= 0;
+    }
+
     /** The method whose expected method time is closest to {@code share}. */
     public int methodWithShare(double share) {
-        double[] shares = methodTimes();
+        return closest(methodTimes(), share);
+    }
+
+    /** The method whose expected self time is closest to {@code share}. */
+    public int methodWithSelfShare(double share) {
+        double total = Arrays.stream(weights).sum();
+        double[] shares = new double[methods];
+        for (int s = 0; s < weights.length; s++) {
+            shares[leaf[s]] += weights[s] / total;
+        }
+        return closest(shares, share);
+    }
+
+    private int closest(double[] shares, double share) {
         int best = 0;
         for (int m = 1; m < methods; m++) {
             if (Math.abs(shares[m] - share) < Math.abs(shares[best] - share)) {

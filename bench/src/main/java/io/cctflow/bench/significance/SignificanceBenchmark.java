@@ -12,6 +12,7 @@ public final class SignificanceBenchmark {
     static final double[] EFFECTS = {0.05, 0.10, 0.20, 0.50};
     static final double SHARE = 0.10;
     static final double JITTER = 0.2;
+    static final double DILUTED_SHARE = 0.15;
 
     private SignificanceBenchmark() {
     }
@@ -22,14 +23,15 @@ public final class SignificanceBenchmark {
         System.out.printf(Locale.ROOT, "A/A pairs with any significant method (FDR 5 %%), %d pairs per cell%n", pairs);
         // with 1 replicate a side the comparison withholds its labels: that column counts what the
         // binomial model's q-values would have labelled
-        System.out.println("| samples/side | binomial, 1 replicate | 2 vs 2, jitter 0.2 | 2 vs 3 | 4 vs 4"
+        System.out.println("| samples/side | binomial, 1 replicate | 2 vs 2, jitter 0.2 | 2 vs 3 | 3 vs 3 | 4 vs 4"
                 + " | 4 vs 4 pooled as 1 |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
         for (int n : SAMPLES) {
-            System.out.printf(Locale.ROOT, "| %d | %.3f | %.3f | %.3f | %.3f | %.3f |%n", n,
+            System.out.printf(Locale.ROOT, "| %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |%n", n,
                     aa(new SignificanceSimulation.Setup(n, 1, 0), pairs, seed + n),
                     aa(new SignificanceSimulation.Setup(n, 2, JITTER), pairs, seed + n),
                     aa(new SignificanceSimulation.Setup(n, 2, 3, JITTER), pairs, seed + n),
+                    aa(new SignificanceSimulation.Setup(n, 3, JITTER), pairs, seed + n),
                     aa(new SignificanceSimulation.Setup(n, 4, JITTER), pairs, seed + n),
                     SignificanceSimulation.anySignificantRate(new SignificanceSimulation.Setup(n, 4, JITTER), pairs,
                             seed + n, true));
@@ -38,6 +40,31 @@ public final class SignificanceBenchmark {
                 + " withheld)", 1, 0, pairs, seed);
         detection("2 replicates a side, jitter 0.2", 2, JITTER, pairs, seed);
         detection("4 replicates a side, jitter 0.2", 4, JITTER, pairs, seed);
+        dilution(pairs, seed);
+    }
+
+    /**
+     * A/B pairs with the method nearest {@link #DILUTED_SHARE} of self time doing twice the work on
+     * side B: the false discovery proportion among the methods it leaves alone (no changed stack
+     * through them), the fraction of pairs with any of them significant, and the slowed method
+     * found.
+     */
+    private static void dilution(int pairs, long seed) {
+        System.out.printf(Locale.ROOT, "%nDilution: the method nearest %.0f %% self time does twice the work on side B;"
+                + " methods on none of its stacks: mean false discovery proportion / pairs with any significant"
+                + " (slowed method found), %d pairs per cell, jitter 0.2%n", DILUTED_SHARE * 100, pairs);
+        System.out.println("| samples/side | 2 vs 2 | 3 vs 3 | 4 vs 4 |");
+        System.out.println("|---:|---:|---:|---:|");
+        for (int n : SAMPLES) {
+            StringBuilder row = new StringBuilder("| " + n + " |");
+            for (int r = 2; r <= 4; r++) {
+                SignificanceSimulation.Dilution d = SignificanceSimulation.dilution(
+                        new SignificanceSimulation.Setup(n, r, JITTER), DILUTED_SHARE, 1.0, true, pairs, seed + n + r);
+                row.append(String.format(Locale.ROOT, " %.3f / %.2f (%.2f) |", d.falseDiscoveries(), d.anyFlagged(),
+                        d.targetFound()));
+            }
+            System.out.println(row);
+        }
     }
 
     private static double aa(SignificanceSimulation.Setup setup, int pairs, long seed) {

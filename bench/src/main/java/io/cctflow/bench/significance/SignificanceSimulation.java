@@ -2,6 +2,7 @@ package io.cctflow.bench.significance;
 
 import io.cctflow.core.diff.stats.Change;
 import io.cctflow.core.diff.stats.Measure;
+import io.cctflow.core.diff.stats.MethodChange;
 import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.diff.stats.MethodSamples;
 import java.util.ArrayList;
@@ -96,6 +97,51 @@ public final class SignificanceSimulation {
             }
         }
         return new Detection((double) detected / pairs, (double) first / pairs, shares / pairs);
+    }
+
+    /**
+     * Outcome of A/B pairs for the methods the slowdown leaves alone.
+     *
+     * @param anyFlagged fraction of pairs in which any untouched method is significant
+     * @param falseDiscoveries mean over pairs of untouched methods among the significant ones (0 when none is)
+     * @param untouched mean number of untouched methods with samples per pair
+     */
+    public record Dilution(double anyFlagged, double falseDiscoveries, double untouched, double targetFound) {
+    }
+
+    /**
+     * A/B pairs as in {@link #detectionRate}, the method nearest {@code share} (of method time, or
+     * with {@code selfOnly} of self time) slowed ({@link SampledProfile#slowed(int, double,
+     * boolean)}): how often methods on none of the changed stacks (their work unchanged, only their
+     * shares diluted) are significant.
+     */
+    public static Dilution dilution(Setup setup, double share, double effect, boolean selfOnly, int pairs,
+            long seed) {
+        Random random = new Random(seed);
+        int flagged = 0;
+        double proportion = 0;
+        double untouchedCount = 0;
+        int found = 0;
+        for (int p = 0; p < pairs; p++) {
+            SampledProfile before = SampledProfile.random(random, STACKS, METHODS);
+            int target = selfOnly ? before.methodWithSelfShare(share) : before.methodWithShare(share);
+            boolean[] untouched = before.untouchedBy(target, selfOnly);
+            MethodComparison.Result r = MethodComparison.compare(
+                    side(before, setup.samples(), setup.replicatesA(), setup.jitter(), random),
+                    side(before.slowed(target, effect, selfOnly), setup.samples(), setup.replicatesB(), setup.jitter(), random),
+                    MethodComparison.DEFAULT_LEVEL);
+            int wrong = 0;
+            for (MethodChange c : r.methods()) {
+                boolean alone = untouched[(int) c.method() - 1];
+                untouchedCount += alone ? 1 : 0;
+                wrong += alone && c.significant() ? 1 : 0;
+                found += c.method() == SampledProfile.id(target) && c.significant() ? 1 : 0;
+            }
+            flagged += wrong > 0 ? 1 : 0;
+            proportion += r.significant() == 0 ? 0 : (double) wrong / r.significant();
+        }
+        return new Dilution((double) flagged / pairs, proportion / pairs, untouchedCount / pairs,
+                (double) found / pairs);
     }
 
     static List<MethodSamples> side(SampledProfile profile, int samples, int replicates, double jitter,

@@ -117,8 +117,10 @@ public final class AlertingRefresher {
             if (total < config.minSamples() || baseTotal < config.minSamples()) {
                 continue;
             }
-            List<MethodShift> top = ShiftRanking.significant(SideReplicates.of(currentWindows).replicates(),
-                    SideReplicates.of(baselineWindows).replicates(), MethodComparison.DEFAULT_LEVEL, config.topK());
+            SideReplicates.Pair replicates = SideReplicates.pair(SideReplicates.of(currentWindows),
+                    SideReplicates.of(baselineWindows));
+            List<MethodShift> top = ShiftRanking.significant(replicates.a(), replicates.b(),
+                    MethodComparison.DEFAULT_LEVEL, config.topK());
             Map<Long, String> names = catalogue.methodsById(top.stream().map(MethodShift::methodId).toList()).stream()
                     .collect(Collectors.toMap(MethodRecord::id, MethodRecord::signature, (a, b) -> a));
             for (MethodShift s : top) {

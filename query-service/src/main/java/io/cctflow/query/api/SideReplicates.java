@@ -11,15 +11,33 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The replicates of one side of a comparison, found without being named: its instances (executions)
- * when it has two or more, otherwise its time windows when there are two or more, otherwise the
- * side as one replicate (binomial sampling model).
+ * The replicates one side of a comparison could offer, found without being named: its instances
+ * (executions; each instance's windows summed), its time windows (one per time slot, the instances'
+ * windows of a slot summed), and the whole side as one. Which of them a comparison uses is chosen
+ * for both sides at once ({@link #pair}), so that both sides' noise is of one kind.
  *
- * @param unit {@code instances}, {@code windows} or {@code none}
+ * @param instances one per instance with samples
+ * @param windows one per time slot with samples
+ * @param whole the side's per-method sum
  */
-public record SideReplicates(List<MethodSamples> replicates, String unit) {
+public record SideReplicates(List<MethodSamples> instances, List<MethodSamples> windows, MethodSamples whole) {
+    /** Unit: instances. */
+    public static final String INSTANCES = "instances";
+    /** Unit: windows. */
+    public static final String WINDOWS = "windows";
+    /** Unit: none, each side one replicate (labels withheld). */
+    public static final String NONE = "none";
 
-    /** The replicates of the windows of one side (one selection, or one deployment over a range). */
+    /**
+     * Both sides' replicates in one unit.
+     *
+     * @param unit {@value #INSTANCES}, {@value #WINDOWS} or {@value #NONE}
+     * @param offered what each side offered, in words (for the message when no unit serves both)
+     */
+    public record Pair(List<MethodSamples> a, List<MethodSamples> b, String unit, String offered) {
+    }
+
+    /** The candidate replicates of the windows of one side (one selection, or one deployment over a range). */
     public static SideReplicates of(List<WindowCounts> windows) {
         Map<String, List<MethodSamples>> byExecution = new TreeMap<>();
         Map<Long, List<MethodSamples>> bySlot = new LinkedHashMap<>();
@@ -28,14 +46,39 @@ public record SideReplicates(List<MethodSamples> replicates, String unit) {
             byExecution.computeIfAbsent(w.executionKey(), k -> new ArrayList<>()).add(s);
             bySlot.computeIfAbsent(w.windowStartMillis(), k -> new ArrayList<>()).add(s);
         });
-        if (byExecution.size() >= 2) {
-            return new SideReplicates(sums(byExecution.values()), "instances");
+        return new SideReplicates(sums(byExecution.values()), sums(bySlot.values()),
+                MethodComparison.sum(windows.stream().map(w -> MethodSamples.of(w.counts())).toList()));
+    }
+
+    /** A side that offers only itself as one replicate (e.g. its tree under a thread filter). */
+    public static SideReplicates whole(MethodSamples side) {
+        return new SideReplicates(List.of(), List.of(), side);
+    }
+
+    /**
+     * One unit for both sides: instances when each side has two or more, else windows when each has
+     * two or more, else each side as one replicate. Instances on one side and windows on the other
+     * would set two kinds of noise against each other: instances differ by what the JVMs decided
+     * (JIT, GC), the windows of one JVM only by time.
+     */
+    public static Pair pair(SideReplicates a, SideReplicates b) {
+        String offered = "a: " + a.offered() + ", b: " + b.offered();
+        if (a.instances.size() >= 2 && b.instances.size() >= 2) {
+            return new Pair(a.instances, b.instances, INSTANCES, offered);
         }
-        if (bySlot.size() >= 2) {
-            return new SideReplicates(sums(bySlot.values()), "windows");
+        if (a.windows.size() >= 2 && b.windows.size() >= 2) {
+            return new Pair(a.windows, b.windows, WINDOWS, offered);
         }
-        return new SideReplicates(List.of(MethodComparison.sum(windows.stream()
-                .map(w -> MethodSamples.of(w.counts())).toList())), "none");
+        return new Pair(List.of(a.whole), List.of(b.whole), NONE, offered);
+    }
+
+    /** "one window of one instance", or e.g. "1 instance, 3 windows". */
+    String offered() {
+        if (instances.size() <= 1 && windows.size() <= 1) {
+            return "one window of one instance";
+        }
+        return instances.size() + (instances.size() == 1 ? " instance, " : " instances, ") + windows.size()
+                + (windows.size() == 1 ? " window" : " windows");
     }
 
     private static List<MethodSamples> sums(Iterable<List<MethodSamples>> groups) {

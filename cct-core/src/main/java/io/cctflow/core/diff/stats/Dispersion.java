@@ -54,7 +54,15 @@ import java.util.List;
  * prior's upper {@value #OUTLIER_TAIL} tail keeps its own factor and degrees of freedom (DESeq2's rule
  * for dispersion outliers): a method whose samples come in bursts, such as a JFR housekeeping thread
  * seen in one window of five, is not judged by the calm methods around it, which with a prior of
- * "infinite" degrees of freedom (every share on the trend) it otherwise would be. One model serves method times and self
+ * "infinite" degrees of freedom (every share on the trend) it otherwise would be. The prior's scale
+ * is at least the shares' pooled factor {@code sum X2_i / sum E_trend X2_i} (a floor): {@code s0^2}
+ * from the mean of the logarithms sits below the factors' mean when they spread, and with three
+ * replicates a side (4 degrees of freedom a share) it could put the moderated dispersion at or below
+ * binomial sampling while the data, pooled, said more. Simulated (jitter 0.2, 100 pairs a cell), the
+ * floor lowered A/A pairs flagged with 3 against 3 replicates from 0.027 to 0.021 (1,000 pairs) and
+ * the false discovery proportion among untouched methods when one method doubled from 0.032 to 0.016
+ * (20,000 samples a side), at a cost in detection (+50 % work at 20,000 samples, 3 against 3: 0.56
+ * to 0.43). One model serves method times and self
  * times, so a method whose self time is its method time is judged alike on both.
  *
  * <p>Assumptions: replicates independent and alike within a side (the trend is common to both
@@ -160,22 +168,35 @@ public final class Dispersion {
 
     /** Pearson's X2 of one share over the replicates of both sides. */
     static Pearson of(long[] xA, long[] nA, long[] xB, long[] nB) {
-        double[] a = side(xA, nA);
-        double[] b = side(xB, nB);
+        return of(xA, nA, null, xB, nB, null);
+    }
+
+    /**
+     * Pearson's X2 of one share over the replicates of both sides, each replicate's expected count
+     * {@code n_j f_j pi_s} with its normalisation factor {@code f_j} ({@link Normalisation}; null:
+     * all 1) and {@code pi_s} the side's normalised share.
+     */
+    static Pearson of(long[] xA, long[] nA, double[] fA, long[] xB, long[] nB, double[] fB) {
+        double[] a = side(xA, nA, fA);
+        double[] b = side(xB, nB, fB);
         return new Pearson(a[0] + b[0], (int) a[1], a[2], (int) b[1], b[2]);
     }
 
     /** {X2, df, count per replicate} of one side; zeros when its share is 0 or 1 or it has one replicate. */
-    private static double[] side(long[] x, long[] n) {
+    private static double[] side(long[] x, long[] n, double[] f) {
         long sx = 0;
         long sn = 0;
+        double se = 0;
         double sn2 = 0;
         int used = 0;
+        boolean equal = true;
         for (int j = 0; j < x.length; j++) {
             sx += x[j];
             sn += n[j];
+            se += n[j] * factor(f, j);
             sn2 += (double) n[j] * n[j];
             used += n[j] > 0 ? 1 : 0;
+            equal &= factor(f, j) == factor(f, 0);
         }
         if (sx == 0 || sx == sn || used < 2) {
             return new double[3];
@@ -184,12 +205,17 @@ public final class Dispersion {
         double chi = 0;
         for (int j = 0; j < x.length; j++) {
             if (n[j] > 0) {
-                double expected = n[j] * p;
-                double residual = residual(x[j], n[j], sx, sn, expected);
+                // equal factors cancel within the side: the exact integer residual then
+                double expected = equal ? n[j] * p : n[j] * factor(f, j) * sx / se;
+                double residual = equal ? residual(x[j], n[j], sx, sn, expected) : x[j] - expected;
                 chi += residual * residual / (expected * (1 - p));
             }
         }
         return new double[] {chi, used - 1, p * sn2 / sn};
+    }
+
+    private static double factor(double[] f, int j) {
+        return f == null ? 1 : f[j];
     }
 
     /**
@@ -213,8 +239,10 @@ public final class Dispersion {
         }
         Model onTrend = trend(usable);
         Pearson[] counted = Arrays.stream(usable).filter(s -> s.count() >= PRIOR_MIN_COUNT).toArray(Pearson[]::new);
-        double[] prior = prior(onTrend, counted.length >= PRIOR_MIN_SHARES ? counted : usable);
-        return new Model(onTrend.base(), onTrend.perSample(), onTrend.power(), prior[0], prior[1]);
+        Pearson[] informing = counted.length >= PRIOR_MIN_SHARES ? counted : usable;
+        double[] prior = prior(onTrend, informing);
+        double scale = Math.max(prior[1], pooledRatio(onTrend, informing));
+        return new Model(onTrend.base(), onTrend.perSample(), onTrend.power(), prior[0], scale);
     }
 
     /**
@@ -295,6 +323,17 @@ public final class Dispersion {
             }
         }
         return new Model(a, b, power, 0, 1);
+    }
+
+    /** Sum of X2_i over the sum of its expectations on the trend: the shares' pooled factor. */
+    static double pooledRatio(Model onTrend, Pearson[] shares) {
+        double chi = 0;
+        double expected = 0;
+        for (Pearson s : shares) {
+            chi += s.chiSquare();
+            expected += s.dfA() * onTrend.trend(s.countA()) + s.dfB() * onTrend.trend(s.countB());
+        }
+        return expected > 0 ? chi / expected : 1;
     }
 
     /** {d0, s0^2} from the moments of log(X2_i / (d_i trend_i)); d0 = 0 from fewer than two shares. */

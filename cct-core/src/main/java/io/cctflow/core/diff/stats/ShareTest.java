@@ -49,14 +49,32 @@ public final class ShareTest {
      */
     public static ShareChange quasiBinomial(long xA, long nA, long xB, long nB, double dispersionA,
             double dispersionB, double df, double quantile) {
+        return quasiBinomial(xA, nA, xB, nB, dispersionA, dispersionB, df, quantile, 1, 1);
+    }
+
+    /**
+     * {@link #quasiBinomial(long, long, long, long, double, double, double, double)} of the
+     * normalised shares {@code x / (n norm)}: under "no change" side s's count has the mean {@code
+     * n_s norm_s pi} ({@code pi} the pooled normalised share) and the variance {@code d_s n_s p_s (1 -
+     * p_s)}, {@code p_s = norm_s pi}; the interval is Newcombe's of the raw shares, each side's
+     * divided by its factor.
+     *
+     * @param normA side A's normalisation factor ({@link Normalisation}), positive
+     * @param normB side B's
+     */
+    public static ShareChange quasiBinomial(long xA, long nA, long xB, long nB, double dispersionA,
+            double dispersionB, double df, double quantile, double normA, double normB) {
         FisherExact.checkCounts(xA, nA, xB, nB);
         if (!(dispersionA >= 1 && dispersionB >= 1)) {
             throw new IllegalArgumentException("dispersions must be >= 1, got " + dispersionA + ", " + dispersionB);
         }
-        double t = score(xA, nA, xB, nB, dispersionA, dispersionB);
+        if (!(normA > 0 && normB > 0 && Double.isFinite(normA) && Double.isFinite(normB))) {
+            throw new IllegalArgumentException("normalisation factors must be positive, got " + normA + ", " + normB);
+        }
+        double t = score(xA, nA, xB, nB, dispersionA, dispersionB, normA, normB);
         double p = Distributions.studentTwoSided(t, df);
-        double[] ci = newcombe(xA, nA, xB, nB, dispersionA, dispersionB, quantile);
-        return new ShareChange(xA, nA, xB, nB, ci[0], ci[1], p);
+        double[] ci = newcombe(xA, nA, xB, nB, dispersionA, dispersionB, quantile, normA, normB);
+        return new ShareChange(xA, nA, xB, nB, ci[0], ci[1], p, normA, normB);
     }
 
     /**
@@ -64,24 +82,43 @@ public final class ShareTest {
      * and dA, dB the sides' dispersions; 0 when the pool is 0 or 1.
      */
     static double score(long xA, long nA, long xB, long nB, double dispersionA, double dispersionB) {
-        double pooled = (double) (xA + xB) / (nA + nB);
-        double variance = pooled * (1 - pooled) * (dispersionA / nA + dispersionB / nB);
+        return score(xA, nA, xB, nB, dispersionA, dispersionB, 1, 1);
+    }
+
+    /**
+     * The score statistic of the normalised shares: (xB / (nB fB) - xA / (nA fA)) / sqrt(dA pA (1 -
+     * pA) / (nA fA^2) + dB pB (1 - pB) / (nB fB^2)), {@code p_s = f_s pi} at most 1, {@code pi = (xA +
+     * xB) / (nA fA + nB fB)}; 0 when the variance is 0. With factors 1, the pooled score statistic.
+     */
+    static double score(long xA, long nA, long xB, long nB, double dispersionA, double dispersionB,
+            double normA, double normB) {
+        double pooled = (xA + xB) / (nA * normA + nB * normB);
+        double pA = Math.min(1, pooled * normA);
+        double pB = Math.min(1, pooled * normB);
+        double variance = dispersionA * pA * (1 - pA) / (nA * normA * normA)
+                + dispersionB * pB * (1 - pB) / (nB * normB * normB);
         if (variance <= 0) {
             return 0;
         }
-        return ((double) xB / nB - (double) xA / nA) / Math.sqrt(variance);
+        return (xB / (nB * normB) - xA / (nA * normA)) / Math.sqrt(variance);
     }
 
     /** Newcombe's method 10: {low, high} of pB - pA from the two Wilson intervals of n / dispersion samples. */
     static double[] newcombe(long xA, long nA, long xB, long nB, double dispersionA, double dispersionB, double z) {
+        return newcombe(xA, nA, xB, nB, dispersionA, dispersionB, z, 1, 1);
+    }
+
+    /** {@link #newcombe(long, long, long, long, double, double, double)} with each side's share and interval divided by its factor. */
+    static double[] newcombe(long xA, long nA, long xB, long nB, double dispersionA, double dispersionB, double z,
+            double normA, double normB) {
         double pA = (double) xA / nA;
         double pB = (double) xB / nB;
         double[] a = wilson(pA, nA / dispersionA, z);
         double[] b = wilson(pB, nB / dispersionB, z);
-        double delta = pB - pA;
-        double low = delta - Math.sqrt(sq(pB - b[0]) + sq(a[1] - pA));
-        double high = delta + Math.sqrt(sq(b[1] - pB) + sq(pA - a[0]));
-        return new double[] {Math.max(-1, low), Math.min(1, high)};
+        double delta = pB / normB - pA / normA;
+        double low = delta - Math.sqrt(sq((pB - b[0]) / normB) + sq((a[1] - pA) / normA));
+        double high = delta + Math.sqrt(sq((b[1] - pB) / normB) + sq((pA - a[0]) / normA));
+        return new double[] {Math.max(-1 / normA, low), Math.min(1 / normB, high)};
     }
 
     /** Wilson's score interval of a proportion p from n (effective) samples. */

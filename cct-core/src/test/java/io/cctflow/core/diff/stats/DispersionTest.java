@@ -72,6 +72,30 @@ class DispersionTest {
     }
 
     @Test
+    void thePriorScaleIsAtLeastTheSharesPooledFactor() {
+        for (double spread : new double[] {0, 0.4, 0.7, 1.2}) {
+            List<Dispersion.Pearson> shares = negativeBinomialLike(new Random(13), 400, 3, 100_000, 0.01, spread);
+            Dispersion.Model m = Dispersion.fit(shares);
+            Dispersion.Model trend = Dispersion.trend(shares.stream().filter(p -> p.df() > 0)
+                    .toArray(Dispersion.Pearson[]::new));
+            // the pooled factor computed directly: sum of X2 over the sum of its expectations on the trend
+            double chi = 0;
+            double expected = 0;
+            for (Dispersion.Pearson p : shares) {
+                chi += p.chiSquare();
+                expected += p.dfA() * trend.trend(p.countA()) + p.dfB() * trend.trend(p.countB());
+            }
+            double[] logMoments = Dispersion.prior(trend, shares.toArray(Dispersion.Pearson[]::new));
+            String what = "spread " + spread + ": " + m;
+            assertEquals(Math.max(logMoments[1], chi / expected), m.priorScale(), 1e-9, what);
+            if (spread >= 0.7) {
+                // factors that spread: the mean of their logarithms sits below their mean
+                assertTrue(logMoments[1] < chi / expected, what);
+            }
+        }
+    }
+
+    @Test
     void binomialCountsHaveAFlatTrendOfOne() {
         Random random = new Random(13);
         List<Dispersion.Pearson> shares = new ArrayList<>();

@@ -193,6 +193,114 @@ class MethodComparisonTest {
         assertTrue(ShareTest.binomial(40, 30_000, 0, 24_000, 0.95).pValue() < 1e-10, "the trend alone would flag it");
     }
 
+    @Test
+    void aMethodThatDoublesDoesNotDiluteTheOthersButRaisesItsCallers() {
+        // method 1 the root (on every stack), 2..41 leaves under it; method 42 calls leaves 2 and 3
+        // only. Side b: leaf 2 (10 % of the samples) does twice the work; every other leaf's share
+        // of the samples falls by 1/1.1, its work per unit of the rest stays.
+        Random random = new Random(53);
+        double[] weights = new double[42];
+        for (int i = 1; i <= 40; i++) {
+            weights[i] = i == 1 ? 0.10 : 0.90 / 39;
+        }
+        List<MethodSamples> a = new ArrayList<>();
+        List<MethodSamples> b = new ArrayList<>();
+        for (int r = 0; r < 6; r++) {
+            double[] w = weights.clone();
+            w[1] *= r < 3 ? 1 : 2;
+            (r < 3 ? a : b).add(leaves(random, 20_000, w));
+        }
+        MethodComparison.Result r = MethodComparison.compare(a, b, 0.05);
+        assertEquals(1 / 1.1, r.noise().normB() / r.noise().normA(), 0.02, r.noise().toString());
+        assertEquals(Change.REGRESSION, byId(r, 2).selfTime().label());
+        assertEquals(Change.REGRESSION, byId(r, 42).methodTime().label(), "a caller's method time rises");
+        long restA = 0;
+        long restB = 0;
+        for (long id = 3; id <= 41; id++) {
+            MethodChange c = byId(r, id);
+            assertFalse(c.significant(), c.toString());
+            restA += c.selfTime().change().countA();
+            restB += c.selfTime().change().countB();
+        }
+        // their raw shares did fall, by a tenth: what the test saw before normalisation
+        ShareChange raw = ShareTest.binomial(restA, 60_000, restB, 60_000, 0.95);
+        assertEquals(1 / 1.1, raw.shareB() / raw.shareA(), 0.02);
+        assertTrue(raw.pValue() < 1e-10, raw.toString());
+    }
+
+    @Test
+    void aMethodOnNearlyEveryStackDoesNotChangeHowTheOthersAreJudged() {
+        // replicates whose composition varies (each leaf's weight jittered per replicate), then the
+        // same with method 43 added: on every stack but leaf 41's (99.5 % of the samples), as a
+        // request handler is. Normalised, its scatter is the factors' noise; it must not set the
+        // trend the leaves are tested against.
+        Random random = new Random(61);
+        List<MethodSamples> a = new ArrayList<>();
+        List<MethodSamples> b = new ArrayList<>();
+        for (int r = 0; r < 6; r++) {
+            double[] w = new double[42];
+            for (int i = 1; i <= 40; i++) {
+                w[i] = (i == 40 ? 0.005 : 0.995 / 39) * Math.exp(0.1 * random.nextGaussian());
+            }
+            w[1] *= r < 3 ? 1 : 2;
+            (r < 3 ? a : b).add(leaves(random, 20_000, w));
+        }
+        MethodComparison.Result without = MethodComparison.compare(a, b, 0.05);
+        MethodComparison.Result with = MethodComparison.compare(withNearRoot(a), withNearRoot(b), 0.05);
+        assertEquals(without.noise().dispersion(), with.noise().dispersion());
+        for (long id = 2; id <= 41; id++) {
+            assertEquals(byId(without, id).selfTime().change(), byId(with, id).selfTime().change(), "method " + id);
+        }
+        // and it is a caller of leaf 2, whose work doubled: its own work rose, which it shows
+        MethodChange handler = byId(with, 43);
+        assertEquals(Change.REGRESSION, handler.methodTime().label(), handler.toString());
+    }
+
+    /** Each replicate with method 43 on every stack but those of leaf 41 (index 40). */
+    private static List<MethodSamples> withNearRoot(List<MethodSamples> side) {
+        List<MethodSamples> out = new ArrayList<>();
+        for (MethodSamples s : side) {
+            long[] ids = java.util.Arrays.copyOf(s.methodIds(), 43);
+            long[] method = java.util.Arrays.copyOf(s.methodSamples(), 43);
+            long[] self = java.util.Arrays.copyOf(s.selfSamples(), 43);
+            ids[42] = 43;
+            method[42] = s.samples() - s.selfSamples()[40];
+            out.add(new MethodSamples(ids, method, self, s.samples()));
+        }
+        return out;
+    }
+
+    /**
+     * One replicate of {@code n} samples drawn over leaves 2..41 by weight (index i - 1), each
+     * under root 1, leaves 2 and 3 also under method 42.
+     */
+    private static MethodSamples leaves(Random random, long n, double[] weights) {
+        long[] ids = new long[42];
+        long[] method = new long[42];
+        long[] self = new long[42];
+        double total = 0;
+        for (double w : weights) {
+            total += w;
+        }
+        for (long s = 0; s < n; s++) {
+            double u = random.nextDouble() * total;
+            int leaf = 0;
+            while (leaf < weights.length - 1 && u >= weights[leaf]) {
+                u -= weights[leaf++];
+            }
+            self[leaf]++;
+            method[leaf]++;
+            method[0]++;
+            if (leaf <= 2) {
+                method[41]++;
+            }
+        }
+        for (int i = 0; i < 42; i++) {
+            ids[i] = i + 1;
+        }
+        return new MethodSamples(ids, method, self, n);
+    }
+
     private static long binomial(Random random, long n, double p) {
         long k = 0;
         for (long i = 0; i < n; i++) {

@@ -89,6 +89,41 @@ class ShareTestTest {
         assertEquals(Distributions.normalTwoSided(z / Math.sqrt(2.5)), half.pValue(), 1e-6);
     }
 
+    @Test
+    void normalisedSharesWithEqualFactorsGiveTheUnnormalisedTest() {
+        Random random = new Random(17);
+        double quantile = Distributions.studentQuantile(0.95, 6);
+        for (int t = 0; t < 1000; t++) {
+            long nA = 1 + random.nextInt(50_000);
+            long nB = 1 + random.nextInt(50_000);
+            long xA = (long) (random.nextDouble() * (nA + 1));
+            long xB = (long) (random.nextDouble() * (nB + 1));
+            double dA = 1 + 3 * random.nextDouble();
+            double dB = 1 + 3 * random.nextDouble();
+            double f = 0.5 + random.nextDouble();
+            ShareChange raw = ShareTest.quasiBinomial(xA, nA, xB, nB, dA, dB, 6, quantile);
+            ShareChange scaled = ShareTest.quasiBinomial(xA, nA, xB, nB, dA, dB, 6, quantile, f, f);
+            String what = xA + "/" + nA + " vs " + xB + "/" + nB + ", factor " + f;
+            // one factor on both sides scales both shares alike: the same test, the interval scaled
+            assertEquals(raw.pValue(), scaled.pValue(), 1e-9 * Math.max(raw.pValue(), 1e-300) + 1e-15, what);
+            assertEquals(raw.delta() / f, scaled.delta(), 1e-12, what);
+            assertEquals(Math.max(-1 / f, raw.low() / f), scaled.low(), 1e-12, what);
+            assertEquals(Math.min(1 / f, raw.high() / f), scaled.high(), 1e-12, what);
+        }
+    }
+
+    @Test
+    void countsInProportionToTheEffectiveSamplesAreNoChange() {
+        // side B's bulk shrank by 1/1.25 (another method grew): 1000 of 10,000 against 800 of
+        // 10,000 is a fall of the raw share but no change of the normalised one
+        double quantile = Distributions.studentQuantile(0.95, 6);
+        ShareChange c = ShareTest.quasiBinomial(1000, 10_000, 800, 10_000, 1, 1, 6, quantile, 1.0, 0.8);
+        assertEquals(0, c.delta(), 1e-15);
+        assertEquals(1, c.pValue(), 1e-12);
+        assertTrue(c.low() < 0 && c.high() > 0);
+        assertTrue(ShareTest.quasiBinomial(1000, 10_000, 800, 10_000, 1, 1, 6, quantile).pValue() < 0.01); // t = 4.9 with 6 degrees of freedom
+    }
+
     static int draw(Random random, int n, double p) {
         int x = 0;
         for (int i = 0; i < n; i++) {

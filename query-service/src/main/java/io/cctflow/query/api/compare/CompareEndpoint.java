@@ -122,12 +122,13 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
         }
         CodeChanges changes = CodeChanges.between(catalogue, a.selection(), b.selection());
         DiffResult result = TreeDiff.compare(a.tree(), b.tree(), changes.changes(), weight, noiseOut.threshold(), top);
-        MethodComparison.Result tested = MethodComparison.compare(a.replicates().replicates(),
-                b.replicates().replicates(), fdr);
+        SideReplicates.Pair replicates = SideReplicates.pair(a.replicates(), b.replicates());
+        MethodComparison.Result tested = MethodComparison.compare(replicates.a(), replicates.b(), fdr);
         CommonTree byMethodPath = CommonTree.byMethodPath(a.tree(), b.tree());
         MethodReport methods = new MethodReport(tested, byMethodPath, top, contexts);
         return new DiffReport(catalogue, a, b, weight, top, methods).build(result, noiseOut, changes,
-                commonTreeByMethod(byMethodPath), methods.significance(a.replicates(), b.replicates()));
+                commonTreeByMethod(byMethodPath), methods.significance(replicates.unit()),
+                replicates.offered());
     }
 
     /** The common tree by method path: matched pairs and their share of each side's nodes. */
@@ -169,7 +170,7 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
                     + s.instances().stream().map(i -> i.instanceId()).toList() + ", " + s.from() + " to " + s.to());
         }
         return new Loaded(name, s, tree, threads.all() ? SideReplicates.of(windows.windows())
-                : new SideReplicates(List.of(MethodSamples.of(tree)), "none"));
+                : SideReplicates.whole(MethodSamples.of(tree)));
     }
 
     /** The overlap of two instances of one deployment: what noise alone leaves of a perfect match. */

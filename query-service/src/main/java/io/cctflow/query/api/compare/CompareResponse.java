@@ -71,12 +71,16 @@ public record CompareResponse(
      * @param model {@code replicates} (quasi-negative-binomial, the noise estimated from the
      *     replicates of both sides) or {@code withheld} (a side has one replicate: the numbers are
      *     the binomial model's, which understates the noise, and no change is labelled)
-     * @param unitA what side a's replicates are: {@code instances}, {@code windows} or {@code none}
+     * @param unitA what side a's replicates are: {@code instances}, {@code windows} or {@code none}; one
+     *     unit for both sides, so {@code unitB} is the same
      * @param dispersionTrend the noise trend: a share's variance relative to binomial sampling by its
      *     samples per replicate (1 throughout: none; the one point {1: 1} when withheld)
      * @param priorDegreesOfFreedom weight of the trend in each share's moderated dispersion (1e6:
      *     every share at the trend)
      * @param priorScale the shares' typical dispersion relative to the trend
+     * @param normalisationA side a's TMM factor against the unchanged bulk of the methods (cct-core
+     *     {@code Normalisation}): shares are {@code count / (samples * factor)}; 1 when withheld
+     * @param normalisationB side b's
      * @param methods methods on either side
      * @param tested shares counted by the adjustment (two per method, less those with too few
      *     samples in them or outside them to be tested, and those too rare to ever be significant)
@@ -85,7 +89,7 @@ public record CompareResponse(
      */
     public record Significance(double fdr, String model, int replicatesA, String unitA, int replicatesB,
             String unitB, List<TrendPoint> dispersionTrend, double priorDegreesOfFreedom, double priorScale,
-            int methods,
+            double normalisationA, double normalisationB, int methods,
             int tested, int significantMethods, double confidence) {
     }
 

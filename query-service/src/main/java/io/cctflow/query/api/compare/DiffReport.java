@@ -53,7 +53,8 @@ final class DiffReport {
     }
 
     CompareResponse build(DiffResult result, CompareResponse.Noise noise, CodeChanges changes,
-            CompareResponse.CommonTreeByMethod byMethodPath, CompareResponse.Significance significance) {
+            CompareResponse.CommonTreeByMethod byMethodPath, CompareResponse.Significance significance,
+            String offered) {
         List<Difference> attributed = attributed(result.differences());
         Set<Long> named = methodsNamed(result.weightDifferences(), attributed);
         methods.addMethodsNamed(named);
@@ -63,7 +64,7 @@ final class DiffReport {
         int changed = significance.significantMethods();
         return new CompareResponse(
                 changed > 0,
-                message(significance),
+                message(significance, offered),
                 significance,
                 methods.rows(this::signature),
                 a.selection().service(),
@@ -84,21 +85,18 @@ final class DiffReport {
     }
 
     /**
-     * The verdict in words: how many methods changed, {@code "no significant change"}, or, when a
-     * side has fewer than two replicates, {@link MethodComparison#WITHHELD_MESSAGE} and what each side has.
+     * The verdict in words: how many methods changed, {@code "no significant change"}, or, when no
+     * unit gives both sides two or more replicates, {@link MethodComparison#WITHHELD_MESSAGE} and
+     * what each side offered ({@code offered}).
      */
-    static String message(CompareResponse.Significance s) {
+    static String message(CompareResponse.Significance s, String offered) {
         if (MethodComparison.WITHHELD.equals(s.model())) {
-            return MethodComparison.WITHHELD_MESSAGE + " (a: " + replicates(s.replicatesA(), s.unitA()) + ", b: "
-                    + replicates(s.replicatesB(), s.unitB()) + "; each side needs two or more instances or windows)";
+            return MethodComparison.WITHHELD_MESSAGE + " (" + offered + "; both sides need two or more instances, "
+                    + "or both two or more windows)";
         }
         int changed = s.significantMethods();
         return changed == 0 ? "no significant change"
                 : changed + (changed == 1 ? " method" : " methods") + " changed significantly";
-    }
-
-    private static String replicates(int count, String unit) {
-        return "none".equals(unit) ? "one window of one instance" : count + " " + unit;
     }
 
     static CompareResponse.Side side(Loaded s) {

@@ -8,7 +8,6 @@ import io.cctflow.core.diff.stats.Measure;
 import io.cctflow.core.diff.stats.MethodChange;
 import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.diff.stats.ShareChange;
-import io.cctflow.query.api.SideReplicates;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -75,15 +74,15 @@ final class MethodReport {
                 .toList();
     }
 
-    CompareResponse.Significance significance(SideReplicates a, SideReplicates b) {
+    CompareResponse.Significance significance(String unit) {
         MethodComparison.Noise n = result.noise();
         Dispersion.Model d = n.dispersion();
         List<CompareResponse.TrendPoint> trend = new ArrayList<>();
         for (long count = 1; count <= (n.labelsWithheld() ? 1 : 100_000); count *= 10) {
             trend.add(new CompareResponse.TrendPoint(count, d.trend(count)));
         }
-        return new CompareResponse.Significance(result.level(), n.model(), n.replicatesA(), a.unit(),
-                n.replicatesB(), b.unit(), trend, d.priorDf(), d.priorScale(),
+        return new CompareResponse.Significance(result.level(), n.model(), n.replicatesA(), unit,
+                n.replicatesB(), unit, trend, d.priorDf(), d.priorScale(), n.normA(), n.normB(),
                 result.methods().size(), result.tested(), result.significant(), MethodComparison.CONFIDENCE);
     }
 
