@@ -162,9 +162,15 @@ public final class Cct {
             parentId = NodeId.child(parentId, methodIds[i], callSiteLines[i]);
         }
         int leaf = existingLeaf(parentId, methodIds[depth - 1], callSiteLines[depth - 1]);
-        if (leaf != NONE) {
-            return leaf;
-        }
+        return leaf != NONE ? leaf : walk(methodIds, callSiteLines, depth);
+    }
+
+    /**
+     * The leaf node of a stack found frame by frame from the root with {@link #child}, the nodes it
+     * lacks created: what {@link #leaf} does when its one lookup fails, for a caller whose lookup
+     * ({@link #existingLeaf}) failed. Counts collisions on the way.
+     */
+    public int walk(long[] methodIds, int[] callSiteLines, int depth) {
         int node = ROOT;
         for (int i = 0; i < depth; i++) {
             node = child(node, methodIds[i], callSiteLines[i]);

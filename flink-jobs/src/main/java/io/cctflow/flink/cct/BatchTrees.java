@@ -51,7 +51,7 @@ public final class BatchTrees {
      * {@code truncated} (when not null) for maximal common merging. The ids of all stacks' leaf
      * parents are computed first ({@link NodeId#leafParents}: four hash chains side by side), so a
      * stack the tree has costs one lookup ({@link Cct#existingLeaf}) and its frames are not copied;
-     * only the others walk their path ({@link Cct#leaf}).
+     * only the others walk their path ({@link Cct#walk}).
      *
      * @param methodIds {@link #methodIds} of the same batch
      */
@@ -69,7 +69,7 @@ public final class BatchTrees {
             int leaf = depth == 0 ? Cct.ROOT : tree.existingLeaf(parents[s], methodIds[frames[last]], lines[last]);
             if (leaf == Cct.NONE) {
                 path.of(batch, methodIds, s);
-                leaf = tree.leaf(path.methods, path.lines, depth);
+                leaf = tree.walk(path.methods, path.lines, depth);
             }
             counts.addPath(leaf, counts.thread(batch.thread(s)), batch.count(s));
         }, truncated);
