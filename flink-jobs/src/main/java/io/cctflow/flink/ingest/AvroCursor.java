@@ -39,9 +39,28 @@ final class AvroCursor {
     }
 
     int readInt() throws IOException {
-        long read = varint(buf, pos, limit);
-        pos = (int) read;
-        return (int) (read >>> 32);
+        int p = pos;
+        if (p >= limit) {
+            throw new EOFException();
+        }
+        int b = buf[p++];
+        int n = b & 0x7f;
+        if (b < 0) {
+            int shift = 7;
+            do {
+                if (shift > 28) {
+                    throw new IOException("Invalid int encoding");
+                }
+                if (p >= limit) {
+                    throw new EOFException();
+                }
+                b = buf[p++];
+                n ^= (b & 0x7f) << shift;
+                shift += 7;
+            } while (b < 0);
+        }
+        pos = p;
+        return (n >>> 1) ^ -(n & 1);
     }
 
     /**
@@ -55,38 +74,28 @@ final class AvroCursor {
         int p = pos;
         int end = limit;
         for (long i = 0; i < n; i++) {
-            long read = varint(b, p, end);
-            p = (int) read;
-            into[at++] = (int) (read >>> 32);
+            if (p >= end) {
+                throw new EOFException();
+            }
+            int v = b[p++];
+            int x = v & 0x7f;
+            if (v < 0) {
+                int shift = 7;
+                do {
+                    if (shift > 28) {
+                        throw new IOException("Invalid int encoding");
+                    }
+                    if (p >= end) {
+                        throw new EOFException();
+                    }
+                    v = b[p++];
+                    x ^= (v & 0x7f) << shift;
+                    shift += 7;
+                } while (v < 0);
+            }
+            into[at++] = (x >>> 1) ^ -(x & 1);
         }
         pos = p;
-    }
-
-    /**
-     * The zigzag varint int at {@code b[p]} (before {@code end}), in the high half of the result, and
-     * the position after it in the low half: both from one call the JIT inlines, with no field written.
-     */
-    private static long varint(byte[] b, int p, int end) throws IOException {
-        if (p >= end) {
-            throw new EOFException();
-        }
-        int v = b[p++];
-        int x = v & 0x7f;
-        if (v < 0) {
-            int shift = 7;
-            do {
-                if (shift > 28) {
-                    throw new IOException("Invalid int encoding");
-                }
-                if (p >= end) {
-                    throw new EOFException();
-                }
-                v = b[p++];
-                x ^= (v & 0x7f) << shift;
-                shift += 7;
-            } while (v < 0);
-        }
-        return ((long) ((x >>> 1) ^ -(x & 1)) << 32) | p;
     }
 
     /** Bytes left to read. */
