@@ -67,7 +67,9 @@ final class AvroCursor {
      * Reads {@code n} ints, each as {@link #readInt}, into {@code into} from {@code at}: the loop of
      * an int array's block, with the position in a local. {@code into} must have room for {@code
      * min(n, remaining())} of them: each takes a byte at least, so no more can be read before the
-     * data ends ({@link EOFException}).
+     * data ends ({@link EOFException}). The varint loop repeats {@link #readInt}'s on purpose: one
+     * helper shared by both, returning value and position packed in a long, decoded a third slower
+     * (MergePathBenchmark, 2026-11-29, journal pipeline.md).
      */
     void readInts(int[] into, int at, long n) throws IOException {
         byte[] b = buf;
