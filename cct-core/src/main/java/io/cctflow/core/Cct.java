@@ -161,17 +161,34 @@ public final class Cct {
         for (int i = 0; i < depth - 1; i++) {
             parentId = NodeId.child(parentId, methodIds[i], callSiteLines[i]);
         }
-        long method = methodIds[depth - 1];
-        int line = callSiteLines[depth - 1];
-        int leaf = index.get(NodeId.child(parentId, method, line));
-        if (leaf > ROOT && methods[leaf] == method && lines[leaf] == line && ids[parents[leaf]] == parentId) {
-            return leaf;
-        }
+        int leaf = existingLeaf(parentId, methodIds[depth - 1], callSiteLines[depth - 1]);
+        return leaf != NONE ? leaf : walk(methodIds, callSiteLines, depth);
+    }
+
+    /**
+     * The leaf node of a stack found frame by frame from the root with {@link #child}, the nodes it
+     * lacks created: what {@link #leaf} does when its one lookup fails, for a caller whose lookup
+     * ({@link #existingLeaf}) failed. Counts collisions on the way.
+     */
+    public int walk(long[] methodIds, int[] callSiteLines, int depth) {
         int node = ROOT;
         for (int i = 0; i < depth; i++) {
             node = child(node, methodIds[i], callSiteLines[i]);
         }
         return node;
+    }
+
+    /**
+     * The node for (method, line) below the node whose id is {@code parentId}, when the tree has
+     * it, else {@link #NONE}: {@link #leaf}'s one lookup, for a caller that computed the path's ids
+     * itself ({@link NodeId#leafParents}). {@code parentId} must be the id of the path above the leaf.
+     */
+    public int existingLeaf(long parentId, long methodId, int callSiteLine) {
+        int leaf = index.get(NodeId.child(parentId, methodId, callSiteLine));
+        if (leaf > ROOT && methods[leaf] == methodId && lines[leaf] == callSiteLine && ids[parents[leaf]] == parentId) {
+            return leaf;
+        }
+        return NONE;
     }
 
     /** The child of {@code parent} for (method, line), created with zero counts if absent. */

@@ -24,4 +24,55 @@ public final class NodeId {
         // never hand out the root id to a real node
         return h == ROOT ? ROOT + 1 : h;
     }
+
+    /**
+     * The id of each stack's leaf's parent: for stack {@code s}, {@link #child} folded from {@link
+     * #ROOT} over all its frames but the last ({@link #ROOT} itself for a stack of one frame or none).
+     * Stack {@code s}'s frames are {@code [starts[s], starts[s + 1])} of {@code frames} (indexes into
+     * {@code methodIds}) and {@code lines}. What {@link Cct#leaf} computes for one stack, for a batch:
+     * four stacks at a time, since each id is a chain of multiplications that waits on the one
+     * before, and four independent chains keep the multiplier busy where one leaves it idle.
+     *
+     * @param out receives the ids, {@code out[s]} for {@code s < stacks}
+     */
+    public static void leafParents(int[] frames, int[] lines, long[] methodIds, int[] starts, int stacks, long[] out) {
+        final int lanes = 4;
+        long[] id = new long[lanes];
+        int[] stack = new int[lanes];
+        int[] at = new int[lanes];
+        int[] end = new int[lanes];
+        int next = 0;
+        int busy = 0;
+        for (int l = 0; l < lanes; l++) {
+            stack[l] = -1;
+        }
+        while (true) {
+            for (int l = 0; l < lanes; l++) {
+                // a lane whose stack is done hands its id over and takes the next stack
+                while (at[l] >= end[l]) {
+                    if (stack[l] >= 0) {
+                        out[stack[l]] = id[l];
+                        stack[l] = -1;
+                        busy--;
+                    }
+                    if (next == stacks) {
+                        break;
+                    }
+                    stack[l] = next;
+                    at[l] = starts[next];
+                    end[l] = Math.max(starts[next], starts[next + 1] - 1); // all frames but the leaf
+                    id[l] = ROOT;
+                    next++;
+                    busy++;
+                }
+                if (at[l] < end[l]) {
+                    int f = at[l]++;
+                    id[l] = child(id[l], methodIds[frames[f]], lines[f]);
+                }
+            }
+            if (busy == 0 && next == stacks) {
+                return;
+            }
+        }
+    }
 }

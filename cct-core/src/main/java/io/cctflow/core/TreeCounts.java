@@ -146,18 +146,77 @@ public final class TreeCounts {
             methods[1][k] = methodSamples[slot];
             methods[2][k] = methodSelf[slot];
         }
+        return withThreads(tree, nodes, methods, entries, entryNode, entryThread, entrySelf, false);
+    }
+
+    /**
+     * The counts of some stacks over a tree as a store of self counts keeps them: the rows of {@link
+     * #of(StackCounts)} that have a self count, each with its total set to it, the root's row with its
+     * total (all the samples), the per-thread rows with a self count, the same thread dictionary, and
+     * no per-method rows. This is graph-store's projection ({@code SelfCounts.project}) of {@link
+     * #of(StackCounts)}, made without the rows it drops: only the nodes charged as leaves are sorted,
+     * and no total or method sample is summed (readers derive both from the self counts and the
+     * topology). The samples job's per-batch counts, which the graph would project anyway.
+     */
+    public static TreeCounts selfRowsOf(StackCounts counts) {
+        Cct tree = counts.tree();
+        int passed = counts.nodes();
+        int[] kept = new int[passed];
+        long[] unsorted = new long[passed];
+        int n = 0;
+        for (int k = 0; k < passed; k++) {
+            int node = counts.node(k);
+            if (node == Cct.ROOT || counts.self(node) > 0) {
+                kept[n] = node;
+                unsorted[n++] = tree.id(node);
+            }
+        }
+        int[] order = KeyOrder.ascending(unsorted, n);
+        long[][] nodes = new long[3][n];
+        for (int k = 0; k < n; k++) {
+            int node = kept[order[k]];
+            nodes[0][k] = unsorted[order[k]];
+            nodes[1][k] = counts.self(node);
+            nodes[2][k] = node == Cct.ROOT ? counts.total(node) : nodes[1][k];
+        }
+        return withThreads(tree, nodes, new long[3][0], counts.threadEntries(), counts::threadEntryNode,
+                counts::threadEntryThread, counts::threadEntrySelf, true);
+    }
+
+    /**
+     * The counts of {@code nodes} and {@code methods} with the thread table of {@code entries} entries
+     * over {@code tree}: all of them, or only those with a self count ({@code selfOnly}); the thread
+     * dictionary names the threads of all of them either way.
+     */
+    private static TreeCounts withThreads(Cct tree, long[][] nodes, long[][] methods, int entries,
+            IntUnaryOperator entryNode, IntUnaryOperator entryThread, IntToLongFunction entrySelf, boolean selfOnly) {
         long[] threadIdOf = new long[tree.threads()];
         for (int t = 0; t < threadIdOf.length; t++) {
             threadIdOf[t] = ThreadNames.id(tree.threadName(t));
         }
         long[][] threads = new long[3][entries];
+        // the first name of an id in entry order wins, as summing the entries' names would have it
         TreeMap<Long, String> dictionary = new TreeMap<>();
+        boolean[] named = new boolean[threadIdOf.length];
+        int rows = 0;
         for (int e = 0; e < entries; e++) {
             int thread = entryThread.applyAsInt(e);
-            threads[0][e] = tree.id(entryNode.applyAsInt(e));
-            threads[1][e] = threadIdOf[thread];
-            threads[2][e] = entrySelf.applyAsLong(e);
-            dictionary.putIfAbsent(threadIdOf[thread], tree.threadName(thread));
+            if (!named[thread]) {
+                named[thread] = true;
+                dictionary.putIfAbsent(threadIdOf[thread], tree.threadName(thread));
+            }
+            long self = entrySelf.applyAsLong(e);
+            if (selfOnly && self <= 0) {
+                continue;
+            }
+            threads[0][rows] = tree.id(entryNode.applyAsInt(e));
+            threads[1][rows] = threadIdOf[thread];
+            threads[2][rows++] = self;
+        }
+        if (rows < entries) {
+            for (int c = 0; c < 3; c++) {
+                threads[c] = Arrays.copyOf(threads[c], rows);
+            }
         }
         return new TreeCounts(nodes, SortedColumns.sortAndCombine(threads, 2),
                 dictionary.keySet().stream().mapToLong(Long::longValue).toArray(),

@@ -54,13 +54,15 @@ class CctMergeFunctionTest {
         assertThat(out).hasSize(2);
         BatchCounts first = out.get(0);
         assertThat(first.eventTimeMillis).isEqualTo(60_000);
+        // the rows the graph keeps: root (all samples) and each leaf's self count; totals and
+        // per-method rows are the readers' to derive from these and the topology
         assertThat(first.counts.nodeIds).isSorted().hasSize(4); // root, main, main>work, main>work>work
         int root = indexOf(first.counts.nodeIds, NodeId.ROOT);
         assertThat(first.counts.total[root]).isEqualTo(6);
-        // method aggregates: work is in 4 samples (its recursion counted once), leaf of all 4
-        long work = MethodId.of("T", "m1", "()V");
-        int w = indexOf(first.counts.methodIds, work);
-        assertThat(new long[] {first.counts.methodSamples[w], first.counts.methodSelf[w]}).containsExactly(4, 4);
+        long[] workPath = path(0, 1, 1);
+        assertThat(new long[] {self(first, workPath[0]), self(first, workPath[1]), self(first, workPath[2])})
+                .containsExactly(2, 3, 1);
+        assertThat(first.counts.methodIds).isEmpty();
         assertThat(first.counts.threadDictNames).isNotEmpty();
         assertThat(first.source.origin()).isEqualTo("samples/0@0");
         assertThat(first.source.value).isNull();
@@ -128,9 +130,10 @@ class CctMergeFunctionTest {
         BatchCounts counts = harness.extractOutputValues().get(0);
         long lambda = MethodId.of("a.Foo$$Lambda$#", "run", "()V");
         long callSite = MethodId.of("Script", "invokeOther#:fib", "()V");
-        assertThat(counts.counts.methodSamples[indexOf(counts.counts.methodIds, lambda)]).isEqualTo(5);
-        assertThat(counts.counts.methodSamples[indexOf(counts.counts.methodIds, callSite)]).isEqualTo(5);
         TopologyUpdate update = harness.getSideOutput(Outputs.TOPOLOGY).peek().getValue();
+        // both lambdas are one method, so one node: its self count is both stacks' samples
+        assertThat(selfOfMethod(counts, update, lambda)).isEqualTo(5);
+        assertThat(selfOfMethod(counts, update, callSite)).isEqualTo(5);
         assertThat(update.nodes).extracting(NodeRecord::methodId)
                 .containsExactlyInAnyOrder(MethodId.of("T", "m0", "()V"), lambda, callSite);
         assertThat(update.methods).extracting(MethodRecord::className)
@@ -228,6 +231,22 @@ class CctMergeFunctionTest {
         return i < 0 ? 0 : counts.counts.total[i];
     }
 
+    private static long self(BatchCounts counts, long nodeId) {
+        int i = java.util.Arrays.binarySearch(counts.counts.nodeIds, nodeId);
+        return i < 0 ? 0 : counts.counts.self[i];
+    }
+
+    /** Self samples of the nodes of {@code method} among those {@code update} created. */
+    private static long selfOfMethod(BatchCounts counts, TopologyUpdate update, long method) {
+        long sum = 0;
+        for (NodeRecord n : update.nodes) {
+            if (n.methodId() == method) {
+                sum += self(counts, n.id());
+            }
+        }
+        return sum;
+    }
+
     @Test
     void truncatedStackWithAUniqueCandidateIsMergedAsTheFullPath() throws Exception {
         harness.setProcessingTime(1_000);
@@ -240,8 +259,8 @@ class CctMergeFunctionTest {
         assertThat(out.truncatedMerged).isEqualTo(5);
         assertThat(out.truncatedPending + out.truncatedAmbiguous + out.truncatedExpired).isZero();
         long[] full = path(0, 1, 2, 3, 4);
-        assertThat(total(out, full[4])).isEqualTo(5);
-        assertThat(total(out, full[0])).isEqualTo(7);
+        assertThat(self(out, full[4])).isEqualTo(5);
+        assertThat(self(out, full[3])).isEqualTo(2);
         assertThat(total(out, NodeId.ROOT)).isEqualTo(7);
         NodeRecord[] created = harness.getSideOutput(Outputs.TOPOLOGY).peek().getValue().nodes;
         assertThat(created).extracting(NodeRecord::id).containsExactly(full[0], full[1], full[2], full[3], full[4]);

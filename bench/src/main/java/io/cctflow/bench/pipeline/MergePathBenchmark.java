@@ -2,6 +2,7 @@ package io.cctflow.bench.pipeline;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.StackCounts;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.flink.cct.BatchTrees;
 import io.cctflow.flink.ingest.DecodedBatch;
 import io.cctflow.flink.ingest.MethodDictionary;
@@ -23,9 +24,13 @@ import java.util.Random;
  * tree starts empty, its batches interleaved with the other executions' as they arrive. Timed
  * with this thread's CPU time per batch (encoding the batch is not timed), so other processes on
  * the machine inflate it much less than wall time. Prints ns per sample of each part per round;
- * the first round includes the JIT's warm-up.
+ * the first round includes the JIT's warm-up. The third part, counts, is the batch's counts as the
+ * job emits them ({@code TreeCounts.selfRowsOf} of the batch's {@code StackCounts}, with its raw
+ * thread names; {@code whole}: {@code TreeCounts.of}, as the job did before).
  *
- * <p>Arguments: {@code [instances (400)] [batches per instance (10)] [rounds (5)]}.
+ * <p>Arguments: {@code [instances (400)] [batches per instance (10)] [rounds (5)] [cold|warm (cold)]
+ * [self|whole (self)]}: {@code warm} keeps each execution's tree from round to round, so rounds after
+ * the first merge into trees that already hold most stacks, as a running fleet's batches do.
  */
 public final class MergePathBenchmark {
     private MergePathBenchmark() {
@@ -35,19 +40,27 @@ public final class MergePathBenchmark {
         int instances = args.length > 0 ? Integer.parseInt(args[0]) : 400;
         int batchesPerInstance = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        boolean warm = args.length > 3 && args[3].equals("warm");
+        // "whole" for the code before TreeCounts.selfRowsOf (what the job emitted until 2026-11-29)
+        boolean selfRows = args.length <= 4 || !args[4].equals("whole");
         StackCorpus corpus = StackCorpus.load();
         EncodedFleetBatches batches = new EncodedFleetBatches(new FleetBatches(corpus, 2, 20, 10_000, new Random(1)),
                 256, new Random(2));
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-        System.out.printf("%d instances x %d batches of %d samples, cold trees each round%n", instances,
-                batchesPerInstance, batches.samplesPerBatch());
+        System.out.printf("%d instances x %d batches of %d samples, %s trees each round%n", instances,
+                batchesPerInstance, batches.samplesPerBatch(), warm ? "warm (kept)" : "cold");
         List<double[]> results = new ArrayList<>();
+        Cct[] trees = new Cct[instances];
+        long checksum = 0;
         for (int round = 1; round <= rounds; round++) {
             SampleBatchReader reader = new SampleBatchReader(new MethodDictionary(100_000));
-            Cct[] trees = new Cct[instances];
+            if (!warm) {
+                trees = new Cct[instances];
+            }
             StackCounts counts = null;
             long decodeNanos = 0;
             long mergeNanos = 0;
+            long countsNanos = 0;
             long samples = 0;
             long nodes = 0;
             for (int b = 0; b < batchesPerInstance; b++) {
@@ -69,25 +82,35 @@ public final class MergePathBenchmark {
                     counts = counts == null ? new StackCounts(trees[i]) : counts.reset(trees[i]);
                     BatchTrees.merge(batch, BatchTrees.methodIds(batch), counts, t -> { });
                     long t2 = cpu.getCurrentThreadCpuTime();
+                    TreeCounts stored = (selfRows ? TreeCounts.selfRowsOf(counts) : TreeCounts.of(counts))
+                            .withRawThreadNames(batch.rawThreadNames());
+                    long t3 = cpu.getCurrentThreadCpuTime();
+                    checksum += stored.nodeIds().length + stored.methodIds().length;
                     decodeNanos += t1 - t0;
                     mergeNanos += t2 - t1;
+                    countsNanos += t3 - t2;
                     samples += batches.samplesPerBatch();
                 }
             }
             for (Cct t : trees) {
                 nodes += t.size();
             }
-            double[] r = {decodeNanos / (double) samples, mergeNanos / (double) samples};
+            double[] r = {decodeNanos / (double) samples, mergeNanos / (double) samples,
+                countsNanos / (double) samples};
             results.add(r);
-            System.out.printf("round %d: decode %.0f ns/sample, merge %.0f ns/sample (%,d nodes created)%n", round,
-                    r[0], r[1], nodes);
+            System.out.printf("round %d: decode %.0f ns/sample, merge %.0f ns/sample, counts %.0f ns/sample"
+                    + " (%,d nodes in the trees)%n", round, r[0], r[1], r[2], nodes);
         }
-        double[] decode = results.stream().skip(1).mapToDouble(r -> r[0]).sorted().toArray();
-        double[] merge = results.stream().skip(1).mapToDouble(r -> r[1]).sorted().toArray();
-        if (decode.length > 0) {
-            System.out.printf("median of rounds 2-%d: decode %.0f ns/sample, merge %.0f ns/sample; all rounds %s %s%n",
-                    rounds, decode[decode.length / 2], merge[merge.length / 2], Arrays.toString(decode),
-                    Arrays.toString(merge));
+        if (rounds > 1) {
+            StringBuilder line = new StringBuilder("median of rounds 2-" + rounds + ":");
+            String[] parts = {"decode", "merge", "counts"};
+            for (int p = 0; p < parts.length; p++) {
+                int part = p;
+                double[] sorted = results.stream().skip(1).mapToDouble(r -> r[part]).sorted().toArray();
+                line.append(String.format(" %s %.0f ns/sample %s;", parts[p], sorted[sorted.length / 2],
+                        Arrays.toString(sorted)));
+            }
+            System.out.println(line + " (row and method rows: " + checksum + ")");
         }
     }
 }

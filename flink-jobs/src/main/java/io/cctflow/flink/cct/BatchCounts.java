@@ -3,8 +3,9 @@ package io.cctflow.flink.cct;
 import io.cctflow.flink.ingest.RawRecord;
 
 /**
- * The counts of one sample batch (per node, per (node, thread), per method), ready to be summed
- * into a window. A Flink POJO; the arrays are owned by the record.
+ * The counts of one sample batch as the graph stores a window's ({@code TreeCounts.selfRowsOf}: the
+ * rows of the nodes and (node, thread) pairs with a self count, the root's total, no per-method
+ * rows), ready to be added to a window. A Flink POJO; the arrays are owned by the record.
  */
 public class BatchCounts {
     public String executionKey;

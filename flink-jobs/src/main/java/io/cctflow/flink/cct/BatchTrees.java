@@ -1,6 +1,7 @@
 package io.cctflow.flink.cct;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.NodeId;
 import io.cctflow.core.StackCounts;
 import io.cctflow.flink.ingest.DecodedBatch;
 import io.cctflow.flink.ingest.MethodDictionary;
@@ -36,54 +37,81 @@ public final class BatchTrees {
      * @return samples of the truncated stacks left out
      */
     public static long mergeComplete(DecodedBatch batch, Cct tree) {
-        return merge(batch, methodIds(batch), (path, lines, depth, thread, count) ->
-                tree.addStack(path, lines, depth, tree.thread(thread), count), null);
+        long[] methodIds = methodIds(batch);
+        Path path = new Path();
+        return merge(batch, methodIds, s -> {
+            path.of(batch, methodIds, s);
+            tree.addStack(path.methods, path.lines, batch.depth(s), tree.thread(batch.thread(s)), batch.count(s));
+        }, null);
     }
 
     /**
      * As {@link #mergeComplete}, but into the counts of an execution's tree (its topology grows,
      * the counts are the batch's), and hands each truncated stack, with its frames' names, to
-     * {@code truncated} (when not null) for maximal common merging.
+     * {@code truncated} (when not null) for maximal common merging. The ids of all stacks' leaf
+     * parents are computed first ({@link NodeId#leafParents}: four hash chains side by side), so a
+     * stack the tree has costs one lookup ({@link Cct#existingLeaf}) and its frames are not copied;
+     * only the others walk their path ({@link Cct#walk}).
      *
      * @param methodIds {@link #methodIds} of the same batch
      */
     public static long merge(DecodedBatch batch, long[] methodIds, StackCounts counts,
             Consumer<TruncatedStack> truncated) {
-        return merge(batch, methodIds, (path, lines, depth, thread, count) ->
-                counts.addStack(path, lines, depth, counts.thread(thread), count), truncated);
+        Cct tree = counts.tree();
+        long[] parents = new long[batch.stacks()];
+        NodeId.leafParents(batch.frames(), batch.lines(), methodIds, batch.stackStarts(), batch.stacks(), parents);
+        int[] frames = batch.frames();
+        int[] lines = batch.lines();
+        Path path = new Path();
+        return merge(batch, methodIds, s -> {
+            int depth = batch.depth(s);
+            int last = batch.stackStart(s) + depth - 1;
+            int leaf = depth == 0 ? Cct.ROOT : tree.existingLeaf(parents[s], methodIds[frames[last]], lines[last]);
+            if (leaf == Cct.NONE) {
+                path.of(batch, methodIds, s);
+                leaf = tree.walk(path.methods, path.lines, depth);
+            }
+            counts.addPath(leaf, counts.thread(batch.thread(s)), batch.count(s));
+        }, truncated);
     }
 
-    /** Where {@link #merge} puts each complete stack. */
+    /** Where {@link #merge} puts each complete stack: stack {@code s} of the batch. */
     @FunctionalInterface
     private interface StackSink {
-        void add(long[] path, int[] lines, int depth, String thread, long count);
+        void add(int s);
+    }
+
+    /** A stack's method ids and lines, outermost first, in arrays reused from stack to stack. */
+    private static final class Path {
+        long[] methods = new long[64];
+        int[] lines = new int[64];
+
+        void of(DecodedBatch batch, long[] methodIds, int s) {
+            int depth = batch.depth(s);
+            int start = batch.stackStart(s);
+            if (depth > methods.length) {
+                methods = new long[depth];
+                lines = new int[depth];
+            }
+            int[] frames = batch.frames();
+            for (int i = 0; i < depth; i++) {
+                methods[i] = methodIds[frames[start + i]];
+            }
+            System.arraycopy(batch.lines(), start, lines, 0, depth);
+        }
     }
 
     private static long merge(DecodedBatch batch, long[] methodIds, StackSink sink, Consumer<TruncatedStack> truncated) {
         long truncatedSamples = 0;
-        long[] path = new long[64];
-        int[] lines = new int[64];
-        int[] frames = batch.frames();
-        int[] batchLines = batch.lines();
         for (int s = 0; s < batch.stacks(); s++) {
-            int depth = batch.depth(s);
-            int start = batch.stackStart(s);
             if (batch.truncated(s)) {
                 truncatedSamples += batch.count(s);
-                if (truncated != null && depth > 0) {
+                if (truncated != null && batch.depth(s) > 0) {
                     truncated.accept(truncatedStack(batch, methodIds, s));
                 }
                 continue;
             }
-            if (depth > path.length) {
-                path = new long[depth];
-                lines = new int[depth];
-            }
-            for (int i = 0; i < depth; i++) {
-                path[i] = methodIds[frames[start + i]];
-            }
-            System.arraycopy(batchLines, start, lines, 0, depth);
-            sink.add(path, lines, depth, batch.thread(s), batch.count(s));
+            sink.add(s);
         }
         return truncatedSamples;
     }

@@ -230,7 +230,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         counts.executionKey = execution.key();
         counts.eventTimeMillis = batch.windowStartMillis();
         counts.contributionId = BatchMerge.batchId(batch);
-        counts.counts = CountColumns.of(TreeCounts.of(batchCounts).withRawThreadNames(batch.rawThreadNames()));
+        // the self rows alone: what the graph keeps of a window (totals and method rows are derived on read)
+        counts.counts = CountColumns.of(TreeCounts.selfRowsOf(batchCounts).withRawThreadNames(batch.rawThreadNames()));
         counts.source = new RawRecord(record.topic, record.partition, record.offset, record.key, null);
         out.collect(counts);
         emitMoved(execution.key(), retried, moved, counts.source, out);
@@ -345,7 +346,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             BatchCounts delta = e.getValue();
             delta.executionKey = key;
             StackCounts merged = retried.get(e.getKey());
-            delta.counts = merged == null ? new CountColumns() : CountColumns.of(TreeCounts.of(merged));
+            delta.counts = merged == null ? new CountColumns() : CountColumns.of(TreeCounts.selfRowsOf(merged));
             delta.source = source;
             out.collect(delta);
         }

@@ -124,6 +124,14 @@ public final class DecodedBatch {
         return stackStarts[s];
     }
 
+    /**
+     * Where each stack's frames start in {@link #frames()} and {@link #lines()}, and at {@code
+     * [stacks()]} where they all end: stack {@code s} is {@code [stackStarts()[s], stackStarts()[s + 1])}.
+     */
+    public int[] stackStarts() {
+        return stackStarts;
+    }
+
     /** Frames of stack {@code s}. */
     public int depth(int s) {
         return stackStarts[s + 1] - stackStarts[s];

@@ -189,17 +189,18 @@ public final class SampleBatchReader {
         int count = 0;
         int[] into = intoFrames ? frames : lines;
         for (long n = decoder.readCount(count); n > 0; n = decoder.readCount(count)) {
-            for (long i = 0; i < n; i++) {
-                if (at + count == into.length) {
-                    into = Arrays.copyOf(into, into.length * 2);
-                    if (intoFrames) {
-                        frames = into;
-                    } else {
-                        lines = into;
-                    }
+            // room for what the record can still hold, never for what a corrupt count claims
+            int room = (int) Math.min(n, decoder.remaining());
+            if (at + count + room > into.length) {
+                into = Arrays.copyOf(into, Math.max(into.length * 2, at + count + room));
+                if (intoFrames) {
+                    frames = into;
+                } else {
+                    lines = into;
                 }
-                into[at + count++] = decoder.readInt();
             }
+            decoder.readInts(into, at + count, n);
+            count += (int) n; // read, so n <= room
         }
         return count;
     }

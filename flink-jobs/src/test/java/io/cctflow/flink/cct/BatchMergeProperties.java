@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.core.StackCounts;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.truncated.TruncatedStackMerger;
 import io.cctflow.flink.TestBatches;
 import io.cctflow.flink.ingest.DecodedBatch;
 import io.cctflow.flink.ingest.MethodDictionary;
+import io.cctflow.graph.SelfCounts;
 import io.cctflow.schema.SampleBatch;
 import java.util.List;
 import java.util.Random;
@@ -70,6 +72,34 @@ class BatchMergeProperties {
         assertThat(r.counts().samples()).isEqualTo(TreeCounts.of(complete).samples() + r.truncatedMerged());
         assertThat(r.pending()).allSatisfy(p -> assertThat(p.pendingSinceMillis).isEqualTo(7_000));
         assertThat(r.pending().stream().mapToLong(p -> p.count).sum()).isEqualTo(r.truncatedPending());
+    }
+
+    /**
+     * The counts the operator emits ({@link TreeCounts#selfRowsOf}) are what the graph stores of
+     * them: graph-store's projection of the batch's whole counts, over a tree earlier batches grew,
+     * with truncated stacks merged into them too.
+     */
+    @Property(tries = 200)
+    void selfRowsAreTheStoredProjectionOfTheBatchsCounts(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 5) int batches) throws Exception {
+        Random random = new Random(seed);
+        InstanceTrees.Entry instance = new InstanceTrees(1).get(EXEC.key(), List.of());
+        BatchMerge merge = new BatchMerge(new TruncatedStackMerger(1));
+        assertThat(TreeCounts.selfRowsOf(new StackCounts(instance.tree())))
+                .isEqualTo(SelfCounts.project(TreeCounts.of(new StackCounts(instance.tree()))));
+        for (int b = 0; b < batches; b++) {
+            SampleBatch batch = TestBatches.random(EXEC, b, 60_000L * b, random, 1 + random.nextInt(30), 6);
+            for (int s = 0; s < batch.getStacks().size(); s++) {
+                if (random.nextInt(4) == 0) {
+                    TestBatches.truncate(batch, s);
+                }
+            }
+            BatchMerge.Result r = merge.merge(decode(batch), instance, 1_000);
+
+            TreeCounts selfRows = TreeCounts.selfRowsOf(r.counts());
+            assertThat(selfRows).isEqualTo(SelfCounts.project(TreeCounts.of(r.counts())));
+            assertThat(SelfCounts.isProjected(selfRows)).isTrue();
+        }
     }
 
     private static DecodedBatch decode(SampleBatch batch) {
