@@ -229,6 +229,45 @@ class MethodComparisonTest {
     }
 
     @Test
+    void theReportedDeltaIsNormalisedWhereTheRawDifferenceOfSharesIsDiluted() {
+        // the delta (and interval) the compare endpoint reports and the alerting shift exports:
+        // leaf 2 goes from 10 % of the samples to twice its work, 18.2 % raw; against the unchanged
+        // bulk it doubles, 0.1 -> 0.2, each side scaled by 1.1^(-+1/2) (factors of geometric mean 1).
+        // The 39 untouched leaves lose 8.2 points of share between them raw, none normalised.
+        Random random = new Random(59);
+        double[] weights = new double[42];
+        for (int i = 1; i <= 40; i++) {
+            weights[i] = i == 1 ? 0.10 : 0.90 / 39;
+        }
+        List<MethodSamples> a = new ArrayList<>();
+        List<MethodSamples> b = new ArrayList<>();
+        for (int r = 0; r < 6; r++) {
+            double[] w = weights.clone();
+            w[1] *= r < 3 ? 1 : 2;
+            (r < 3 ? a : b).add(leaves(random, 20_000, w));
+        }
+        MethodComparison.Result r = MethodComparison.compare(a, b, 0.05);
+        ShareChange doubled = byId(r, 2).selfTime().change();
+        assertEquals(0.1 / Math.sqrt(1.1), doubled.delta(), 0.005, doubled.toString());
+        assertEquals(0.2 / 1.1 - 0.1, rawDelta(doubled), 0.005, doubled.toString());
+        assertTrue(doubled.low() < doubled.delta() && doubled.delta() < doubled.high(), doubled.toString());
+        double untouchedRaw = 0;
+        double untouched = 0;
+        for (long id = 3; id <= 41; id++) {
+            ShareChange c = byId(r, id).selfTime().change();
+            untouchedRaw += rawDelta(c);
+            untouched += c.delta();
+        }
+        assertEquals(0.9 / 1.1 - 0.9, untouchedRaw, 0.005);
+        assertEquals(0, untouched, 0.01);
+    }
+
+    /** The difference of the raw shares, count over samples, which normalisation replaced. */
+    private static double rawDelta(ShareChange c) {
+        return (double) c.countB() / c.samplesB() - (double) c.countA() / c.samplesA();
+    }
+
+    @Test
     void aMethodOnNearlyEveryStackDoesNotChangeHowTheOthersAreJudged() {
         // replicates whose composition varies (each leaf's weight jittered per replicate), then the
         // same with method 43 added: on every stack but leaf 41's (99.5 % of the samples), as a
