@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * pairs: 0.05 + 2 sqrt(0.05 * 0.95 / 1000) = 0.064. Replicates: 1 (binomial sampling), 4 against
  * 4, 2 against 2 and 2 against 3 over-dispersed windows (lognormal jitter 0.2 of every stack's
  * weight per window: a count's variance grows with the square of its mean, as in the negative
- * binomial), each at 500-50,000 samples per side.
+ * binomial), each at 500-50,000 samples per side; and 2 against 3 and 3 against 2 at 500 samples
+ * a side over 1,000 pairs each, where the normalisation factors rest on the sparsest counts.
  */
 class SignificanceSimulationTest {
     static final int[] SAMPLES = {500, 2000, 5000, 20_000, 50_000};
