@@ -10,8 +10,13 @@ import java.util.Random;
  * not change between two requests). Stateless.
  */
 final class Thinning {
-    /** Above this {@code x p (1 - p)} the normal approximation replaces the exact draw. */
-    static final double NORMAL_VARIANCE = 100;
+    /**
+     * Above this {@code x p (1 - p)} the normal approximation (rounded, within [0, x]) replaces the
+     * exact draw: what thinning is for are the sparse counts, and the exact draw's cost grows with
+     * {@code x p} (20 replicates of 20,000 methods and 0.6-3.9 million samples: 0.3-0.4 s with the
+     * bound at 100, at a load of 8).
+     */
+    static final double NORMAL_VARIANCE = 10;
 
     private Thinning() {
     }

@@ -11,7 +11,7 @@ class ThinningTest {
 
     @Test
     void drawsHaveTheBinomialMeanAndVariance() {
-        // the exact draw (waiting times, p and 1 - p) and the normal one (n p (1 - p) above 100)
+        // the exact draw (waiting times, p and 1 - p) and the normal one (n p (1 - p) above 10)
         long[] sizes = {1, 7, 60, 400, 100_000};
         double[] keeps = {0.01, 0.3, 0.5, 0.8, 0.999};
         Random random = new Random(11);
