@@ -29,7 +29,7 @@ import java.util.Comparator;
  * unequal depths TMM is biased: simulated A/A pairs of 500 samples a side, 2 replicates against 3
  * (250 against 167 samples each), had the side of smaller replicates' factors 12 % too high on
  * average ({@code log(fB / fA)} 0.114, sd 0.066, over 500 pairs), which shifted every share and
- * flagged 8.9 % of 1,000 pairs; thinned, 0.008 (sd 0.083: the draws' own noise) and 2.8 % (edgeR's
+ * flagged 8.9 % of 1,000 pairs; thinned, 0.009 (sd 0.083: the draws' own noise) and 2.7 % (edgeR's
  * {@code TMMwsp}, its remedy for sparse counts, took the bias only to 0.090 and the pairs flagged
  * to 5.2 %). At equal depths nothing is thinned and the factors are edgeR's.
  *
