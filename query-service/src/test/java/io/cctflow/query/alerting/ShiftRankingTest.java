@@ -82,8 +82,9 @@ class ShiftRankingTest {
     void recursionCountsASampleOncePerMethod() {
         long a = Profiles.method(0);
         long b = Profiles.method(1);
-        // baseline: a->b 100, a 100: a 100 %, b 50 %; current: a->b->a->b 300, a 100: a 100 %, b 75 %
-        Profiles baseline = new Profiles(List.of(new long[] {a, b}, new long[] {a}), List.of(100L, 100L));
+        // baseline: a->b 200, a 200: a 100 %, b 50 %; current: a->b->a->b 300, a 100: a 100 %, b 75 %
+        // (replicates of equal size on both sides, so the normalisation thins nothing)
+        Profiles baseline = new Profiles(List.of(new long[] {a, b}, new long[] {a}), List.of(200L, 200L));
         Profiles current = new Profiles(List.of(new long[] {a, b, a, b}, new long[] {a}), List.of(300L, 100L));
 
         List<MethodShift> top = ShiftRanking.significant(halves(current), halves(baseline), FDR, 10);
@@ -91,7 +92,7 @@ class ShiftRankingTest {
         // a's method time did not change (100 % on both sides): not significant, not exported; b's
         // counts are its recursion-aware samples, and the shift the compare endpoint's delta
         assertThat(top).extracting(MethodShift::methodId, MethodShift::currentSamples, MethodShift::baselineSamples)
-                .containsExactly(tuple(b, 300L, 100L));
+                .containsExactly(tuple(b, 300L, 200L));
         assertThat(top).containsExactly(compared(halves(current), halves(baseline), b));
     }
 
@@ -155,12 +156,12 @@ class ShiftRankingTest {
         long gone = Profiles.method(1);
         long added = Profiles.method(2);
         Profiles baseline = new Profiles(List.of(new long[] {a, gone}, new long[] {a}), List.of(100L, 300L));
-        Profiles current = new Profiles(List.of(new long[] {a, added}, new long[] {a}), List.of(100L, 100L));
+        Profiles current = new Profiles(List.of(new long[] {a, added}, new long[] {a}), List.of(200L, 200L));
 
         List<MethodShift> top = ShiftRanking.significant(halves(current), halves(baseline), FDR, 2);
 
         assertThat(top).extracting(MethodShift::methodId, MethodShift::currentSamples, MethodShift::baselineSamples)
-                .containsExactly(tuple(added, 100L, 0L), tuple(gone, 0L, 100L));
+                .containsExactly(tuple(added, 200L, 0L), tuple(gone, 0L, 100L));
         assertThat(top).containsExactly(compared(halves(current), halves(baseline), added),
                 compared(halves(current), halves(baseline), gone));
     }
