@@ -13,6 +13,8 @@ public final class SignificanceBenchmark {
     static final double SHARE = 0.10;
     static final double JITTER = 0.2;
     static final double DILUTED_SHARE = 0.15;
+    static final int[] SMALL_SAMPLES = {500, 2000};
+    static final int SMALL_PAIRS = 1000;
 
     private SignificanceBenchmark() {
     }
@@ -36,11 +38,32 @@ public final class SignificanceBenchmark {
                     SignificanceSimulation.anySignificantRate(new SignificanceSimulation.Setup(n, 4, JITTER), pairs,
                             seed + n, true));
         }
+        smallReplicates(Math.max(pairs, SMALL_PAIRS), seed);
         detection("binomial model, 1 replicate a side (q-value at most 5 % and the share up, labels being"
                 + " withheld)", 1, 0, pairs, seed);
         detection("2 replicates a side, jitter 0.2", 2, JITTER, pairs, seed);
         detection("4 replicates a side, jitter 0.2", 4, JITTER, pairs, seed);
         dilution(pairs, seed);
+    }
+
+    /**
+     * A/A pairs of the fewest replicates at the fewest samples, where the normalisation factors rest
+     * on the sparsest counts: at least {@link #SMALL_PAIRS} pairs a cell (the binomial standard
+     * deviation of a rate near 0.05 over 200 pairs is 0.015, too much to tell 0.08 from 0.05).
+     */
+    private static void smallReplicates(int pairs, long seed) {
+        System.out.printf(Locale.ROOT, "%nA/A pairs with any significant method, few replicates, %d pairs per cell,"
+                + " jitter 0.2%n", pairs);
+        System.out.println("| samples/side | 2 vs 2 | 2 vs 3 | 3 vs 2 | 3 vs 3 |");
+        System.out.println("|---:|---:|---:|---:|---:|");
+        for (int n : SMALL_SAMPLES) {
+            StringBuilder row = new StringBuilder("| " + n + " |");
+            for (int[] r : new int[][] {{2, 2}, {2, 3}, {3, 2}, {3, 3}}) {
+                row.append(String.format(Locale.ROOT, " %.3f |", aa(new SignificanceSimulation.Setup(n, r[0], r[1],
+                        JITTER), pairs, seed + 5000 + n + 10L * r[0] + r[1])));
+            }
+            System.out.println(row);
+        }
     }
 
     /**

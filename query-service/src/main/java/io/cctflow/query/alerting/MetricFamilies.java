@@ -20,13 +20,14 @@ public final class MetricFamilies implements MultiCollector {
     public static final String DEPLOYMENT_SAMPLES = "cctflow_deployment_samples";
     public static final String SHIFT = "cctflow_method_time_shift_ratio";
     public static final String SHIFT_SAMPLES = "cctflow_method_time_shift_samples";
+    public static final String SHIFT_INTERVAL = "cctflow_method_time_shift_interval_ratio";
     public static final String TASK_SAMPLES = "cctflow_task_samples";
     public static final String TASK_METHOD_TIME = "cctflow_task_method_time_ratio";
     public static final String TASK_METHOD_SAMPLES = "cctflow_task_method_samples";
 
     /** Every family this collector exports, for the README check. */
     public static final List<String> NAMES = List.of(METHOD_TIME, METHOD_SAMPLES, DEPLOYMENT_SAMPLES, SHIFT,
-            SHIFT_SAMPLES, TASK_SAMPLES, TASK_METHOD_TIME, TASK_METHOD_SAMPLES);
+            SHIFT_SAMPLES, SHIFT_INTERVAL, TASK_SAMPLES, TASK_METHOD_TIME, TASK_METHOD_SAMPLES);
 
     private final Supplier<AlertingSnapshot> latest;
 
@@ -54,17 +55,23 @@ public final class MetricFamilies implements MultiCollector {
             deployments.dataPoint(point(Labels.of("service", d.service(), "version", d.version()), d.samples()));
         }
         GaugeSnapshot.Builder shift = GaugeSnapshot.builder().name(SHIFT).unit(Unit.RATIO)
-                .help("Method time in the newest deployment minus method time in its predecessor, for the "
-                        + "top-K methods by absolute shift per service among the significant shifts (false discovery rate 5 %); "
-                        + "positive: the method takes a larger share");
+                .help("Normalised method time in the newest deployment minus normalised method time in its "
+                        + "predecessor (the compare endpoint's methodTime.delta), for the top-K methods by absolute shift "
+                        + "per service among the significant shifts (false discovery rate 5 %); positive: the method "
+                        + "takes a larger share");
         GaugeSnapshot.Builder shiftSamples = GaugeSnapshot.builder().name(SHIFT_SAMPLES)
                 .help("Method samples behind cctflow_method_time_shift_ratio, side=current or baseline");
+        GaugeSnapshot.Builder shiftInterval = GaugeSnapshot.builder().name(SHIFT_INTERVAL).unit(Unit.RATIO)
+                .help("95 % confidence interval of cctflow_method_time_shift_ratio (the compare endpoint's "
+                        + "methodTime.low and high), bound=low or high");
         for (AlertingSnapshot.Shift x : s.shifts()) {
             Labels labels = Labels.of("service", x.service(), "version", x.version(),
                     "baseline_version", x.baselineVersion(), "method", x.method());
             shift.dataPoint(point(labels, x.shift().shift()));
             shiftSamples.dataPoint(point(labels.add("side", "current"), x.shift().currentSamples()));
             shiftSamples.dataPoint(point(labels.add("side", "baseline"), x.shift().baselineSamples()));
+            shiftInterval.dataPoint(point(labels.add("bound", "low"), x.shift().low()));
+            shiftInterval.dataPoint(point(labels.add("bound", "high"), x.shift().high()));
         }
         GaugeSnapshot.Builder taskSamples = GaugeSnapshot.builder().name(TASK_SAMPLES)
                 .help("Samples through the roots of a watched task (the highest nodes labelled with it) in the "
@@ -86,7 +93,7 @@ public final class MetricFamilies implements MultiCollector {
             taskMethodSamples.dataPoint(point(labels, t.methodSamples()));
         }
         return MetricSnapshots.of(time.build(), methodSamples.build(), deployments.build(), shift.build(),
-                shiftSamples.build(), taskSamples.build(), taskTime.build(), taskMethodSamples.build());
+                shiftSamples.build(), shiftInterval.build(), taskSamples.build(), taskTime.build(), taskMethodSamples.build());
     }
 
     private static GaugeDataPointSnapshot point(Labels labels, double value) {

@@ -3,7 +3,6 @@ package io.cctflow.query.alerting;
 import io.cctflow.core.diff.stats.MethodChange;
 import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.diff.stats.MethodSamples;
-import io.cctflow.core.diff.stats.ShareChange;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,9 +12,11 @@ import java.util.List;
  * significant</em>: the compare endpoint's test ({@link MethodComparison}: binomial sampling with one
  * replicate per side, over-dispersion from the instances or windows when there are several, the
  * false discovery rate controlled across every method compared), so a shift series, and the alert
- * on it, never stands for sampling noise. Ordered by absolute shift, ties by method id (ascending),
- * so the result is deterministic. A method sampled on one side only counts with 0 samples on the
- * other. Stateless.
+ * on it, never stands for sampling noise. The shift is that test's normalised change, the compare
+ * endpoint's {@code methodTime.delta} ({@link MethodShift#of}), not the raw difference of shares:
+ * a method whose share fell only because another grew neither shifts nor is exported. Ordered by
+ * absolute shift, ties by method id (ascending), so the result is deterministic. A method sampled
+ * on one side only counts with 0 samples on the other. Stateless.
  */
 public final class ShiftRanking {
     /** Largest absolute shift first; equal shifts by ascending method id. */
@@ -46,9 +47,7 @@ public final class ShiftRanking {
         List<MethodShift> out = new ArrayList<>();
         for (MethodChange c : MethodComparison.compare(baseline, current, fdr).methods()) {
             if (c.methodTime().significant()) {
-                ShareChange s = c.methodTime().change();
-                out.add(new MethodShift(c.method(), s.countB(), s.countA(),
-                        shift(s.countB(), s.samplesB(), s.countA(), s.samplesA())));
+                out.add(MethodShift.of(c.method(), c.methodTime().change()));
             }
         }
         out.sort(ORDER);
@@ -57,10 +56,5 @@ public final class ShiftRanking {
 
     private static long samples(List<MethodSamples> side) {
         return side.stream().mapToLong(MethodSamples::samples).sum();
-    }
-
-    /** The one formula for a shift, shared with the tests' brute force. */
-    static double shift(long currentSamples, long currentTotal, long baselineSamples, long baselineTotal) {
-        return (double) currentSamples / currentTotal - (double) baselineSamples / baselineTotal;
     }
 }

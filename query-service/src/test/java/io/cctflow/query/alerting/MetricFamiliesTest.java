@@ -36,7 +36,7 @@ class MetricFamiliesTest {
                 List.of(new AlertingSnapshot.DeploymentSamples("checkout", version, 120),
                         new AlertingSnapshot.DeploymentSamples("checkout", "v1", 200)),
                 List.of(new AlertingSnapshot.Shift("checkout", version, "v1", "com.example.Db.query()V",
-                        new MethodShift(1, 60, 20, 0.4))),
+                        new MethodShift(1, 60, 20, 0.4, 0.3, 0.5))),
                 List.of(new AlertingSnapshot.TaskSamples("checkout", version, "payment", 80)),
                 List.of(new AlertingSnapshot.TaskTime("checkout", version, "payment", "com.example.Cart.total", 20, 80)));
     }
@@ -61,6 +61,10 @@ class MetricFamiliesTest {
         assertThat(v.get("cctflow_method_time_shift_samples")).containsExactly(
                 Map.entry("{" + shift + "side=\"baseline\",version=\"v2\"}", 20.0),
                 Map.entry("{" + shift + "side=\"current\",version=\"v2\"}", 60.0));
+        String bound = "{baseline_version=\"v1\",bound=\"%s\",method=\"com.example.Db.query()V\",service=\"checkout\","
+                + "version=\"v2\"}";
+        assertThat(v.get("cctflow_method_time_shift_interval_ratio")).containsExactly(
+                Map.entry(bound.formatted("high"), 0.5), Map.entry(bound.formatted("low"), 0.3));
         assertThat(v.get("cctflow_task_samples")).containsExactly(
                 Map.entry("{service=\"checkout\",task=\"payment\",version=\"v2\"}", 80.0));
         String task = "{method=\"com.example.Cart.total\",service=\"checkout\",task=\"payment\",version=\"v2\"}";
@@ -92,6 +96,7 @@ class MetricFamiliesTest {
         Map<String, String> units = families(new MetricFamilies(() -> AlertingSnapshot.EMPTY).collect());
         assertThat(units).containsEntry("cctflow_method_time_ratio", "ratio")
                 .containsEntry("cctflow_method_time_shift_ratio", "ratio")
+                .containsEntry("cctflow_method_time_shift_interval_ratio", "ratio")
                 .containsEntry("cctflow_task_method_time_ratio", "ratio");
     }
 

@@ -6,8 +6,8 @@ import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.diff.stats.MethodSamples;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -60,18 +60,22 @@ record Profiles(List<long[]> stacks, List<Long> counts) {
     }
 
     /**
-     * The reference ranking: every method 0..alphabet-1 sampled on either side with its shift
-     * (per-sample method time now minus before), sorted completely by absolute shift, then id.
+     * The reference ranking: every method 0..alphabet-1 sampled on either side with its shift, per
+     * sample: method samples now over the current samples times {@code normCurrent}, minus the same
+     * before with {@code normBaseline} (the normalised shares; factors 1 give the raw difference),
+     * and the interval {@code interval} gives it; sorted completely by absolute shift, then id.
      */
-    static List<MethodShift> rankAll(Profiles current, Profiles baseline, int alphabet) {
+    static List<MethodShift> rankAll(Profiles current, Profiles baseline, int alphabet, double normCurrent,
+            double normBaseline, java.util.function.LongFunction<double[]> interval) {
         List<MethodShift> all = new ArrayList<>();
         for (int i = 0; i < alphabet; i++) {
             long id = method(i);
             long now = current.samplesWith(id);
             long before = baseline.samplesWith(id);
             if (now > 0 || before > 0) {
-                double shift = (double) now / current.samples() - (double) before / baseline.samples();
-                all.add(new MethodShift(id, now, before, shift));
+                double shift = now / (current.samples() * normCurrent) - before / (baseline.samples() * normBaseline);
+                double[] bounds = interval.apply(id);
+                all.add(new MethodShift(id, now, before, shift, bounds[0], bounds[1]));
             }
         }
         all.sort(Comparator.comparingDouble((MethodShift x) -> -Math.abs(x.shift()))
@@ -112,17 +116,20 @@ record Profiles(List<long[]> stacks, List<Long> counts) {
     }
 
     /**
-     * The reference of the exported shifts: {@link #rankAll} of the merged replicates, keeping the
-     * methods whose method time {@link MethodComparison} finds significant on the brute-force tables.
+     * The reference of the exported shifts: {@link #rankAll} of the merged replicates with the
+     * normalisation factors {@link MethodComparison} found on the brute-force tables, keeping the
+     * methods whose method time it finds significant, with its interval (the compare endpoint's).
      */
     static List<MethodShift> rankSignificant(List<Profiles> current, List<Profiles> baseline, int alphabet) {
         MethodComparison.Result r = MethodComparison.compare(
                 baseline.stream().map(p -> p.methodSamples(alphabet)).toList(),
                 current.stream().map(p -> p.methodSamples(alphabet)).toList(), MethodComparison.DEFAULT_LEVEL);
-        Set<Long> significant = new HashSet<>();
-        r.methods().stream().filter(c -> c.methodTime().significant()).forEach(c -> significant.add(c.method()));
-        return rankAll(merged(current), merged(baseline), alphabet).stream()
-                .filter(x -> significant.contains(x.methodId())).toList();
+        Map<Long, double[]> significant = new HashMap<>();
+        r.methods().stream().filter(c -> c.methodTime().significant()).forEach(c -> significant.put(c.method(),
+                new double[] {c.methodTime().change().low(), c.methodTime().change().high()}));
+        return rankAll(merged(current), merged(baseline), alphabet, r.noise().normB(), r.noise().normA(),
+                id -> significant.getOrDefault(id, new double[2])).stream()
+                .filter(x -> significant.containsKey(x.methodId())).toList();
     }
 
     static Profiles merged(List<Profiles> parts) {

@@ -1,9 +1,11 @@
 package io.cctflow.query.alerting;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.diff.stats.MethodComparison;
@@ -14,6 +16,10 @@ import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.query.QueryService;
 import io.cctflow.servers.TestServers;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,12 +36,15 @@ import org.neo4j.driver.Driver;
 
 /**
  * The alerting proof end to end: the graph-store writer fills a real Neo4j with deployment v1 of
- * a service and then v2, in which {@code Db.query} takes 60 % of the samples instead of 20 %; a
+ * a service and then v2, in which {@code Db.query} does four times the work (38 % of the samples
+ * instead of 13 %; every other method's work unchanged, so their shares fall); a
  * real {@link QueryService} exports {@code /metrics}; a real Prometheus scrapes it and evaluates
  * the shipped rules ({@code k8s/prometheus/cctflow-rules.yaml}): the shift alert fires for
  * {@code Db.query} and for nothing else. Then v3, the same code as v2 (its samples differ by
  * noise only), replaces it: the v2 alert resolves, no alert fires for v3, and of v3's shifts only
- * the significant ones are exported.
+ * the significant ones are exported. Every shift Prometheus scraped (and the firing alert's value)
+ * equals the normalised {@code methodTime.delta} that {@code /api/v1/compare} reports for the same
+ * two deployments, and the interval series its {@code low} and {@code high}.
  *
  * <p>The rules are the shipped file with every {@code for:} shortened to {@value #FOR} (the
  * expressions and thresholds are unchanged), and Prometheus scrapes and evaluates every second,
@@ -46,23 +55,36 @@ class PrometheusAlertingTest {
     private static final String ALERT = "CctflowMethodTimeShift";
     private static final Duration DEADLINE = Duration.ofMinutes(3);
     private static final String SERVICE = "checkout";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final MethodRecord MAIN = MethodRecord.of("com.example.Main", "main", "([Ljava/lang/String;)V");
     private static final MethodRecord HANDLE = MethodRecord.of("com.example.Checkout", "handle", "()V");
     private static final MethodRecord PRICE = MethodRecord.of("com.example.Cart", "price", "()J");
     private static final MethodRecord QUERY = MethodRecord.of("com.example.Db", "query", "()V");
     private static final MethodRecord RENDER = MethodRecord.of("com.example.View", "render", "()V");
-    private static final List<MethodRecord> METHODS = List.of(MAIN, HANDLE, PRICE, QUERY, RENDER);
+    /** Leaves whose work no deployment changes: the unchanged bulk the shares are normalised against. */
+    private static final List<MethodRecord> OTHERS = List.of(MethodRecord.of("com.example.Log", "write", "()V"),
+            MethodRecord.of("com.example.Cache", "get", "()V"), MethodRecord.of("com.example.Json", "encode", "()V"),
+            MethodRecord.of("com.example.Auth", "check", "()V"), MethodRecord.of("com.example.Metrics", "count", "()V"));
+    private static final List<MethodRecord> METHODS = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of(MAIN, HANDLE, PRICE, QUERY, RENDER), OTHERS.stream()).toList();
+    /** Samples of each of {@link #OTHERS} per window. */
+    private static final long OTHER = 100;
 
-    /** One minute window: main -> handle -> {price, query, render} with the given sample counts. */
+    /**
+     * One minute window: main -> handle -> {price, query, render, the others} with the given sample
+     * counts, {@value #OTHER} for each other.
+     */
     private static Cct window(long price, long query, long render) {
         Cct tree = new Cct();
-        long[][] stacks = {
-            {MAIN.id(), HANDLE.id(), PRICE.id()}, {MAIN.id(), HANDLE.id(), QUERY.id()},
-            {MAIN.id(), HANDLE.id(), RENDER.id()}};
+        MethodRecord[] leaves = {PRICE, QUERY, RENDER};
         long[] counts = {price, query, render};
-        for (int s = 0; s < stacks.length; s++) {
-            tree.addStack(stacks[s], new int[] {0, 12, 34}, 3, counts[s]);
+        for (int s = 0; s < leaves.length; s++) {
+            tree.addStack(new long[] {MAIN.id(), HANDLE.id(), leaves[s].id()}, new int[] {0, 12, 34}, 3, counts[s]);
+        }
+        for (MethodRecord other : OTHERS) {
+            tree.addStack(new long[] {MAIN.id(), HANDLE.id(), other.id()}, new int[] {0, 12, 56}, 3, OTHER);
         }
         return tree;
     }
@@ -107,11 +129,11 @@ class PrometheusAlertingTest {
         try (Driver driver = servers.newDriver()) {
             GraphSchema.ensure(driver, "");
             StoredProfiles store = new StoredProfiles(new GraphWriter(driver, ""));
-            for (int m = 50; m > 47; m--) { // v1: query 20 %
+            for (int m = 50; m > 47; m--) { // v1: query 13 %
                 store.write(new ExecutionId(SERVICE, "v1", "pod-a"), thisMinute - m * minute, window(600, 200, 200), METHODS);
             }
-            for (int m = 30; m > 27; m--) { // v2: query 60 %
-                store.write(new ExecutionId(SERVICE, "v2", "pod-b"), thisMinute - m * minute, window(200, 600, 200), METHODS);
+            for (int m = 30; m > 27; m--) { // v2: query does 4 times the work, 38 % of the samples
+                store.write(new ExecutionId(SERVICE, "v2", "pod-b"), thisMinute - m * minute, window(600, 800, 200), METHODS);
             }
 
             AlertingConfig config = AlertingConfig.from(Map.of(AlertingConfig.WINDOW, "1h",
@@ -136,11 +158,25 @@ class PrometheusAlertingTest {
                 assertThat(labels.path("version").asText()).isEqualTo("v2");
                 assertThat(labels.path("baseline_version").asText()).isEqualTo("v1");
                 assertThat(labels.path("method").asText()).isEqualTo(QUERY.signature());
-                assertThat(firing.get(0).path("value").asDouble()).isEqualTo(0.6 - 0.2, org.assertj.core.data.Offset.offset(1e-9));
+                // the value the alert shows is the compare endpoint's for the same two deployments: Db.query's
+                // normalised methodTime.delta, and the interval series its low and high
+                JsonNode compared = methodTime(api, "v1", "v2", QUERY);
+                double alerted = firing.get(0).path("value").asDouble();
+                assertThat(alerted).as("alert value vs compare %s", compared)
+                        .isEqualTo(compared.get("delta").asDouble(), offset(1e-12)).isGreaterThan(0.1);
+                // not the raw difference of shares, which the others' unchanged work dilutes: 0.248
+                double raw = 800.0 / 2100 - 200.0 / 1500;
+                assertThat(alerted).as("normalised, not raw (%s)", raw).isGreaterThan(raw + 0.05);
+                String series = "{version=\"v2\",method=\"" + QUERY.signature() + "\"}";
+                assertThat(value(prometheus, MetricFamilies.SHIFT + series)).isEqualTo(alerted);
+                for (String bound : List.of("low", "high")) {
+                    assertThat(value(prometheus, MetricFamilies.SHIFT_INTERVAL + series.replace("}", ",bound=\"" + bound
+                            + "\"}"))).as(bound).isEqualTo(compared.get(bound).asDouble(), offset(1e-12));
+                }
                 // the watched method's time went through the text format and Prometheus unchanged
                 JsonNode watched = prometheus.query("cctflow_method_time_ratio{method=\"com.example.Db.query\"}");
                 assertThat(watched).hasSize(1);
-                assertThat(watched.get(0).get("value").get(1).asDouble()).isEqualTo(0.6);
+                assertThat(watched.get(0).get("value").get(1).asDouble()).isEqualTo(800.0 / 2100, offset(1e-12));
 
                 // the refresh loop's own health, as documented
                 assertThat(prometheus.query(AlertingMetrics.REFRESH_FAILURES + "_total").get(0).get("value").get(1)
@@ -151,7 +187,7 @@ class PrometheusAlertingTest {
                 // v3 (v2's code, different noise) replaces v2
                 for (int m = 20; m > 17; m--) {
                     store.write(new ExecutionId(SERVICE, "v3", "pod-c"), thisMinute - m * minute,
-                            window(205 + m, 590 - m, 205), METHODS);
+                            window(595 + m, 810 - m, 205), METHODS);
                 }
                 long v3Written = System.nanoTime();
                 // v3's samples are exported whether or not any shift is significant
@@ -181,10 +217,10 @@ class PrometheusAlertingTest {
                 List<MethodSamples> v2Windows = new ArrayList<>();
                 List<MethodSamples> v3Windows = new ArrayList<>();
                 for (int m = 30; m > 27; m--) {
-                    v2Windows.add(MethodSamples.of(window(200, 600, 200)));
+                    v2Windows.add(MethodSamples.of(window(600, 800, 200)));
                 }
                 for (int m = 20; m > 17; m--) {
-                    v3Windows.add(MethodSamples.of(window(205 + m, 590 - m, 205)));
+                    v3Windows.add(MethodSamples.of(window(595 + m, 810 - m, 205)));
                 }
                 List<String> expected = ShiftRanking.significant(v3Windows, v2Windows, MethodComparison.DEFAULT_LEVEL,
                         METHODS.size()).stream().map(x -> METHODS.stream().filter(r -> r.id() == x.methodId())
@@ -198,9 +234,38 @@ class PrometheusAlertingTest {
                 for (JsonNode s : shifts) {
                     assertThat(s.get("metric").path("baseline_version").asText()).isEqualTo("v2");
                     assertThat(Math.abs(s.get("value").get(1).asDouble())).as(s.toString()).isLessThan(0.1);
+                    MethodRecord m = METHODS.stream().filter(r -> r.signature().equals(s.get("metric").path("method")
+                            .asText())).findFirst().orElseThrow();
+                    assertThat(s.get("value").get(1).asDouble()).as("v3's shift of %s vs compare", m)
+                            .isEqualTo(methodTime(api, "v2", "v3", m).get("delta").asDouble(), offset(1e-12));
                 }
             }
         }
+    }
+
+    /** The value of the one series a PromQL selector matches. */
+    private static double value(PrometheusProcess prometheus, String selector) {
+        JsonNode result = prometheus.query(selector);
+        assertThat(result).as(selector).hasSize(1);
+        return result.get(0).get("value").get(1).asDouble();
+    }
+
+    /**
+     * The {@code methodTime} of a method in {@code /api/v1/compare} of two versions of the service
+     * (its delta, low and high: what the shift series must show).
+     */
+    private static JsonNode methodTime(QueryService api, String a, String b, MethodRecord method) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port()
+                + "/api/v1/compare?service=" + SERVICE + "&a.version=" + a + "&b.version=" + b)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode compare = JSON.readTree(response.body());
+        for (JsonNode row : compare.get("methods")) {
+            if (row.path("method").asText().equals(method.signature())) {
+                return row.get("methodTime");
+            }
+        }
+        throw new AssertionError(method.signature() + " not in the compare response " + compare.get("methods"));
     }
 
     /** When the shift rule was last evaluated, Unix seconds. */

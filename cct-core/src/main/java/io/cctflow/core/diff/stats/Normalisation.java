@@ -11,8 +11,10 @@ import java.util.Comparator;
  * <p>Shares are relative: when one method does twice the work, every other method's share of the
  * samples falls (a method of 5 % doubled takes about 5 % from each of the others). TMM estimates,
  * per replicate, how much the replicate's samples stand for against the methods that did not
- * change: against a reference replicate (the one with the largest sum of square-root counts, as
- * edgeR does), each method's M-value {@code log2((x/n) / (r/nR))} and A-value {@code (log2(x/n) +
+ * change: against a reference replicate (the one with the largest sum of square-root counts: edgeR's
+ * choice for {@code TMMwsp}, and for {@code TMM} where the replicates' upper quartiles are 0, as they
+ * are for sparse self counts; otherwise its {@code TMM} takes the replicate whose upper quartile is
+ * nearest their mean), each method's M-value {@code log2((x/n) / (r/nR))} and A-value {@code (log2(x/n) +
  * log2(r/nR)) / 2} are taken over the methods with samples in both; the {@value #LOG_RATIO_TRIM}
  * highest and lowest M-values and the {@value #SUM_TRIM} highest and lowest A-values are trimmed,
  * and the rest averaged with weights {@code 1 / v}, {@code v = (n - x)/(n x) + (nR - r)/(nR r)}
@@ -21,6 +23,15 @@ import java.util.Comparator;
  * edgeR would return 1). The factor is {@code 2^mean}; the factors are then scaled to a
  * geometric mean of 1. A replicate's effective samples are {@code n f}, and a method's
  * normalised share {@code x / (n f)}.
+ *
+ * <p>One departure from edgeR: of a replicate and the reference, the deeper is first thinned to the
+ * other's samples ({@link #atEqualDepth}). The M-values of sparse counts depend on the depth, so at
+ * unequal depths TMM is biased: simulated A/A pairs of 500 samples a side, 2 replicates against 3
+ * (250 against 167 samples each), had the side of smaller replicates' factors 12 % too high on
+ * average ({@code log(fB / fA)} 0.114, sd 0.066, over 500 pairs), which shifted every share and
+ * flagged 8.9 % of 1,000 pairs; thinned, 0.009 (sd 0.083: the draws' own noise) and 2.7 % (edgeR's
+ * {@code TMMwsp}, its remedy for sparse counts, took the bias only to 0.090 and the pairs flagged
+ * to 5.2 %). At equal depths nothing is thinned and the factors are edgeR's.
  *
  * <p>The counts to take factors from are the methods' <em>self</em> samples: they partition the
  * samples (each sample has one leaf), so a change in one method moves one count. Method samples do
@@ -66,7 +77,7 @@ public final class Normalisation {
         }
         double logSum = 0;
         for (int j = 0; j < r; j++) {
-            f[j] = samples[j] > 0 && j != ref ? tmm(counts[j], samples[j], counts[ref], samples[ref]) : 1;
+            f[j] = samples[j] > 0 && j != ref ? atEqualDepth(counts[j], samples[j], counts[ref], samples[ref]) : 1;
             logSum += Math.log(f[j]);
         }
         double scale = Math.exp(logSum / r);
@@ -74,6 +85,39 @@ public final class Normalisation {
             f[j] /= scale;
         }
         return f;
+    }
+
+    /**
+     * TMM of replicate {@code obs} against {@code ref} with the deeper of the two first thinned to
+     * the other's samples ({@link Thinning}): the M-values of sparse counts depend on the depth (a
+     * method of expected count 0.5 is seen as 1 or not at all, and the zeros are left out), so at
+     * unequal depths the shallower replicate's factor comes out too high, the same for every
+     * replicate of that depth. Thinned, both have the same depth and the M-values the same
+     * distribution under "no change"; the factor, a ratio of shares, applies to the unthinned counts.
+     */
+    static double atEqualDepth(long[] obs, long nObs, long[] ref, long nRef) {
+        if (nObs == nRef || nRef == 0) {
+            return tmm(obs, nObs, ref, nRef);
+        }
+        boolean obsDeeper = nObs > nRef;
+        long[] deeper = Arrays.copyOf(obsDeeper ? obs : ref, obs.length + 1);
+        long depth = obsDeeper ? nObs : nRef;
+        long shallow = obsDeeper ? nRef : nObs;
+        long counted = 0;
+        for (int i = 0; i < obs.length; i++) {
+            counted += deeper[i];
+        }
+        deeper[obs.length] = Math.max(0, depth - counted); // samples outside every count thin alike
+        long[] thinned = Thinning.thin(deeper, (double) shallow / depth);
+        long thinnedDepth = 0;
+        for (long x : thinned) {
+            thinnedDepth += x;
+        }
+        long[] kept = Arrays.copyOf(thinned, obs.length);
+        if (thinnedDepth == 0) {
+            return 1;
+        }
+        return obsDeeper ? tmm(kept, thinnedDepth, ref, nRef) : tmm(obs, nObs, kept, thinnedDepth);
     }
 
     /** TMM of replicate {@code obs} against {@code ref}: 2 to the weighted trimmed mean of the M-values. */

@@ -198,19 +198,7 @@ class MethodComparisonTest {
         // method 1 the root (on every stack), 2..41 leaves under it; method 42 calls leaves 2 and 3
         // only. Side b: leaf 2 (10 % of the samples) does twice the work; every other leaf's share
         // of the samples falls by 1/1.1, its work per unit of the rest stays.
-        Random random = new Random(53);
-        double[] weights = new double[42];
-        for (int i = 1; i <= 40; i++) {
-            weights[i] = i == 1 ? 0.10 : 0.90 / 39;
-        }
-        List<MethodSamples> a = new ArrayList<>();
-        List<MethodSamples> b = new ArrayList<>();
-        for (int r = 0; r < 6; r++) {
-            double[] w = weights.clone();
-            w[1] *= r < 3 ? 1 : 2;
-            (r < 3 ? a : b).add(leaves(random, 20_000, w));
-        }
-        MethodComparison.Result r = MethodComparison.compare(a, b, 0.05);
+        MethodComparison.Result r = oneLeafDoubled(new Random(53));
         assertEquals(1 / 1.1, r.noise().normB() / r.noise().normA(), 0.02, r.noise().toString());
         assertEquals(Change.REGRESSION, byId(r, 2).selfTime().label());
         assertEquals(Change.REGRESSION, byId(r, 42).methodTime().label(), "a caller's method time rises");
@@ -226,6 +214,53 @@ class MethodComparisonTest {
         ShareChange raw = ShareTest.binomial(restA, 60_000, restB, 60_000, 0.95);
         assertEquals(1 / 1.1, raw.shareB() / raw.shareA(), 0.02);
         assertTrue(raw.pValue() < 1e-10, raw.toString());
+    }
+
+    @Test
+    void theReportedDeltaIsNormalisedWhereTheRawDifferenceOfSharesIsDiluted() {
+        // the delta (and interval) the compare endpoint reports and the alerting shift exports:
+        // leaf 2 goes from 10 % of the samples to twice its work, 18.2 % raw; against the unchanged
+        // bulk it doubles, 0.1 -> 0.2, each side scaled by 1.1^(-+1/2) (factors of geometric mean 1).
+        // The 39 untouched leaves lose 8.2 points of share between them raw, none normalised.
+        MethodComparison.Result r = oneLeafDoubled(new Random(59));
+        ShareChange doubled = byId(r, 2).selfTime().change();
+        assertEquals(0.1 / Math.sqrt(1.1), doubled.delta(), 0.005, doubled.toString());
+        assertEquals(0.2 / 1.1 - 0.1, rawDelta(doubled), 0.005, doubled.toString());
+        assertTrue(doubled.low() < doubled.delta() && doubled.delta() < doubled.high(), doubled.toString());
+        double untouchedRaw = 0;
+        double untouched = 0;
+        for (long id = 3; id <= 41; id++) {
+            ShareChange c = byId(r, id).selfTime().change();
+            untouchedRaw += rawDelta(c);
+            untouched += c.delta();
+        }
+        assertEquals(0.9 / 1.1 - 0.9, untouchedRaw, 0.005);
+        assertEquals(0, untouched, 0.01);
+    }
+
+    /**
+     * Three replicates a side of 20,000 samples: root 1, leaves 2..41 under it (leaf 2 10 % of the
+     * samples, the rest alike), method 42 calling leaves 2 and 3 ({@link #leaves}); side b with
+     * leaf 2 doing twice the work.
+     */
+    private static MethodComparison.Result oneLeafDoubled(Random random) {
+        double[] weights = new double[42];
+        for (int i = 1; i <= 40; i++) {
+            weights[i] = i == 1 ? 0.10 : 0.90 / 39;
+        }
+        List<MethodSamples> a = new ArrayList<>();
+        List<MethodSamples> b = new ArrayList<>();
+        for (int r = 0; r < 6; r++) {
+            double[] w = weights.clone();
+            w[1] *= r < 3 ? 1 : 2;
+            (r < 3 ? a : b).add(leaves(random, 20_000, w));
+        }
+        return MethodComparison.compare(a, b, 0.05);
+    }
+
+    /** The difference of the raw shares, count over samples, which normalisation replaced. */
+    private static double rawDelta(ShareChange c) {
+        return (double) c.countB() / c.samplesB() - (double) c.countA() / c.samplesA();
     }
 
     @Test
