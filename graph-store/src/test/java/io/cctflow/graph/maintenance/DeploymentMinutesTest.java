@@ -84,10 +84,11 @@ class DeploymentMinutesTest extends CleanGraph {
         return rollups;
     }
 
-    private record Stack(long[] methods, int[] lines, String thread) {
+    /** One call stack on one thread (package-visible for the other roll-up tests). */
+    record Stack(long[] methods, int[] lines, String thread) {
     }
 
-    private static List<Stack> stacks(Random random) {
+    static List<Stack> stacks(Random random) {
         List<Stack> out = new ArrayList<>();
         for (int s = 0; s < 10; s++) {
             int depth = 1 + random.nextInt(8);
@@ -102,7 +103,7 @@ class DeploymentMinutesTest extends CleanGraph {
         return out;
     }
 
-    private static Cct subset(List<Stack> stacks, Random random) {
+    static Cct subset(List<Stack> stacks, Random random) {
         Cct tree = new Cct(16);
         for (Stack s : stacks) {
             if (random.nextInt(4) > 0) {
@@ -169,7 +170,7 @@ class DeploymentMinutesTest extends CleanGraph {
         assertThat(stored).isEqualTo(expected);
     }
 
-    private static long rows(TreeCounts c) {
+    static long rows(TreeCounts c) {
         return (long) c.nodeIds().length + c.threadNodeIds().length;
     }
 
