@@ -2,18 +2,15 @@ package io.cctflow.graph.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.CleanGraph;
 import io.cctflow.graph.Keys;
-import io.cctflow.graph.RandomTrees;
 import io.cctflow.graph.SelfCounts;
 import io.cctflow.graph.read.RangePlanner;
 import io.cctflow.graph.read.WindowCache;
 import io.cctflow.graph.read.WindowReader;
 import io.cctflow.model.DeploymentWindow;
-import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
 import java.time.Duration;
@@ -48,32 +45,12 @@ class InstanceGroupsTest extends CleanGraph {
     private final List<WindowCounts> fine = new ArrayList<>();
 
     private static List<String> executions(String version, int n) {
-        List<String> keys = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            keys.add(new ExecutionId("svc", version, "i" + i).key());
-        }
-        return keys;
+        return DeploymentMinutesTest.executions(version, n);
     }
 
-    /** One-minute windows over [from, to), one in eight missing; with {@code stacks} made of them, else own trees. */
     private void writeMinutes(List<String> keys, long from, long to, List<DeploymentMinutesTest.Stack> stacks,
             Random random) {
-        List<WindowCounts> written = new ArrayList<>();
-        for (String key : keys) {
-            ExecutionId e = ExecutionId.fromKey(key);
-            writer.writeInstances(List.of(new InstanceRecord(e.service(), e.version(), e.instance(), "h", 1, T0,
-                    Map.of(), from, to)));
-            for (long start = from; start < to; start += MINUTE) {
-                if (random.nextInt(8) > 0) {
-                    Cct tree = stacks == null ? RandomTrees.tree(random, 1 + random.nextInt(4))
-                            : DeploymentMinutesTest.subset(stacks, random);
-                    writeTopology(tree);
-                    written.add(new WindowCounts(key, start, start + MINUTE, RandomTrees.counts(tree)));
-                }
-            }
-        }
-        writer.writeWindowCounts(written);
-        fine.addAll(written);
+        fine.addAll(DeploymentMinutesTest.writeMinutes(keys, from, to, stacks, random, T0));
     }
 
     /**

@@ -96,8 +96,7 @@ class CompareEndpointTest {
      * calls to an added method.
      */
     private static Map<String, StoredStacks> store(long seed) {
-        TestServers.get().cleanNeo4j();
-        GraphSchema.ensure(driver, "");
+        cleanGraph();
         Random random = new Random(seed);
         Map<String, StoredStacks> out = new HashMap<>();
         List<StoredStacks.Stack> base = StoredStacks.random(random, 300, 7, ALPHABET, 2);
@@ -306,17 +305,20 @@ class CompareEndpointTest {
         return out;
     }
 
-    /** Writes the instances, then rolls up every hour before 03:00 of 1970-01-01 (the stored windows lie in its first hour). */
-    private static void writeAndRollUp(List<StoredStacks> instances) {
-        GraphWriter writer = new GraphWriter(driver, "");
-        instances.forEach(i -> i.write(writer));
+    /** Rolls up every hour before 03:00 of 1970-01-01 (the stored windows lie in its first hour). */
+    private static void rollUp() {
         new Rollups(driver, "", Duration.ofMinutes(10)).rollUp(3 * Resolution.HOUR.millis());
+    }
+
+    /** An empty graph with the schema in place. */
+    private static void cleanGraph() {
+        TestServers.get().cleanNeo4j();
+        GraphSchema.ensure(driver, "");
     }
 
     @Test
     void wholeDeploymentsOverRolledUpHoursHaveTheirInstanceGroupsAsReplicatesAndTheSameTree() throws Exception {
-        TestServers.get().cleanNeo4j();
-        GraphSchema.ensure(driver, "");
+        cleanGraph();
         Random random = new Random(41);
         List<StoredStacks.Stack> base = StoredStacks.random(random, 300, 7, ALPHABET, 2);
         Map<String, List<StoredStacks>> sides = new TreeMap<>();
@@ -339,7 +341,7 @@ class CompareEndpointTest {
                 sides.get("v1").stream().sorted(BY_KEY).map(i -> i.tree(0, 2)).toList(),
                 sides.get("v2").stream().sorted(BY_KEY).map(i -> i.tree(0, 2)).toList(), a, b, 1000);
 
-        new Rollups(driver, "", Duration.ofMinutes(10)).rollUp(3 * Resolution.HOUR.millis());
+        rollUp();
         Map<String, List<StoredStacks>> groupsA = byGroup(sides.get("v1"));
         Map<String, List<StoredStacks>> groupsB = byGroup(sides.get("v2"));
         assertThat(groupsA.values()).as("a group of two instances or more, which has roll-ups of its own")
@@ -396,15 +398,15 @@ class CompareEndpointTest {
 
     @Test
     void twoDeploymentsOfOneDistributionNameNothingByGroupsWhereTimeSlotsNameSome() throws Exception {
-        TestServers.get().cleanNeo4j();
-        GraphSchema.ensure(driver, "");
+        cleanGraph();
         Random random = new Random(43);
         List<StoredStacks.Stack> shapes = StoredStacks.random(random, 40, 6, ALPHABET, 1);
         List<StoredStacks> v1 = jvms("v1", 16, shapes, random);
         List<StoredStacks> v2 = jvms("v2", 16, shapes, random);
-        List<StoredStacks> all = new ArrayList<>(v1);
-        all.addAll(v2);
-        writeAndRollUp(all);
+        GraphWriter writer = new GraphWriter(driver, "");
+        v1.forEach(i -> i.write(writer));
+        v2.forEach(i -> i.write(writer));
+        rollUp();
         JsonNode body = get(200, "service=shop&a.version=v1&b.version=v2&from=1970-01-01T00:00:00Z"
                 + "&to=1970-01-01T01:00:00Z&top=1000");
         assertThat(body.at("/significance/unitA").asText()).isEqualTo("instance groups");
