@@ -435,8 +435,9 @@ App.views.compare = {
     ];
     const sg = r.significance;
     if (sg) cards.unshift(card(r.message, 'significance (false discovery rate ' + fmt.pct(sg.fdr) + ')', sg.model === 'withheld'
-      ? 'each side needs two or more instances or windows to estimate the noise from; until then no method is labelled'
-      : 'noise estimated from ' + sg.replicatesA + ' ' + sg.unitA + ' against ' + sg.replicatesB + ' ' + sg.unitB + '; variance over binomial by samples per replicate: ' + sg.dispersionTrend.map(t => fmt.n(t.samplesPerReplicate) + ': ' + t.dispersion.toFixed(1)).join(', ')));
+      ? 'each side needs two or more instances, instance groups or windows to estimate the noise from; until then no method is labelled'
+      : 'noise estimated from ' + sg.replicatesA + ' ' + sg.unitA + ' against ' + sg.replicatesB + ' ' + sg.unitB
+        + (sg.unitA === 'instance groups' ? ' (each deployment\'s instances in groups by a hash of their id, each group summed: different JVMs, so what JVMs differ by counts as noise)' : '') + '; variance over binomial by samples per replicate: ' + sg.dispersionTrend.map(t => fmt.n(t.samplesPerReplicate) + ': ' + t.dispersion.toFixed(1)).join(', ')));
     if (r.noise) cards.push(card(fmt.pct(r.noise.threshold), 'noise threshold (' + r.noise.source + ')', 'differences below the noise level are not ranked'));
     if (r.changes) cards.push(card(r.changes.manifests ? r.changes.added + ' / ' + r.changes.deleted + ' / ' + r.changes.modified : 'no manifests', 'methods added / deleted / modified', r.changes.note || 'from the deployments\' code manifests'));
     $('compare-summary').replaceChildren(...cards);

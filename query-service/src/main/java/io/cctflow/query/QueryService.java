@@ -140,7 +140,7 @@ public final class QueryService implements AutoCloseable {
         route.add("/api/v1/metrics/method", new JsonHandler(new MethodMetricsEndpoint(catalogue, topology, trees, migrations)));
         route.add("/api/v1/tree", new JsonHandler(new TreeEndpoint(catalogue, topology, trees, migrations,
                 config.treeAnswerBytes())));
-        route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(catalogue, trees)));
+        route.add("/api/v1/compare", new JsonHandler(new CompareEndpoint(catalogue, trees, config.instanceGroups())));
         route.add("/api/v1/timeline", new JsonHandler(new TimelineEndpoint(catalogue, trees)));
         route.add("/api/v1/metrics/top", new JsonHandler(new TopMethodsEndpoint(catalogue, topology, trees, migrations)));
         route.add(ContextEndpoint.PATH, new JsonHandler(new ContextEndpoint(catalogue, topology, limits)));
@@ -170,7 +170,7 @@ public final class QueryService implements AutoCloseable {
         }
         MaintenanceScheduler maintenance = config.rollupInterval().isZero() ? null
                 : MaintenanceScheduler.start(driver, database, config.rollupInterval(), config.rollupSettle(),
-                        config.retention(), config.retentionBatch());
+                        config.retention(), config.retentionBatch(), config.instanceGroups());
         if (metrics != null && maintenance != null) {
             metrics.exportMaintenance(maintenance);
         }

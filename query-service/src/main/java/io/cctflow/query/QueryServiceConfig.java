@@ -6,6 +6,7 @@ import io.cctflow.core.config.ConfigKey;
 import io.cctflow.core.config.ValueParsers;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.GraphStoreKeys;
+import io.cctflow.graph.Keys;
 import io.cctflow.graph.maintenance.RetentionPolicy;
 import io.cctflow.query.http.ServerLimits;
 import java.time.Duration;
@@ -23,6 +24,8 @@ import java.util.Map;
  * @param writeToken the token writes (task definitions) need; distinct from {@code bearerToken}.
  *     Empty: writes need no token when {@code bearerToken} is empty too, and are refused otherwise
  * @param rollupInterval zero disables the roll-up and retention pass
+ * @param instanceGroups instance groups per deployment the roll-up pass sums, and a comparison reads
+ *     as its replicates ({@link io.cctflow.graph.Keys#instanceGroup})
  * @param windowCacheRows rows of decoded windows kept across requests; zero turns the cache off
  * @param treeCacheNodes weight (nodes and per-thread entries) of loaded trees kept across requests;
  *     zero turns the cache off
@@ -47,6 +50,7 @@ public record QueryServiceConfig(
         int pageSize,
         Duration rollupInterval,
         Duration rollupSettle,
+        int instanceGroups,
         RetentionPolicy retention,
         int retentionBatch,
         long windowCacheRows,
@@ -72,6 +76,7 @@ public record QueryServiceConfig(
     public static final String PAGE_SIZE = "limits.page-size";
     public static final String ROLLUP_INTERVAL = "rollup.interval";
     public static final String ROLLUP_SETTLE = "rollup.settle";
+    public static final String ROLLUP_INSTANCE_GROUPS = "rollup.instance-groups";
     public static final String RETENTION_FINE = "retention.fine";
     public static final String RETENTION_HOUR = "retention.hour";
     public static final String RETENTION_DAY = "retention.day";
@@ -113,6 +118,9 @@ public record QueryServiceConfig(
     private static final ConfigKey<Duration> ROLLUP_SETTLE_KEY = ConfigKey.of(ROLLUP_SETTLE,
             ValueParsers.nonNegativeDuration(), "10m",
             "an hour is rolled up once it ended this long ago (most batches of the hour have arrived by then; a later one is merged into the roll-up by the next pass)");
+    private static final ConfigKey<Integer> ROLLUP_INSTANCE_GROUPS_KEY = ConfigKey.of(ROLLUP_INSTANCE_GROUPS,
+            ValueParsers.integer(1, Keys.MAX_INSTANCE_GROUPS), Integer.toString(Keys.DEFAULT_INSTANCE_GROUPS),
+            "the roll-up pass also sums each deployment's instances in this many groups (by a stable hash of the instance's key), and a comparison of whole deployments over rolled-up hours takes the groups as its replicates, so what differs between JVMs stays in its noise; each group of two instances or more adds its own hourly, daily, ten-minute and minute sums. Changing it leaves the sums made under the old value unread (hours rolled up again get new ones)");
     private static final ConfigKey<Duration> RETENTION_FINE_KEY = ConfigKey.of(RETENTION_FINE,
             ValueParsers.positiveDuration(), days(RetentionPolicy.DEFAULT.fine()),
             "fine windows (the job's window) and the ten-minute roll-ups of deployments are kept this long");
@@ -139,7 +147,7 @@ public record QueryServiceConfig(
             .define(BIND_KEY, PORT_KEY).define(GraphStoreKeys.ALL)
             .define(BOOTSTRAP_SERVERS_KEY, TASKS_TOPIC_KEY, AUTH_TOKEN_KEY, AUTH_WRITE_TOKEN_KEY, MAX_RANGE_KEY,
                     MAX_WINDOWS_KEY, MAX_TREE_NODES_KEY, MAX_RESULTS_KEY, MAX_LOADED_NODES_KEY, PAGE_SIZE_KEY,
-                    ROLLUP_INTERVAL_KEY, ROLLUP_SETTLE_KEY, RETENTION_FINE_KEY, RETENTION_HOUR_KEY, RETENTION_DAY_KEY,
+                    ROLLUP_INTERVAL_KEY, ROLLUP_SETTLE_KEY, ROLLUP_INSTANCE_GROUPS_KEY, RETENTION_FINE_KEY, RETENTION_HOUR_KEY, RETENTION_DAY_KEY,
                     RETENTION_BATCH_KEY, CACHE_WINDOW_ROWS_KEY, CACHE_TREE_NODES_KEY,
                     CACHE_TREE_ANSWER_BYTES_KEY)
             .define(ServerLimits.KEYS)
@@ -158,6 +166,7 @@ public record QueryServiceConfig(
                 writeToken(c.get(AUTH_WRITE_TOKEN_KEY).trim(), c.get(AUTH_TOKEN_KEY).trim()), c.get(MAX_RANGE_KEY),
                 c.get(MAX_WINDOWS_KEY), c.get(MAX_TREE_NODES_KEY), c.get(MAX_RESULTS_KEY), c.get(MAX_LOADED_NODES_KEY),
                 c.get(PAGE_SIZE_KEY), c.get(ROLLUP_INTERVAL_KEY), c.get(ROLLUP_SETTLE_KEY),
+                c.get(ROLLUP_INSTANCE_GROUPS_KEY),
                 new RetentionPolicy(c.get(RETENTION_FINE_KEY), c.get(RETENTION_HOUR_KEY), c.get(RETENTION_DAY_KEY)),
                 c.get(RETENTION_BATCH_KEY), c.get(CACHE_WINDOW_ROWS_KEY), c.get(CACHE_TREE_NODES_KEY),
                 c.get(CACHE_TREE_ANSWER_BYTES_KEY), ServerLimits.of(c));
@@ -191,6 +200,7 @@ public record QueryServiceConfig(
         m.put(PAGE_SIZE, Integer.toString(pageSize));
         m.put(ROLLUP_INTERVAL, rollupInterval.toString());
         m.put(ROLLUP_SETTLE, rollupSettle.toString());
+        m.put(ROLLUP_INSTANCE_GROUPS, Integer.toString(instanceGroups));
         m.put(RETENTION_FINE, retention.fine().toString());
         m.put(RETENTION_HOUR, retention.hour().toString());
         m.put(RETENTION_DAY, retention.day().toString());

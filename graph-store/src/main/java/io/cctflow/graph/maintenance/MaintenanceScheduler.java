@@ -1,5 +1,6 @@
 package io.cctflow.graph.maintenance;
 
+import io.cctflow.graph.Keys;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -65,23 +66,34 @@ public final class MaintenanceScheduler implements AutoCloseable {
     }
 
     /**
-     * Starts passes every {@code interval}, the first one {@code interval} from now.
+     * Starts passes every {@code interval}, the first one {@code interval} from now, with {@value
+     * Keys#DEFAULT_INSTANCE_GROUPS} instance groups.
      *
      * @param interval positive
      * @param retentionBatch windows deleted per transaction ({@link Retention#deleteExpired})
      */
     public static MaintenanceScheduler start(Driver driver, String database, Duration interval, Duration settle,
             RetentionPolicy retention, int retentionBatch) {
-        return start(driver, database, interval, settle, retention, retentionBatch, PassHook.NONE);
+        return start(driver, database, interval, settle, retention, retentionBatch,
+                Keys.DEFAULT_INSTANCE_GROUPS, PassHook.NONE);
     }
 
-    /** {@link #start(Driver, String, Duration, Duration, RetentionPolicy, int)} with a hook before every pass. */
+    /**
+     * {@link #start(Driver, String, Duration, Duration, RetentionPolicy, int)} summing each
+     * deployment's instances in {@code instanceGroups} groups ({@link Rollups#Rollups(Driver, String, Duration, int)}).
+     */
+    public static MaintenanceScheduler start(Driver driver, String database, Duration interval, Duration settle,
+            RetentionPolicy retention, int retentionBatch, int instanceGroups) {
+        return start(driver, database, interval, settle, retention, retentionBatch, instanceGroups, PassHook.NONE);
+    }
+
+    /** {@link #start(Driver, String, Duration, Duration, RetentionPolicy, int, int)} with a hook before every pass. */
     static MaintenanceScheduler start(Driver driver, String database, Duration interval, Duration settle,
-            RetentionPolicy retention, int retentionBatch, PassHook hook) {
+            RetentionPolicy retention, int retentionBatch, int instanceGroups, PassHook hook) {
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("maintenance interval must be positive, got " + interval);
         }
-        MaintenanceScheduler scheduler = new MaintenanceScheduler(new Rollups(driver, database, settle),
+        MaintenanceScheduler scheduler = new MaintenanceScheduler(new Rollups(driver, database, settle, instanceGroups),
                 new Retention(driver, database, retention), retentionBatch, Clock.systemUTC(),
                 new MaintenanceLease(driver, database, LEASE, MaintenanceLease.newHolder(), leaseTtl(interval)), hook);
         long every = interval.toMillis();

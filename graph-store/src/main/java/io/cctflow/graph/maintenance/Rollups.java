@@ -8,6 +8,8 @@ import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
 import io.cctflow.model.WindowSpan;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,13 @@ import org.slf4j.LoggerFactory;
  * windows only where they are much smaller than what they sum, {@link #MINUTE_SHARE}). They are
  * written with the executions' roll-ups of the same hour or day, so late windows roll them up again too.
  *
+ * <p>The same sums are also written per <em>instance group</em> of each deployment ({@link
+ * Keys#instanceGroup}: the executions fall into {@code groups} groups by a stable hash of their
+ * key), under the group's key with the group's members: a comparison reads them where it would read
+ * the deployment's and takes the groups as its replicates, so what differs between JVMs stays in its
+ * noise. A group of one execution gets none (its own roll-ups are the same counts), and the minute
+ * rule applies per group.
+ *
  * <p>A roll-up is never rewritten from less than it holds: each instance roll-up records which fine
  * windows it covers, and once retention has deleted some of them a late fine window is added to the
  * stored roll-up instead of summing what is left ({@link CoveredSum}); what cannot be added exactly
@@ -50,7 +59,8 @@ import org.slf4j.LoggerFactory;
  * and its deployment's running sums (the hour and its six ten-minute windows, each folded every
  * {@value RunningSum#PENDING} windows, and its 60 minute windows, folded every {@value
  * #MINUTE_PENDING}); a day holds two executions' 24 hourly windows, a batch of
- * daily windows and the deployment's running day sum. Besides these, only the deployment's
+ * daily windows and the deployment's running day sum. The executions are walked group by group, so
+ * one instance group's running sums are held besides the deployment's. Besides these, only the deployment's
  * execution keys (its {@code members}) grow with the number of executions; the number of
  * deployments and windows in the store does not change it.
  *
@@ -79,6 +89,7 @@ public final class Rollups {
     private final RollupWrites writes;
     private final RollupProgress progress;
     private final long settleMillis;
+    private final int groups;
 
     /**
      * What one pass did: hours and days rolled up, windows written, and fine windows refused (not
@@ -87,11 +98,21 @@ public final class Rollups {
     public record Result(int hours, int days, int windowsWritten, int refused) {
     }
 
-    /** Roll-ups of the windows in {@code database} (the default one when empty), hours settled {@code settle} after their end. */
+    /** {@link #Rollups(Driver, String, Duration, int)} with {@value Keys#DEFAULT_INSTANCE_GROUPS} instance groups. */
     public Rollups(Driver driver, String database, Duration settle) {
+        this(driver, database, settle, Keys.DEFAULT_INSTANCE_GROUPS);
+    }
+
+    /**
+     * Roll-ups of the windows in {@code database} (the default one when empty), hours settled
+     * {@code settle} after their end, with the sums of each deployment's instances in {@code groups}
+     * instance groups ({@link Keys#instanceGroup}, 1..{@value Keys#MAX_INSTANCE_GROUPS}).
+     */
+    public Rollups(Driver driver, String database, Duration settle, int groups) {
         if (settle.isNegative()) {
             throw new IllegalArgumentException("settle must not be negative, got " + settle);
         }
+        this.groups = Keys.checkInstanceGroups(groups);
         // windows as stored (projected: summed and written back so, no topology needed); no window cache
         this.reader = WindowReader.asStored(driver, database);
         this.writes = new RollupWrites(driver, database);
@@ -155,34 +176,35 @@ public final class Rollups {
     /**
      * Rolls up one hour: per deployment, one execution at a time, that execution's fine windows of
      * the hour into its hourly window ({@link CoveredSum}), which is added to the deployment's hourly
-     * sum; the fine windows are also added to the deployment's ten-minute and minute sums ({@link
-     * SlotSums}). Ten-minute and minute windows of slots where an execution's covered fine windows
-     * are gone are left as they are (they expire with the fine windows).
+     * sum and to its instance group's; the fine windows are also added to the deployment's and the
+     * group's ten-minute and minute sums ({@link SpanSums}). Ten-minute and minute windows of slots
+     * where an execution's covered fine windows are gone are left as they are (they expire with the
+     * fine windows).
      */
     private void rollHour(long hour, ExecutorService readAhead, Tally tally) {
         long end = hour + Resolution.HOUR.millis();
         for (Map.Entry<String, TreeSet<String>> d : byDeployment(hour, end, Resolution.FINE, Resolution.HOUR)
                 .entrySet()) {
-            RunningSum hourSum = new RunningSum();
-            SlotSums tens = new SlotSums(Resolution.TEN_MINUTES, RunningSum.PENDING, 1, false);
-            SlotSums minutes = new SlotSums(Resolution.MINUTE, MINUTE_PENDING, MINUTE_SHARE, true);
+            SpanSums deployment = new SpanSums(Resolution.HOUR, hour);
             RollupWrites.Batch batch = writes.batch(Resolution.HOUR);
-            ReadAhead.forEach(List.copyOf(d.getValue()), readAhead, execution -> new Parts(
+            GroupWalk group = new GroupWalk(Resolution.HOUR, hour, batch, tally);
+            ReadAhead.forEach(byGroup(d.getValue()), readAhead, execution -> new Parts(
                     reader.coveredWindows(execution, Resolution.FINE, hour, end),
                     single(reader.coveredWindows(execution, Resolution.HOUR, hour, hour + 1))), (execution, parts) -> {
+                        SpanSums mine = group.enter(execution);
                         List<CoveredWindow> fine = parts.parts();
                         CoveredWindow existing = parts.existing();
                         Map<Long, WindowCounts> byStart = new HashMap<>();
                         for (CoveredWindow f : fine) {
                             byStart.put(f.window().windowStartMillis(), f.window());
-                            tens.add(execution, f.window());
-                            minutes.add(execution, f.window());
+                            deployment.addFine(execution, f.window());
+                            mine.addFine(execution, f.window());
                         }
                         if (existing != null && existing.coverage() != null) {
                             for (long s : existing.coverage().starts()) {
                                 if (!byStart.containsKey(s)) {
-                                    tens.missing(s);
-                                    minutes.missing(s);
+                                    deployment.missing(s);
+                                    mine.missing(s);
                                 }
                             }
                         }
@@ -191,46 +213,96 @@ public final class Rollups {
                                         starts -> starts.stream().map(byStart::get).toList()), Resolution.HOUR,
                                         batch, tally);
                         if (rolled != null) { // null only if its windows went between the listing and the read
-                            hourSum.add(rolled.window());
+                            deployment.addRolled(rolled.window());
+                            mine.addRolled(rolled.window());
                         }
                     });
+            group.leave();
             batch.flush(); // the executions' roll-ups before the deployment's
-            tally.written += writes.writeDeploymentWindows(List.of(new DeploymentWindow(
-                    hourSum.window(d.getKey(), hour, Resolution.HOUR), List.copyOf(d.getValue()))), Resolution.HOUR);
-            for (SlotSums slots : List.of(tens, minutes)) {
-                tally.written += writes.writeDeploymentWindows(slots.windows(d.getKey()), slots.resolution(),
-                        slots.worthCreating());
-                writes.deleteDeploymentWindows(d.getKey(), slots.resolution(), slots.broken());
-            }
+            tally.written += deployment.write(writes, d.getKey(), List.copyOf(d.getValue()));
         }
     }
 
     /**
      * Rolls up one day: per deployment, one execution at a time, that execution's hourly windows of
      * the day into its daily window ({@link CoveredSum}: fine windows its hours cover and it does not
-     * are read by key), added to the deployment's daily sum.
+     * are read by key), added to the deployment's daily sum and to its instance group's.
      */
     private void rollDay(long day, ExecutorService readAhead, Tally tally) {
         long end = day + Resolution.DAY.millis();
         for (Map.Entry<String, TreeSet<String>> d : byDeployment(day, end, Resolution.HOUR, Resolution.DAY)
                 .entrySet()) {
-            RunningSum daySum = new RunningSum();
+            SpanSums deployment = new SpanSums(Resolution.DAY, day);
             RollupWrites.Batch batch = writes.batch(Resolution.DAY);
-            ReadAhead.forEach(List.copyOf(d.getValue()), readAhead, execution -> new Parts(
+            GroupWalk group = new GroupWalk(Resolution.DAY, day, batch, tally);
+            ReadAhead.forEach(byGroup(d.getValue()), readAhead, execution -> new Parts(
                     reader.coveredWindows(execution, Resolution.HOUR, day, end),
                     single(reader.coveredWindows(execution, Resolution.DAY, day, day + 1))), (execution, parts) -> {
+                        SpanSums mine = group.enter(execution);
                         CoveredWindow rolled = parts.parts().isEmpty() ? parts.existing()
                                 : store(CoveredSum.combine(execution, day, Resolution.DAY, parts.existing(),
                                         parts.parts(), starts -> reader.windows(starts.stream().map(s -> new WindowSpan(
                                                 execution, Resolution.FINE, s, s + 1)).toList())), Resolution.DAY,
                                         batch, tally);
                         if (rolled != null) {
-                            daySum.add(rolled.window());
+                            deployment.addRolled(rolled.window());
+                            mine.addRolled(rolled.window());
                         }
                     });
+            group.leave();
             batch.flush();
-            tally.written += writes.writeDeploymentWindows(List.of(new DeploymentWindow(
-                    daySum.window(d.getKey(), day, Resolution.DAY), List.copyOf(d.getValue()))), Resolution.DAY);
+            tally.written += deployment.write(writes, d.getKey(), List.copyOf(d.getValue()));
+        }
+    }
+
+    /** A deployment's executions ordered by instance group ({@link Keys#groupOf}), then by key. */
+    private List<String> byGroup(TreeSet<String> executions) {
+        return executions.stream().sorted(Comparator.comparingInt((String e) -> Keys.groupOf(e, groups))
+                .thenComparing(Comparator.naturalOrder())).toList();
+    }
+
+    /**
+     * The sums of the instance group whose executions are being walked (they come group by group,
+     * {@link #byGroup}), written when the walk enters the next group or {@link #leave}s: so a pass
+     * holds one group's sums at a time besides the deployment's.
+     */
+    private final class GroupWalk {
+        private final Resolution resolution;
+        private final long start;
+        private final RollupWrites.Batch batch;
+        private final Tally tally;
+        private final List<String> members = new ArrayList<>();
+        private String key;
+        private SpanSums sums;
+
+        GroupWalk(Resolution resolution, long start, RollupWrites.Batch batch, Tally tally) {
+            this.resolution = resolution;
+            this.start = start;
+            this.batch = batch;
+            this.tally = tally;
+        }
+
+        /** The sums of the execution's group, those of the previous group written first if it is another. */
+        SpanSums enter(String execution) {
+            String k = Keys.instanceGroup(execution, groups);
+            if (!k.equals(key)) {
+                leave();
+                key = k;
+                sums = new SpanSums(resolution, start);
+            }
+            members.add(execution);
+            return sums;
+        }
+
+        /** Writes the current group's sums, after its executions' roll-ups. */
+        void leave() {
+            if (key != null) {
+                batch.flush(); // the executions' roll-ups before their group's
+                tally.written += sums.write(writes, key, List.copyOf(members));
+                members.clear();
+                key = null;
+                sums = null;
+            }
         }
     }
 

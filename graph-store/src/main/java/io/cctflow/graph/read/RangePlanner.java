@@ -56,7 +56,7 @@ public final class RangePlanner {
     }
 
     /** What a plan was made for, to plan it again. */
-    private record Request(List<String> executionKeys, long fromMillis, long toMillis, int attempt) {
+    private record Request(List<String> executionKeys, long fromMillis, long toMillis, int groups, int attempt) {
     }
 
     /** @param whole what makes stored (projected) counts whole ({@link CountsExpansion}), or leaves them */
@@ -130,10 +130,29 @@ public final class RangePlanner {
          * window (a side of 500 instances over an hour reads thousands of windows).
          */
         public List<WindowCounts> readSummedByExecution() {
+            return readSummedBy(UnaryOperator.identity());
+        }
+
+        /**
+         * {@link #readSummedByExecution()} with the windows summed per instance group instead
+         * ({@link Keys#instanceGroup}): a group's roll-ups as they are, an execution's windows under
+         * its group's key. For a plan of instance groups ({@link RangePlanner#planByGroups}), what
+         * replicates by instance group need, wherever the range was read from.
+         *
+         * @throws IllegalStateException if the plan was not made by groups
+         */
+        public List<WindowCounts> readSummedByGroup() {
+            if (request.groups() == 0) {
+                throw new IllegalStateException("not a plan by instance groups");
+            }
+            return readSummedBy(key -> Keys.instanceGroup(key, request.groups()));
+        }
+
+        private List<WindowCounts> readSummedBy(UnaryOperator<String> unit) {
             try {
                 Map<String, List<WindowCounts>> byKey = new TreeMap<>();
                 for (WindowCounts w : reader.windows(all(), nowMillis)) {
-                    byKey.computeIfAbsent(w.executionKey(), k -> new ArrayList<>()).add(w);
+                    byKey.computeIfAbsent(unit.apply(w.executionKey()), k -> new ArrayList<>()).add(w);
                 }
                 List<WindowCounts> sums = new ArrayList<>(byKey.size());
                 byKey.forEach((key, windows) -> sums.add(new WindowCounts(key,
@@ -142,8 +161,13 @@ public final class RangePlanner {
                         WindowReader.sum(windows))));
                 return WindowReader.withCounts(sums, whole);
             } catch (StaleReadPlanException e) {
-                return replan(e).readSummedByExecution();
+                return replan(e).readSummedBy(unit);
             }
+        }
+
+        /** Whether the plan reads a roll-up of an instance group (of two executions or more). */
+        public boolean readsInstanceGroups() {
+            return rollups.stream().anyMatch(v -> Keys.isInstanceGroup(v.span().executionKey()));
         }
 
         /** A new plan of the same request, after a deployment's roll-up changed under this one. */
@@ -151,7 +175,8 @@ public final class RangePlanner {
             if (request.attempt() >= PLAN_ATTEMPTS) {
                 throw new IllegalStateException(cause.getMessage() + ", " + request.attempt() + " plans in a row", cause);
             }
-            return plan(request.executionKeys(), request.fromMillis(), request.toMillis(), request.attempt() + 1);
+            return plan(request.executionKeys(), request.fromMillis(), request.toMillis(), request.groups(),
+                    request.attempt() + 1);
         }
 
         /**
@@ -249,7 +274,7 @@ public final class RangePlanner {
      * least recently used dropped first.
      */
     public Versions versions(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        Request request = new Request(List.copyOf(executionKeys), fromMillis, toMillis, 1);
+        Request request = new Request(List.copyOf(executionKeys), fromMillis, toMillis, 0, 1);
         String stamp = reader.windowStamp();
         Stamped known;
         synchronized (remembered) {
@@ -284,14 +309,27 @@ public final class RangePlanner {
      * there yet; an execution's own roll-up where nothing covers the execution yet.
      */
     Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        return plan(executionKeys, fromMillis, toMillis, 1);
+        return plan(executionKeys, fromMillis, toMillis, 0, 1);
     }
 
-    private Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis, int attempt) {
+    /**
+     * {@link #plan(Collection, long, long)} with the roll-ups of the executions' instance groups
+     * ({@link Keys#instanceGroup} of {@code groups}) where it would use those of whole deployments:
+     * the same counts ({@code Rollups} writes both in one pass), in one row per group instead of
+     * one per deployment, so that {@link Plan#readSummedByGroup} can sum the range per group. A
+     * group's roll-up is used when the selection holds all its members, as a deployment's is; an
+     * execution whose group has no roll-up there (a group of one) is read from its own windows.
+     */
+    Plan planByGroups(Collection<String> executionKeys, long fromMillis, long toMillis, int groups) {
+        return plan(executionKeys, fromMillis, toMillis, Keys.checkInstanceGroups(groups), 1);
+    }
+
+    /** @param groups instance groups whose roll-ups replace the deployments', 0 for the deployments' */
+    private Plan plan(Collection<String> executionKeys, long fromMillis, long toMillis, int groups, int attempt) {
         Set<String> selected = new HashSet<>(executionKeys);
         Set<String> deployments = new TreeSet<>();
         for (String key : executionKeys) {
-            deployments.add(Keys.deploymentRollup(key));
+            deployments.add(groups > 0 ? Keys.instanceGroup(key, groups) : Keys.deploymentRollup(key));
         }
         // coarsest first; at each resolution whole deployments before single executions
         List<Resolution> resolutions = new ArrayList<>();
@@ -363,7 +401,8 @@ public final class RangePlanner {
                 }
             }
         }
-        return new Plan(rollups, gaps, fine, now, new Request(List.copyOf(executionKeys), fromMillis, toMillis, attempt));
+        return new Plan(rollups, gaps, fine, now, new Request(List.copyOf(executionKeys), fromMillis, toMillis, groups,
+                attempt));
     }
 
     /**

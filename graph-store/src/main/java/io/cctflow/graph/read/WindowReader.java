@@ -131,6 +131,11 @@ public final class WindowReader {
         return planner.plan(executionKeys, fromMillis, toMillis);
     }
 
+    /** {@link RangePlanner#planByGroups}: a range plan that reads instance groups' roll-ups instead of deployments'. */
+    public RangePlanner.Plan planByGroups(Collection<String> executionKeys, long fromMillis, long toMillis, int groups) {
+        return planner.planByGroups(executionKeys, fromMillis, toMillis, groups);
+    }
+
     /** {@link RangePlanner#versions}: a plan's settled versions, in one round trip when no window changed since. */
     public RangePlanner.Versions versions(Collection<String> executionKeys, long fromMillis, long toMillis) {
         return planner.versions(executionKeys, fromMillis, toMillis);
@@ -182,12 +187,22 @@ public final class WindowReader {
 
     /** Roll-ups of whole deployments of one resolution whose start lies in [fromStart, toStart). */
     public List<DeploymentWindow> deploymentWindowsStartingIn(Resolution resolution, long fromStart, long toStart) {
+        return sumsStartingIn(resolution, fromStart, toStart, false);
+    }
+
+    /** Roll-ups of instance groups ({@link Keys#instanceGroup}) of one resolution whose start lies in [fromStart, toStart). */
+    public List<DeploymentWindow> groupWindowsStartingIn(Resolution resolution, long fromStart, long toStart) {
+        return sumsStartingIn(resolution, fromStart, toStart, true);
+    }
+
+    private List<DeploymentWindow> sumsStartingIn(Resolution resolution, long fromStart, long toStart, boolean groups) {
         List<DeploymentWindow> stored = WindowRows.read(reads, """
                 MATCH (w:Window)
                 WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NOT NULL
                 """ + WindowRows.COLUMNS,
                 Reads.params("resolution", resolution.property(), "from", fromStart, "to", toStart),
-                r -> new DeploymentWindow(WindowRows.toWindow(r), r.get("members").asList(Value::asString)));
+                r -> new DeploymentWindow(WindowRows.toWindow(r), r.get("members").asList(Value::asString)))
+                .stream().filter(d -> Keys.isInstanceGroup(d.window().executionKey()) == groups).toList();
         List<WindowCounts> windows = whole(stored.stream().map(DeploymentWindow::window).toList());
         List<DeploymentWindow> out = new ArrayList<>(stored.size());
         for (int i = 0; i < stored.size(); i++) {

@@ -45,7 +45,8 @@ class DeploymentMinutesTest extends CleanGraph {
 
     private final List<WindowCounts> fine = new ArrayList<>();
 
-    private static List<String> executions(String version, int n) {
+    /** Keys of n executions i0, i1, ... of service svc (package-visible for the other roll-up tests). */
+    static List<String> executions(String version, int n) {
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             keys.add(new ExecutionId("svc", version, "i" + i).key());
@@ -59,10 +60,16 @@ class DeploymentMinutesTest extends CleanGraph {
      * one busy deployment share their nodes); without, a random tree of its own.
      */
     private void writeMinutes(List<String> keys, long from, long to, List<Stack> stacks, Random random) {
+        fine.addAll(writeMinutes(keys, from, to, stacks, random, T0));
+    }
+
+    /** {@link #writeMinutes(List, long, long, List, Random)}, instances started at {@code started}; returns the windows. */
+    static List<WindowCounts> writeMinutes(List<String> keys, long from, long to, List<Stack> stacks, Random random,
+            long started) {
         List<WindowCounts> written = new ArrayList<>();
         for (String key : keys) {
             ExecutionId e = ExecutionId.fromKey(key);
-            writer.writeInstances(List.of(new InstanceRecord(e.service(), e.version(), e.instance(), "h", 1, T0,
+            writer.writeInstances(List.of(new InstanceRecord(e.service(), e.version(), e.instance(), "h", 1, started,
                     Map.of(), from, to)));
             for (long start = from; start < to; start += MINUTE) {
                 if (random.nextInt(8) > 0) {
@@ -73,7 +80,7 @@ class DeploymentMinutesTest extends CleanGraph {
             }
         }
         writer.writeWindowCounts(written);
-        fine.addAll(written);
+        return written;
     }
 
     /** Minutes of the executions over [FIRST, LAST) made of the stacks, rolled up at PASS; the pass's roll-ups. */
@@ -84,10 +91,11 @@ class DeploymentMinutesTest extends CleanGraph {
         return rollups;
     }
 
-    private record Stack(long[] methods, int[] lines, String thread) {
+    /** One call stack on one thread (package-visible for the other roll-up tests). */
+    record Stack(long[] methods, int[] lines, String thread) {
     }
 
-    private static List<Stack> stacks(Random random) {
+    static List<Stack> stacks(Random random) {
         List<Stack> out = new ArrayList<>();
         for (int s = 0; s < 10; s++) {
             int depth = 1 + random.nextInt(8);
@@ -102,7 +110,7 @@ class DeploymentMinutesTest extends CleanGraph {
         return out;
     }
 
-    private static Cct subset(List<Stack> stacks, Random random) {
+    static Cct subset(List<Stack> stacks, Random random) {
         Cct tree = new Cct(16);
         for (Stack s : stacks) {
             if (random.nextInt(4) > 0) {
@@ -169,7 +177,7 @@ class DeploymentMinutesTest extends CleanGraph {
         assertThat(stored).isEqualTo(expected);
     }
 
-    private static long rows(TreeCounts c) {
+    static long rows(TreeCounts c) {
         return (long) c.nodeIds().length + c.threadNodeIds().length;
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.cctflow.graph.CleanGraph;
+import io.cctflow.graph.Keys;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class MaintenanceSchedulerTest extends CleanGraph {
             }
         };
         try (MaintenanceScheduler scheduler = MaintenanceScheduler.start(driver, "", INTERVAL, Duration.ofMinutes(10),
-                RetentionPolicy.DEFAULT, 100, failFirstTwo)) {
+                RetentionPolicy.DEFAULT, 100, Keys.DEFAULT_INSTANCE_GROUPS, failFirstTwo)) {
             await().atMost(Duration.ofSeconds(30)).until(() -> scheduler.passes() >= 1);
             assertThat(scheduler.failures()).isEqualTo(2);
             assertThat(started.get()).isGreaterThanOrEqualTo(3);
@@ -39,7 +40,7 @@ class MaintenanceSchedulerTest extends CleanGraph {
     void closingDuringAPassIsNotCountedAsAFailure() throws InterruptedException {
         java.util.concurrent.CountDownLatch inPass = new java.util.concurrent.CountDownLatch(1);
         MaintenanceScheduler scheduler = MaintenanceScheduler.start(driver, "", INTERVAL, Duration.ofMinutes(10),
-                RetentionPolicy.DEFAULT, 100, now -> {
+                RetentionPolicy.DEFAULT, 100, Keys.DEFAULT_INSTANCE_GROUPS, now -> {
                     inPass.countDown();
                     try {
                         new java.util.concurrent.CountDownLatch(1).await(); // until close() interrupts it

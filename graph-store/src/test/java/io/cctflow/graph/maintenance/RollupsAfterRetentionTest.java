@@ -26,7 +26,8 @@ import org.neo4j.driver.Value;
 
 /**
  * Late fine windows into hours whose other fine windows retention has deleted (issue 30, item 4):
- * a roll-up is never rewritten from less than it already covers.
+ * a roll-up is never rewritten from less than it already covers. The passes here make one instance
+ * group of both executions, whose roll-ups must follow the deployment's exactly.
  */
 class RollupsAfterRetentionTest extends CleanGraph {
     private static final long HOUR = Resolution.HOUR.millis();
@@ -104,6 +105,20 @@ class RollupsAfterRetentionTest extends CleanGraph {
         return windows.deploymentWindowsStartingIn(resolution, start, start + 1).get(0);
     }
 
+    /**
+     * The roll-up of A's and B's instance group (the passes here make one group, so it sums the
+     * same executions as the deployment's): it must hold exactly what the deployment's holds.
+     */
+    private DeploymentWindow groupWindow(Resolution resolution, long start) {
+        DeploymentWindow group = windows.groupWindowsStartingIn(resolution, start, start + 1).get(0);
+        assertThat(group.window().executionKey()).isEqualTo(Keys.instanceGroup(A, 1));
+        assertThat(group.members()).isEqualTo(deploymentWindow(resolution, start).members());
+        assertThat(group.window().counts()).as("group %s at %d", resolution, start)
+                .isEqualTo(deploymentWindow(resolution, start).window().counts());
+        assertThat(group.window().truncation()).isEqualTo(deploymentWindow(resolution, start).window().truncation());
+        return group;
+    }
+
     private void assertRollUpsHoldEverythingWritten() {
         for (String key : List.of(A, B)) {
             for (long hour = T0 + HOUR; hour < T0 + 5 * HOUR; hour += HOUR) {
@@ -111,6 +126,7 @@ class RollupsAfterRetentionTest extends CleanGraph {
                         .isEqualTo(written(key, hour, hour + HOUR));
                 assertThat(deploymentWindow(Resolution.HOUR, hour).window().counts()).as("deployment hour %d",
                         (hour - T0) / HOUR).isEqualTo(written(null, hour, hour + HOUR));
+                groupWindow(Resolution.HOUR, hour);
             }
             assertThat(stored(key, Resolution.DAY, T0).counts()).as("day of %s", key)
                     .isEqualTo(written(key, T0, T0 + DAY));
@@ -118,12 +134,13 @@ class RollupsAfterRetentionTest extends CleanGraph {
         assertThat(deploymentWindow(Resolution.DAY, T0).window().counts()).as("deployment day")
                 .isEqualTo(written(null, T0, T0 + DAY));
         assertThat(deploymentWindow(Resolution.DAY, T0).members()).containsExactly(A, B);
+        groupWindow(Resolution.DAY, T0);
     }
 
     @Test
     void aLateWindowAfterRetentionIsAddedToWhatItsHourAndDayAlreadyHeld() {
         writeFine(dayOfWindows());
-        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
+        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10), 1);
         rollups.rollUp(NOW);
         Retention retention = new Retention(driver, "", POLICY);
         String stamp = windowStamp();
@@ -157,7 +174,7 @@ class RollupsAfterRetentionTest extends CleanGraph {
     @Test
     void aLateWindowAfterItsHourExpiredIsAddedToItsDay() {
         writeFine(dayOfWindows());
-        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
+        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10), 1);
         rollups.rollUp(NOW);
         long later = T0 + 200 * DAY; // every fine and hourly window of day 0 expired, the day is kept
         new Retention(driver, "", POLICY).deleteExpired(later, 50);
@@ -168,13 +185,14 @@ class RollupsAfterRetentionTest extends CleanGraph {
         assertThat(stored(B, Resolution.DAY, T0).counts()).isEqualTo(written(B, T0, T0 + DAY));
         assertThat(stored(A, Resolution.DAY, T0).counts()).isEqualTo(written(A, T0, T0 + DAY));
         assertThat(deploymentWindow(Resolution.DAY, T0).window().counts()).isEqualTo(written(null, T0, T0 + DAY));
+        groupWindow(Resolution.DAY, T0);
     }
 
     @Test
     void aRewrittenWindowWhoseSiblingsExpiredIsRefusedAndCounted() {
         List<WindowCounts> day = dayOfWindows();
         writeFine(day);
-        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10));
+        Rollups rollups = new Rollups(driver, "", Duration.ofMinutes(10), 1);
         rollups.rollUp(NOW);
         new Retention(driver, "", POLICY).deleteExpired(NOW, 50);
         TreeCounts hourBefore = stored(A, Resolution.HOUR, T0 + 2 * HOUR).counts();
@@ -188,5 +206,7 @@ class RollupsAfterRetentionTest extends CleanGraph {
         assertThat(stored(A, Resolution.HOUR, T0 + 2 * HOUR).counts()).isEqualTo(hourBefore);
         assertThat(stored(A, Resolution.DAY, T0).counts()).isEqualTo(written(A, T0, T0 + DAY));
         assertThat(Keys.deploymentRollup(A)).isEqualTo(deploymentWindow(Resolution.DAY, T0).window().executionKey());
+        groupWindow(Resolution.HOUR, T0 + 2 * HOUR); // the group keeps what the deployment keeps
+        groupWindow(Resolution.DAY, T0);
     }
 }

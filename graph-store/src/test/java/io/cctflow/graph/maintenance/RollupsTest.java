@@ -192,7 +192,8 @@ class RollupsTest extends CleanGraph {
         try (var session = driver.session()) {
             assertThat(session.run("MATCH (w:Window {resolution: 'hour'}) RETURN count(w) AS c").single()
                     .get("c").asLong()).isEqualTo(windows.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size()
-                            + windows.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size());
+                            + windows.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size()
+                            + windows.groupWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE).size());
         }
     }
 
@@ -414,8 +415,12 @@ class RollupsTest extends CleanGraph {
         new Rollups(driver, "", Duration.ofMinutes(10)).rollUp(now);
         List<WindowCounts> hours = windows.windowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE);
         List<WindowCounts> days = windows.windowsStartingIn(Resolution.DAY, 0, Long.MAX_VALUE);
-        List<DeploymentWindow> deploymentHours = windows.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE);
-        List<DeploymentWindow> tens = windows.deploymentWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE);
+        List<DeploymentWindow> deploymentHours = new ArrayList<>(
+                windows.deploymentWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE));
+        deploymentHours.addAll(windows.groupWindowsStartingIn(Resolution.HOUR, 0, Long.MAX_VALUE)); // expire alike
+        List<DeploymentWindow> tens = new ArrayList<>(
+                windows.deploymentWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE));
+        tens.addAll(windows.groupWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE));
         Map<Resolution, Long> deleted = retention.deleteExpired(now, 7);
 
         long fineExpired = fine.stream().filter(w -> w.windowEndMillis() <= now - DAY).count();
@@ -427,8 +432,9 @@ class RollupsTest extends CleanGraph {
                 .containsEntry(Resolution.HOUR, hoursExpired + deploymentHoursExpired)
                 .containsEntry(Resolution.TEN_MINUTES, tensExpired).containsEntry(Resolution.DAY, 0L);
         assertThat(tensExpired).isPositive();
-        assertThat(windows.deploymentWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE))
-                .hasSize(tens.size() - (int) tensExpired);
+        assertThat(windows.deploymentWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE).size()
+                + windows.groupWindowsStartingIn(Resolution.TEN_MINUTES, 0, Long.MAX_VALUE).size())
+                .isEqualTo(tens.size() - (int) tensExpired);
         assertThat(fineExpired).isPositive();
         assertThat(hoursExpired).isPositive();
         assertThat(windows.windows(KEYS, 0, Long.MAX_VALUE)).extracting(WindowCounts::windowEndMillis)

@@ -114,16 +114,26 @@ public final class TreeSource {
 
     /**
      * {@link #load} with the windows kept: what a comparison estimates the noise from. Reads every
-     * window (from the reader's window cache where it holds them), within the same limit.
+     * window (from the reader's window cache where it holds them), within the same limit, and
+     * reads the roll-ups of instance groups ({@code groups} of them, {@link
+     * io.cctflow.graph.Keys#instanceGroup}) where it would read those of whole deployments: the
+     * same counts, so the same tree. When it reads any, the windows are summed per group (each
+     * execution's under its group's key), else per execution when there are two or more; one
+     * group's or one execution's windows come one by one (time slots its only replicates).
      */
-    public Windows loadWindows(Selection selection) {
+    public Windows loadWindows(Selection selection, int groups) {
         if (selection.instances().isEmpty()) {
             return new Windows(new Cct(), List.of());
         }
-        RangePlanner.Plan plan = plan(selection);
-        // replicates are executions when there are two or more: their windows are summed before
-        // being made whole, once per execution rather than once per window
-        List<WindowCounts> read = plan.executions() >= 2 ? plan.readSummedByExecution() : plan.read();
+        RangePlanner.Plan plan = checked(windows.planByGroups(selection.executionKeys(),
+                selection.from().toEpochMilli(), selection.to().toEpochMilli(), groups));
+        // replicates are groups or executions when there are two or more: their windows are summed
+        // before being made whole, once per group or execution rather than once per window
+        List<WindowCounts> read = plan.readsInstanceGroups() ? plan.readSummedByGroup()
+                : plan.executions() >= 2 ? plan.readSummedByExecution() : List.of();
+        if (read.size() < 2) {
+            read = plan.read();
+        }
         return new Windows(rebuild(WindowReader.sum(read)), read);
     }
 

@@ -3,8 +3,11 @@ package io.cctflow.query.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
+import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.diff.stats.MethodSamples;
+import io.cctflow.graph.Keys;
+import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -61,6 +64,54 @@ class SideReplicatesTest {
         assertThat(pair.offered()).isEqualTo("a: 2 instances, 1 window, b: 1 instance, 2 windows");
         SideReplicates single = SideReplicates.of(List.of(window("k", 3, 9)));
         assertThat(SideReplicates.pair(single, b).offered()).startsWith("a: one window of one instance");
+    }
+
+    /** A window as {@link #window} of a real execution key of service s, version v. */
+    private static WindowCounts execution(String version, String instance, int slot, long samples) {
+        WindowCounts w = window(instance, slot, samples);
+        return new WindowCounts(new ExecutionId("s", version, instance).key(), w.windowStartMillis(),
+                w.windowEndMillis(), w.counts());
+    }
+
+    @Test
+    void aSideReadFromGroupRollUpsOffersGroupsAndPairsInGroupsWithASideOfInstances() {
+        int groups = 4;
+        // a: two groups' roll-ups of v1, and an instance of a group without one (read from its own windows)
+        List<String> v1 = new ArrayList<>();
+        for (int i = 0; v1.size() < 3; i++) {
+            String key = new ExecutionId("s", "v1", "i" + i).key();
+            if (v1.stream().noneMatch(k -> Keys.groupOf(k, groups) == Keys.groupOf(key, groups))) {
+                v1.add(key);
+            }
+        }
+        List<WindowCounts> a = new ArrayList<>();
+        for (int g = 0; g < 2; g++) {
+            WindowCounts w = window("x", 0, 10 + g);
+            a.add(new WindowCounts(Keys.instanceGroup(v1.get(g), groups), 0, Resolution.HOUR.millis(), w.counts()));
+        }
+        WindowCounts own = execution("v1", ExecutionId.fromKey(v1.get(2)).instance(), 1, 7);
+        a.add(own);
+        // b: three instances of v2 (from fine windows)
+        List<WindowCounts> b = List.of(execution("v2", "j0", 0, 5), execution("v2", "j1", 0, 6),
+                execution("v2", "j2", 1, 8));
+        SideReplicates sa = SideReplicates.of(a, groups);
+        SideReplicates sb = SideReplicates.of(b, groups);
+        assertThat(sa.instances()).as("group roll-ups hold many instances: none offered").isEmpty();
+        assertThat(sa.groups()).extracting(MethodSamples::samples).containsExactlyInAnyOrder(10L, 11L, 7L);
+        assertThat(sb.instances()).hasSize(3);
+        long groupsOfB = b.stream().map(w -> Keys.instanceGroup(w.executionKey(), groups)).distinct().count();
+        assertThat(sb.groups()).hasSize((int) groupsOfB);
+        SideReplicates.Pair pair = SideReplicates.pair(sa, sb);
+        assertThat(pair.unit()).isEqualTo(groupsOfB >= 2 ? SideReplicates.INSTANCE_GROUPS : SideReplicates.WINDOWS);
+        assertThat(pair.offered()).startsWith("a: 0 instances, 3 instance groups, 2 windows, b: 3 instances, ");
+        assertThat(samples(pair.a())).isEqualTo(28L);
+        assertThat(samples(pair.b())).isEqualTo(19L);
+
+        // two sides of instances keep the instances, the finer unit
+        assertThat(SideReplicates.pair(sb, SideReplicates.of(List.of(execution("v1", "k0", 0, 3),
+                execution("v1", "k1", 0, 4)), groups)).unit()).isEqualTo(SideReplicates.INSTANCES);
+        // without groups (the alerting refresher's call) nothing is grouped
+        assertThat(SideReplicates.of(b).groups()).isEmpty();
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.cctflow.core.diff.TreeDiff;
 import io.cctflow.core.diff.Weight;
 import io.cctflow.core.diff.stats.MethodComparison;
 import io.cctflow.core.diff.stats.MethodSamples;
+import io.cctflow.graph.Keys;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.query.api.Selection;
 import io.cctflow.query.api.SideReplicates;
@@ -30,7 +31,9 @@ import java.util.concurrent.Executors;
  * {@code GET /api/v1/compare}: two selections (instances, instance sets, deployments or time
  * ranges) compared method by method first ({@link MethodComparison}: each method's method time and
  * self time on both sides with counts, interval, p-value and Benjamini-Hochberg q-value, the noise
- * estimated from the sides' instances or windows when a side has two or more, calling contexts
+ * estimated from the sides' instances, instance groups or windows when each side has two or more
+ * ({@link SideReplicates#pair}; a whole deployment over rolled-up hours is read from the roll-ups of
+ * its instance groups, and has those groups as replicates), calling contexts
  * matched by method path beneath each method, call-site lines breaking ties only: {@link
  * CommonTree#byMethodPath}), then with cct-core's {@link TreeDiff} (seed 000,
  * PARCS): relaxed common tree, the three stages with attributions when CodeManifests give a
@@ -69,11 +72,22 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
 
     private final CatalogueReader catalogue;
     private final TreeSource trees;
+    private final int instanceGroups;
 
-    /** @param trees loads each side within the service's limits, from roll-ups where they cover the range */
+    /** {@link #CompareEndpoint(CatalogueReader, TreeSource, int)} with {@value Keys#DEFAULT_INSTANCE_GROUPS} groups. */
     public CompareEndpoint(CatalogueReader catalogue, TreeSource trees) {
+        this(catalogue, trees, Keys.DEFAULT_INSTANCE_GROUPS);
+    }
+
+    /**
+     * @param trees loads each side within the service's limits, from roll-ups where they cover the range
+     * @param instanceGroups the roll-up pass's instance groups per deployment ({@code rollup.instance-groups}):
+     *     a side read from their roll-ups has the groups as replicates
+     */
+    public CompareEndpoint(CatalogueReader catalogue, TreeSource trees, int instanceGroups) {
         this.catalogue = catalogue;
         this.trees = trees;
+        this.instanceGroups = Keys.checkInstanceGroups(instanceGroups);
     }
 
     private static Set<String> allowedParams() {
@@ -162,14 +176,14 @@ public final class CompareEndpoint implements JsonHandler.Endpoint {
      * (every thread) cannot serve as replicates: the side is then one replicate, its filtered tree.
      */
     private Loaded load(String name, Selection s, ThreadParams threads) {
-        TreeSource.Windows windows = trees.loadWindows(s);
+        TreeSource.Windows windows = trees.loadWindows(s, instanceGroups);
         Cct tree = threads.apply(windows.tree());
         if (tree.total(Cct.ROOT) == 0) {
             throw ApiException.notFound("side " + name + " selects no samples: service '" + s.service() + "'"
                     + (s.version() == null ? "" : " version '" + s.version() + "'") + ", instances "
                     + s.instances().stream().map(i -> i.instanceId()).toList() + ", " + s.from() + " to " + s.to());
         }
-        return new Loaded(name, s, tree, threads.all() ? SideReplicates.of(windows.windows())
+        return new Loaded(name, s, tree, threads.all() ? SideReplicates.of(windows.windows(), instanceGroups)
                 : SideReplicates.whole(MethodSamples.of(tree)));
     }
 

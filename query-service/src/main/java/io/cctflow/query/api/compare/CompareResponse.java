@@ -71,7 +71,7 @@ public record CompareResponse(
      * @param model {@code replicates} (quasi-negative-binomial, the noise estimated from the
      *     replicates of both sides) or {@code withheld} (a side has one replicate: the numbers are
      *     the binomial model's, which understates the noise, and no change is labelled)
-     * @param unitA what side a's replicates are: {@code instances}, {@code windows} or {@code none}; one
+     * @param unitA what side a's replicates are: {@code instances}, {@code instance groups}, {@code windows} or {@code none}; one
      *     unit for both sides, so {@code unitB} is the same
      * @param dispersionTrend the noise trend: a share's variance relative to binomial sampling by its
      *     samples per replicate (1 throughout: none; the one point {1: 1} when withheld)

@@ -92,7 +92,7 @@ final class DiffReport {
     static String message(CompareResponse.Significance s, String offered) {
         if (MethodComparison.WITHHELD.equals(s.model())) {
             return MethodComparison.WITHHELD_MESSAGE + " (" + offered + "; both sides need two or more instances, "
-                    + "or both two or more windows)";
+                    + "or both two or more instance groups, or both two or more windows)";
         }
         int changed = s.significantMethods();
         return changed == 0 ? "no significant change"

@@ -27,8 +27,11 @@ import io.cctflow.core.metrics.MethodTime;
 import io.cctflow.core.metrics.Scope;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.GraphStoreConfig;
+import io.cctflow.graph.Keys;
+import io.cctflow.graph.maintenance.Rollups;
 import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.CodeClassRecord;
+import io.cctflow.model.Resolution;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.query.QueryService;
 import io.cctflow.servers.TestServers;
@@ -37,12 +40,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -90,8 +96,7 @@ class CompareEndpointTest {
      * calls to an added method.
      */
     private static Map<String, StoredStacks> store(long seed) {
-        TestServers.get().cleanNeo4j();
-        GraphSchema.ensure(driver, "");
+        cleanGraph();
         Random random = new Random(seed);
         Map<String, StoredStacks> out = new HashMap<>();
         List<StoredStacks.Stack> base = StoredStacks.random(random, 300, 7, ALPHABET, 2);
@@ -278,6 +283,147 @@ class CompareEndpointTest {
         for (var c : cases.entrySet()) {
             assertThat(get(404, c.getKey()).get("error").asText()).as(c.getKey()).contains(c.getValue());
         }
+    }
+
+    /** The ranked differences without their method-time significance (which follows the replicates). */
+    private static List<JsonNode> withoutSignificance(JsonNode differences) {
+        List<JsonNode> out = new ArrayList<>();
+        differences.forEach(d -> out.add(((com.fasterxml.jackson.databind.node.ObjectNode) d.deepCopy())
+                .without("methodTime")));
+        return out;
+    }
+
+    private static final Comparator<StoredStacks> BY_KEY = Comparator.comparing(i -> i.execution.key());
+
+    /** The instances of one deployment in their instance groups (the service's default number), by group key. */
+    private static Map<String, List<StoredStacks>> byGroup(List<StoredStacks> instances) {
+        Map<String, List<StoredStacks>> out = new TreeMap<>();
+        for (StoredStacks i : instances) {
+            out.computeIfAbsent(Keys.instanceGroup(i.execution.key(), Keys.DEFAULT_INSTANCE_GROUPS),
+                    k -> new ArrayList<>()).add(i);
+        }
+        return out;
+    }
+
+    /** Rolls up every hour before 03:00 of 1970-01-01 (the stored windows lie in its first hour). */
+    private static void rollUp() {
+        new Rollups(driver, "", Duration.ofMinutes(10)).rollUp(3 * Resolution.HOUR.millis());
+    }
+
+    /** An empty graph with the schema in place. */
+    private static void cleanGraph() {
+        TestServers.get().cleanNeo4j();
+        GraphSchema.ensure(driver, "");
+    }
+
+    @Test
+    void wholeDeploymentsOverRolledUpHoursHaveTheirInstanceGroupsAsReplicatesAndTheSameTree() throws Exception {
+        cleanGraph();
+        Random random = new Random(41);
+        List<StoredStacks.Stack> base = StoredStacks.random(random, 300, 7, ALPHABET, 2);
+        Map<String, List<StoredStacks>> sides = new TreeMap<>();
+        for (String version : List.of("v1", "v2")) {
+            for (int i = 0; i < 12; i++) {
+                List<StoredStacks.Stack> own = StoredStacks.perturbed(base, random, version.equals("v1") ? 0.1 : 0.5,
+                        version.equals("v1") ? 0 : 0.05, ALPHABET);
+                sides.computeIfAbsent(version, v -> new ArrayList<>()).add(new StoredStacks(version, "i" + i).add(own));
+            }
+        }
+        GraphWriter writer = new GraphWriter(driver, "");
+        sides.values().forEach(l -> l.forEach(i -> i.write(writer)));
+        String query = "service=shop&a.version=v1&b.version=v2&from=1970-01-01T00:00:00Z&to=1970-01-01T01:00:00Z"
+                + "&top=1000";
+        Cct a = StoredStacks.treeOf(sides.get("v1"), 0, 2);
+        Cct b = StoredStacks.treeOf(sides.get("v2"), 0, 2);
+        JsonNode before = get(200, query); // fine windows: the instances are the replicates
+        assertMatches("fine windows", before, a, b, Weight.SELF, 1.0, 1000);
+        assertMethodsMatch("fine windows", before, "instances", // in the endpoint's order: by execution key
+                sides.get("v1").stream().sorted(BY_KEY).map(i -> i.tree(0, 2)).toList(),
+                sides.get("v2").stream().sorted(BY_KEY).map(i -> i.tree(0, 2)).toList(), a, b, 1000);
+
+        rollUp();
+        Map<String, List<StoredStacks>> groupsA = byGroup(sides.get("v1"));
+        Map<String, List<StoredStacks>> groupsB = byGroup(sides.get("v2"));
+        assertThat(groupsA.values()).as("a group of two instances or more, which has roll-ups of its own")
+                .anyMatch(g -> g.size() > 1);
+        JsonNode after = get(200, query); // the groups' hourly roll-ups: the groups are the replicates
+        assertMatches("rolled-up hour", after, a, b, Weight.SELF, 1.0, 1000);
+        assertMethodsMatch("rolled-up hour", after, "instance groups",
+                groupsA.values().stream().map(g -> StoredStacks.treeOf(g, 0, 2)).toList(),
+                groupsB.values().stream().map(g -> StoredStacks.treeOf(g, 0, 2)).toList(), a, b, 1000);
+        for (String part : List.of("/commonTree", "/overlap", "/score", "/stages", "/a", "/b")) {
+            assertThat(after.at(part)).as(part).isEqualTo(before.at(part));
+        }
+        assertThat(withoutSignificance(after.get("differences"))).isEqualTo(withoutSignificance(before.get("differences")));
+        // one instance against a deployment: the instance offers one group, so both fall back to windows
+        JsonNode mixed = get(200, "service=shop&a.version=v1&a.instance=i0&b.version=v2&from=1970-01-01T00:00:00Z"
+                + "&to=1970-01-01T01:00:00Z");
+        assertThat(mixed.at("/significance/unitA").asText()).isEqualTo(mixed.at("/significance/unitB").asText())
+                .isIn("windows", "none");
+    }
+
+    /**
+     * Instances of one JVM-to-JVM distribution: each instance's stacks weighted by its own factors
+     * (log-normal, sd 0.4: what JIT and GC decisions make of one workload), each of its six
+     * one-minute windows 2,000 samples drawn from them.
+     */
+    private static List<StoredStacks> jvms(String version, int instances, List<StoredStacks.Stack> shapes,
+            Random random) {
+        List<StoredStacks> out = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            double[] cumulative = new double[shapes.size()];
+            double total = 0;
+            for (int s = 0; s < shapes.size(); s++) {
+                total += shapes.get(s).count() * Math.exp(0.4 * random.nextGaussian());
+                cumulative[s] = total;
+            }
+            List<StoredStacks.Stack> stacks = new ArrayList<>();
+            for (int w = 0; w < 6; w++) {
+                long[] counts = new long[shapes.size()];
+                for (int n = 0; n < 2000; n++) {
+                    int at = java.util.Arrays.binarySearch(cumulative, random.nextDouble() * total);
+                    counts[at < 0 ? -at - 1 : at]++;
+                }
+                for (int s = 0; s < shapes.size(); s++) {
+                    if (counts[s] > 0) {
+                        StoredStacks.Stack shape = shapes.get(s);
+                        stacks.add(new StoredStacks.Stack(shape.frames(), shape.lines(), counts[s], w));
+                    }
+                }
+            }
+            out.add(new StoredStacks(version, "jvm" + i).add(stacks));
+        }
+        return out;
+    }
+
+    @Test
+    void twoDeploymentsOfOneDistributionNameNothingByGroupsWhereTimeSlotsNameSome() throws Exception {
+        cleanGraph();
+        Random random = new Random(43);
+        List<StoredStacks.Stack> shapes = StoredStacks.random(random, 40, 6, ALPHABET, 1);
+        List<StoredStacks> v1 = jvms("v1", 16, shapes, random);
+        List<StoredStacks> v2 = jvms("v2", 16, shapes, random);
+        GraphWriter writer = new GraphWriter(driver, "");
+        v1.forEach(i -> i.write(writer));
+        v2.forEach(i -> i.write(writer));
+        rollUp();
+        JsonNode body = get(200, "service=shop&a.version=v1&b.version=v2&from=1970-01-01T00:00:00Z"
+                + "&to=1970-01-01T01:00:00Z&top=1000");
+        assertThat(body.at("/significance/unitA").asText()).isEqualTo("instance groups");
+        assertThat(body.at("/significance/replicatesA").asInt()).isEqualTo(byGroup(v1).size());
+        assertThat(body.at("/significance/significantMethods").asInt()).as(body.get("message").asText()).isZero();
+        assertThat(body.get("message").asText()).isEqualTo("no significant change");
+
+        // the same sides with their time slots as replicates (what a deployment's sums offered):
+        // every slot holds the same JVMs, so what they differ by is taken for a change
+        List<MethodSamples> slotsA = new ArrayList<>();
+        List<MethodSamples> slotsB = new ArrayList<>();
+        for (int w = 0; w < 6; w++) {
+            slotsA.add(MethodSamples.of(StoredStacks.treeOf(v1, w, w + 1)));
+            slotsB.add(MethodSamples.of(StoredStacks.treeOf(v2, w, w + 1)));
+        }
+        assertThat(MethodComparison.compare(slotsA, slotsB, MethodComparison.DEFAULT_LEVEL).significant())
+                .as("methods named with time slots as replicates").isPositive();
     }
 
     @Test
