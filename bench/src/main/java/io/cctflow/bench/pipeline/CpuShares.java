@@ -56,6 +56,11 @@ record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNan
         return "other Java threads (Flink runtime, probes, ...)";
     }
 
+    /** CPU nanoseconds of this JVM and its children (the broker) together since {@code start}. */
+    long allNanosSince(CpuShares start) {
+        return processNanos - start.processNanos + childNanos - start.childNanos;
+    }
+
     /**
      * CPU-µs per committed sample since {@code start}, the benchmark JVM and its children (the
      * broker) apart, then this JVM's roles: e.g. "all 14.2 (this JVM 12.9, broker 1.3); merge
