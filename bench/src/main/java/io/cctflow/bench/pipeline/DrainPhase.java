@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -150,6 +152,7 @@ public final class DrainPhase {
             System.gc(); // the previous run's garbage is not this run's cost
             MachineLoad machineStart = MachineLoad.now();
             CpuShares cpuStart = CpuShares.now();
+            Recording jfr = drain.jfrDir() == null ? null : startRecording();
             long start = System.nanoTime();
             JobClient job = SamplesJob.start(EmbeddedPipeline.flinkEnvironment(dir.resolve("flink")), config);
             try {
@@ -170,6 +173,12 @@ public final class DrainPhase {
                 double wall = (System.nanoTime() - start) / 1e9;
                 CpuShares cpuEnd = CpuShares.now();
                 String machine = MachineLoad.now().since(machineStart);
+                if (jfr != null) {
+                    Path file = drain.jfrDir().resolve("drain-" + runs + ".jfr");
+                    jfr.dump(file);
+                    jfr.close();
+                    out.println("   JFR of the drain (job submit to last commit): " + file);
+                }
                 Run run = new Run(cpuEnd.allNanosSince(cpuStart) / 1e9, startupCpu, wall, backlog.samples(),
                         cpuEnd.perSampleSince(cpuStart, backlog.samples()), machine);
                 out.printf("   drained %,d samples in %.1f s = %,.0f samples/s; CPU %.1f s (job start-up %.1f s):"
@@ -184,6 +193,14 @@ public final class DrainPhase {
                 job.cancel().get(1, TimeUnit.MINUTES);
             }
         }
+    }
+
+    /** JFR's profile settings (execution and allocation samples) and every compilation, over this JVM, from now on. */
+    private static Recording startRecording() throws java.io.IOException, java.text.ParseException {
+        Recording r = new Recording(Configuration.getConfiguration("profile"));
+        r.enable("jdk.Compilation").withThreshold(java.time.Duration.ZERO); // every compilation, to see what the JIT does
+        r.start();
+        return r;
     }
 
     /** Neo4j's fine windows of the backlog's instances hold every sample (each sample is one leaf's self count). */

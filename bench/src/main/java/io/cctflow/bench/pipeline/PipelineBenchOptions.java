@@ -25,10 +25,11 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
      * The drain phase's options: {@code instances} x {@code batches} batches published before the
      * job starts; per round, one job run of each of {@code configs} (samples-job settings over
      * {@code jobSettings}; one empty map when none given) drains them; {@code warmupBatches} per
-     * instance of other instances drained first, unmeasured (0: the first run is JIT-cold).
+     * instance of other instances drained first, unmeasured (0: the first run is JIT-cold); a JFR
+     * recording of each measured run into {@code jfrDir} unless null.
      */
     public record Drain(int instances, int batches, int rounds, int warmupBatches, List<Map<String, String>> configs,
-            Duration timeout) {
+            Duration timeout, Path jfrDir) {
     }
 
     public static final String USAGE = """
@@ -46,6 +47,7 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
                                         key=value pairs separated by ',' over the job settings, e.g.
                                         'checkpoint.interval=5s;checkpoint.interval=20s'
               --drain-timeout 15m       drain: a run that has not committed everything by then fails
+              --drain-jfr DIR           drain: a JFR recording (profile settings) of each run there
               --start-instances 20      fleet size of the first rate step
               --max-instances 1000      largest fleet size tried
               --max-steps 3             rate steps at most (doubling while sustained, then one midpoint)
@@ -82,7 +84,7 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
                 Map.entry("checkpoint-interval", "10s"), Map.entry("data-dir", ""), Map.entry("keep-data", "false"),
                 Map.entry("seed", "1"), Map.entry("drain-instances", "400"), Map.entry("drain-batches", "10"),
                 Map.entry("drain-rounds", "3"), Map.entry("drain-warmup-batches", "0"), Map.entry("drain-configs", ""),
-                Map.entry("drain-timeout", "15m")), args);
+                Map.entry("drain-timeout", "15m"), Map.entry("drain-jfr", "")), args);
         Set<String> phases = Set.of(v.get("phases").split(","));
         for (String p : phases) {
             if (!p.equals("rate") && !p.equals("nodes") && !p.equals("tasks") && !p.equals("drain")) {
@@ -114,7 +116,7 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
                         "checkpoint.interval", v.get("checkpoint-interval")),
                 new Drain(positive(v, "drain-instances"), positive(v, "drain-batches"), positive(v, "drain-rounds"),
                         BenchArgs.nonNegative(v, "drain-warmup-batches"), jobConfigs(v.get("drain-configs")),
-                        duration(v, "drain-timeout")));
+                        duration(v, "drain-timeout"), v.get("drain-jfr").isEmpty() ? null : Path.of(v.get("drain-jfr"))));
     }
 
     /** "a=1,b=2;a=3" as [{a=1, b=2}, {a=3}]; blank: one configuration, the job settings alone. */

@@ -19,6 +19,27 @@ class ProcFsTest {
     }
 
     @Test
+    void splitsTheJvmsOwnThreadsByNamePrefix() throws Exception {
+        Thread waiting = new Thread(() -> {
+            for (long end = System.nanoTime() + 300_000_000L; System.nanoTime() < end; ) {
+                Thread.onSpinWait();
+            }
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "spin-and-wait");
+        waiting.setDaemon(true);
+        waiting.start();
+        Thread.sleep(500);
+        var split = ProcFs.nativeThreadNanos(java.util.Map.of("spin-and-wait", "spinner", "no-such-thread", "none"));
+        waiting.interrupt();
+        assertThat(split).containsOnlyKeys("spinner");
+        assertThat(split.get("spinner")).isGreaterThan(100_000_000L);
+    }
+
+    @Test
     void aProcessThatIsGoneHasNoFigures() {
         assertThat(ProcFs.cpuNanos(Long.MAX_VALUE)).isEqualTo(-1);
         assertThat(ProcFs.commandLine(Long.MAX_VALUE)).isEmpty();
