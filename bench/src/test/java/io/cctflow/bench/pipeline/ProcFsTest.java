@@ -20,10 +20,14 @@ class ProcFsTest {
 
     @Test
     void splitsTheJvmsOwnThreadsByNamePrefix() throws Exception {
+        // a thread of this JVM that uses 0.2 s of CPU, then waits alive: Linux knows it by its Java name
+        java.util.concurrent.CountDownLatch spun = new java.util.concurrent.CountDownLatch(1);
         Thread waiting = new Thread(() -> {
-            for (long end = System.nanoTime() + 300_000_000L; System.nanoTime() < end; ) {
+            var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            while (threads.getCurrentThreadCpuTime() < 200_000_000L) {
                 Thread.onSpinWait();
             }
+            spun.countDown();
             try {
                 Thread.sleep(60_000);
             } catch (InterruptedException e) {
@@ -32,11 +36,11 @@ class ProcFsTest {
         }, "spin-and-wait");
         waiting.setDaemon(true);
         waiting.start();
-        Thread.sleep(500);
+        spun.await();
         var split = ProcFs.nativeThreadNanos(java.util.Map.of("spin-and-wait", "spinner", "no-such-thread", "none"));
         waiting.interrupt();
         assertThat(split).containsOnlyKeys("spinner");
-        assertThat(split.get("spinner")).isGreaterThan(100_000_000L);
+        assertThat(split.get("spinner")).isGreaterThanOrEqualTo(150_000_000L); // /proc counts in 10 ms ticks
     }
 
     @Test
