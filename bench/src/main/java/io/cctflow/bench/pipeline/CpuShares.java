@@ -10,8 +10,9 @@ import java.util.TreeMap;
 /**
  * CPU time of the pipeline's processes and of this JVM's threads by role, for CPU per committed
  * sample: this JVM (the job on its MiniCluster, embedded Neo4j, the generator), its child
- * processes (the Kafka broker), and within this JVM the Java threads grouped by name; what the
- * threads do not account for (GC, JIT, VM threads, threads that ended) is "GC, JIT, VM and other".
+ * processes (the Kafka broker), and within this JVM the Java threads grouped by name, and the
+ * JVM's collector, compiler and VM threads read from /proc; what the threads do not account for
+ * (other JVM threads, threads that ended) is "other".
  *
  * <p>Immutable snapshot; take one before and one after a steady phase.
  */
@@ -32,6 +33,12 @@ record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNan
             Map.entry("kafka-producer", "Kafka producers (generator's and job's)"),
             Map.entry("fleet", "generator"));
 
+    /** The JVM's own threads (not Java threads: the MXBean does not see them) by name prefix, from /proc. */
+    private static final Map<String, String> NATIVE_ROLES = Map.of(
+            "GC Thread", "GC (collector threads)", "G1 ", "GC (collector threads)",
+            "C1 CompilerThre", "JIT compiler threads", "C2 CompilerThre", "JIT compiler threads",
+            "VM Thread", "VM thread (safepoints)");
+
     static CpuShares now() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Map<String, Long> byRole = new TreeMap<>();
@@ -42,6 +49,7 @@ record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNan
                 byRole.merge(role(info.getThreadName()), cpu, Long::sum);
             }
         }
+        byRole.putAll(ProcFs.nativeThreadNanos(NATIVE_ROLES));
         long children = ProcessHandle.current().descendants()
                 .mapToLong(p -> Math.max(0, ProcFs.cpuNanos(p.pid()))).sum();
         return new CpuShares(ProcFs.cpuNanos(ProcessHandle.current().pid()), children, byRole);
@@ -54,6 +62,11 @@ record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNan
             }
         }
         return "other Java threads (Flink runtime, probes, ...)";
+    }
+
+    /** CPU nanoseconds of this JVM and its children (the broker) together since {@code start}. */
+    long allNanosSince(CpuShares start) {
+        return processNanos - start.processNanos + childNanos - start.childNanos;
     }
 
     /**
@@ -71,7 +84,7 @@ record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNan
             roles.put(e.getKey(), us);
             accounted += us;
         }
-        roles.put("GC, JIT, VM and other", jvm - accounted);
+        roles.put("other JVM threads, threads that ended", jvm - accounted);
         StringBuilder s = new StringBuilder(String.format(
                 "CPU-µs per committed sample: all %.1f (benchmark JVM %.1f, broker JVM %.1f)", jvm + children, jvm, children));
         roles.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())

@@ -44,15 +44,9 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
     private final WindowReader reader;
 
     private EmbeddedPipeline(Path dataDir, Map<String, String> jobSettings, int partitions) throws Exception {
-        // the full JIT, as a production broker has: local-servers starts brokers with C1 only, which
-        // saves CPU at start but costs it on every request of a sustained load
-        KafkaServer kafka = KafkaServer.builder(dataDir.resolve("kafka")).jvmOption("-XX:TieredStopAtLevel=4").start();
+        KafkaServer kafka = startKafka(dataDir.resolve("kafka"), partitions);
         running.push(kafka);
         SamplesJobConfig defaults = SamplesJobConfig.defaults();
-        kafka.createTopic(defaults.samplesTopic(), partitions, JobTopics.agentTopicConfigs());
-        kafka.createTopic(defaults.deadLetterTopic(), 1, Map.of());
-        // before the job starts, as standalone does: the job subscribes to it by pattern
-        kafka.createTopic(defaults.manifestsTopic(), 1, Map.of());
         Neo4jServer neo4j = Neo4jServer.start(dataDir.resolve("neo4j"));
         running.push(neo4j);
         Map<String, String> settings = new HashMap<>(jobSettings);
@@ -68,6 +62,27 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
         driver = config.graph().openDriver();
         running.push(driver);
         reader = new WindowReader(driver, config.graph().database());
+    }
+
+    /**
+     * The broker as the benchmark runs it, with the job's topics (samples: {@code partitions}
+     * partitions) created before any job starts.
+     */
+    static KafkaServer startKafka(Path dir, int partitions) {
+        // the full JIT, as a production broker has: local-servers starts brokers with C1 only, which
+        // saves CPU at start but costs it on every request of a sustained load
+        KafkaServer kafka = KafkaServer.builder(dir).jvmOption("-XX:TieredStopAtLevel=4").start();
+        try {
+            SamplesJobConfig defaults = SamplesJobConfig.defaults();
+            kafka.createTopic(defaults.samplesTopic(), partitions, JobTopics.agentTopicConfigs());
+            kafka.createTopic(defaults.deadLetterTopic(), 1, Map.of());
+            // before the job starts, as standalone does: the job subscribes to it by pattern
+            kafka.createTopic(defaults.manifestsTopic(), 1, Map.of());
+            return kafka;
+        } catch (RuntimeException e) {
+            kafka.close();
+            throw e;
+        }
     }
 
     /**
@@ -167,7 +182,7 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
     }
 
     /** A MiniCluster like standalone's, without retained checkpoints: every run starts fresh. */
-    private static StreamExecutionEnvironment flinkEnvironment(Path dir) {
+    static StreamExecutionEnvironment flinkEnvironment(Path dir) {
         Map<String, String> conf = Map.of(
                 "execution.checkpointing.storage", "filesystem",
                 "execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString(),

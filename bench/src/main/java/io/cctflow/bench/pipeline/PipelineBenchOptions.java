@@ -6,6 +6,9 @@ import static io.cctflow.bench.BenchArgs.positive;
 import io.cctflow.bench.BenchArgs;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -16,13 +19,35 @@ import java.util.Set;
 public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> phases, int startInstances,
         int maxInstances, int maxSteps, Duration warmup, Duration measure, int busyThreads, int periodMillis,
         long flushMillis, int batchPool, long newNodes, int nodeDepth, int nodeInstances, Duration nodeTimeout, int partitions,
-        long seed, Map<String, String> jobSettings) {
+        long seed, Map<String, String> jobSettings, Drain drain) {
+
+    /**
+     * The drain phase's options: {@code instances} x {@code batches} batches published before the
+     * job starts; per round, one job run of each of {@code configs} (samples-job settings over
+     * {@code jobSettings}; one empty map when none given) drains them; {@code warmupBatches} per
+     * instance of other instances drained first, unmeasured (0: the first run is JIT-cold); a JFR
+     * recording of each measured run into {@code jfrDir} unless null.
+     */
+    public record Drain(int instances, int batches, int rounds, int warmupBatches, List<Map<String, String>> configs,
+            Duration timeout, Path jfrDir) {
+    }
 
     public static final String USAGE = """
             usage: PipelineBenchmark [--option value]...
               --phases rate,nodes,tasks which phases to run, in this order (rate: sustained samples/s and
                                         batch-to-queryable latency; nodes: time to ingest new nodes;
-                                        tasks: time for a new task definition over those nodes)
+                                        tasks: time for a new task definition over those nodes); or
+                                        drain alone: CPU per sample to drain a fixed backlog
+              --drain-instances 400     drain: instances of the backlog
+              --drain-batches 10        drain: batches per instance (one per --flush, in the past)
+              --drain-rounds 3          drain: job runs per configuration, alternating
+              --drain-warmup-batches 0  drain: batches per instance of other instances drained first,
+                                        unmeasured, so the runs are JIT-warm (0: the first run is cold)
+              --drain-configs ''        drain: job configurations compared, separated by ';', each
+                                        key=value pairs separated by ',' over the job settings, e.g.
+                                        'checkpoint.interval=5s;checkpoint.interval=20s'
+              --drain-timeout 15m       drain: a run that has not committed everything by then fails
+              --drain-jfr DIR           drain: a JFR recording (profile settings) of each run there
               --start-instances 20      fleet size of the first rate step
               --max-instances 1000      largest fleet size tried
               --max-steps 3             rate steps at most (doubling while sustained, then one midpoint)
@@ -57,13 +82,18 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
                 Map.entry("node-instances", "10"), Map.entry("node-timeout", "180s"), Map.entry("partitions", "2"),
                 Map.entry("parallelism", "1"), Map.entry("state-backend", "hashmap"),
                 Map.entry("checkpoint-interval", "10s"), Map.entry("data-dir", ""), Map.entry("keep-data", "false"),
-                Map.entry("seed", "1")), args);
+                Map.entry("seed", "1"), Map.entry("drain-instances", "400"), Map.entry("drain-batches", "10"),
+                Map.entry("drain-rounds", "3"), Map.entry("drain-warmup-batches", "0"), Map.entry("drain-configs", ""),
+                Map.entry("drain-timeout", "15m"), Map.entry("drain-jfr", "")), args);
         Set<String> phases = Set.of(v.get("phases").split(","));
         for (String p : phases) {
-            if (!p.equals("rate") && !p.equals("nodes") && !p.equals("tasks")) {
+            if (!p.equals("rate") && !p.equals("nodes") && !p.equals("tasks") && !p.equals("drain")) {
                 throw new IllegalArgumentException("--phases: unknown phase '" + p + "'; use rate, nodes, tasks or a"
-                        + " comma-separated list of them");
+                        + " comma-separated list of them, or drain alone");
             }
+        }
+        if (phases.contains("drain") && phases.size() > 1) {
+            throw new IllegalArgumentException("--phases: drain runs alone (it starts the job itself, once per run)");
         }
         String dir = v.get("data-dir");
         long periodMillis = duration(v, "period").toMillis();
@@ -83,6 +113,30 @@ public record PipelineBenchOptions(Path dataDir, boolean keepData, Set<String> p
                 positive(v, "partitions"), Long.parseLong(v.get("seed")),
                 Map.of("parallelism", String.valueOf(positive(v, "parallelism")),
                         "state.backend", v.get("state-backend"),
-                        "checkpoint.interval", v.get("checkpoint-interval")));
+                        "checkpoint.interval", v.get("checkpoint-interval")),
+                new Drain(positive(v, "drain-instances"), positive(v, "drain-batches"), positive(v, "drain-rounds"),
+                        BenchArgs.nonNegative(v, "drain-warmup-batches"), jobConfigs(v.get("drain-configs")),
+                        duration(v, "drain-timeout"), v.get("drain-jfr").isEmpty() ? null : Path.of(v.get("drain-jfr"))));
+    }
+
+    /** "a=1,b=2;a=3" as [{a=1, b=2}, {a=3}]; blank: one configuration, the job settings alone. */
+    static List<Map<String, String>> jobConfigs(String text) {
+        List<Map<String, String>> configs = new ArrayList<>();
+        for (String config : text.split(";", -1)) {
+            Map<String, String> settings = new LinkedHashMap<>();
+            for (String pair : config.split(",")) {
+                if (pair.isBlank()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                if (eq < 1) {
+                    throw new IllegalArgumentException("--drain-configs: '" + pair + "' is not key=value (configurations"
+                            + " are separated by ';', settings within one by ',')");
+                }
+                settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+            }
+            configs.add(settings);
+        }
+        return List.copyOf(configs);
     }
 }

@@ -49,6 +49,16 @@ public final class PipelineBenchmark {
                 StackCorpus.RESOURCE, corpus.sampleCount(), corpus.stackCount(), corpus.methodCount(), corpus.meanDepth());
         out.printf("machine: %d cores visible, max heap %,d MiB; shared with other builds while measured%n",
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+        if (options.phases().contains("drain")) {
+            try {
+                new DrainPhase(corpus, options).run(dataDir, out);
+            } finally {
+                if (!options.keepData()) {
+                    deleteRecursively(dataDir);
+                }
+            }
+            System.exit(0); // the MiniCluster leaves non-daemon threads behind
+        }
         List<Phase> phases = new ArrayList<>();
         for (String name : options.phases()) {
             phases.add(switch (name) {

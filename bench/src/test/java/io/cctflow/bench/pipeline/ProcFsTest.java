@@ -19,6 +19,31 @@ class ProcFsTest {
     }
 
     @Test
+    void splitsTheJvmsOwnThreadsByNamePrefix() throws Exception {
+        // a thread of this JVM that uses 0.2 s of CPU, then waits alive: Linux knows it by its Java name
+        java.util.concurrent.CountDownLatch spun = new java.util.concurrent.CountDownLatch(1);
+        Thread waiting = new Thread(() -> {
+            var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            while (threads.getCurrentThreadCpuTime() < 200_000_000L) {
+                Thread.onSpinWait();
+            }
+            spun.countDown();
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "spin-and-wait");
+        waiting.setDaemon(true);
+        waiting.start();
+        spun.await();
+        var split = ProcFs.nativeThreadNanos(java.util.Map.of("spin-and-wait", "spinner", "no-such-thread", "none"));
+        waiting.interrupt();
+        assertThat(split).containsOnlyKeys("spinner");
+        assertThat(split.get("spinner")).isGreaterThanOrEqualTo(150_000_000L); // /proc counts in 10 ms ticks
+    }
+
+    @Test
     void aProcessThatIsGoneHasNoFigures() {
         assertThat(ProcFs.cpuNanos(Long.MAX_VALUE)).isEqualTo(-1);
         assertThat(ProcFs.commandLine(Long.MAX_VALUE)).isEmpty();
