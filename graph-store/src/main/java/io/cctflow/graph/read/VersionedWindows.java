@@ -100,7 +100,8 @@ final class VersionedWindows {
                     Value written = r.get("written");
                     // each distinct member list once (every roll-up of a deployment has the same
                     // members, mostly): 34 roll-ups of 1,000 instances send 1,000 keys, not 34,000
-                    List<List<String>> memberSets = r.get("memberSets").asList(v -> List.copyOf(v.asList(Value::asString)));
+                    List<List<String>> memberSets = r.get("memberSets")
+                            .asList(v -> List.copyOf(v.asList(Value::asString)));
                     Value memberSet = r.get("memberSet");
                     List<DeploymentWindowVersion> ofDeployments = new ArrayList<>();
                     List<WindowVersion> ofExecutions = new ArrayList<>();
