@@ -148,7 +148,9 @@ final class QueryTimings {
      * windows read) holds no answer a timed call could use. The window cache is emptied before
      * every call, here as in the cold series. Each method of the series in turn. Neo4j plans each
      * query again once it has run ten times ({@code internal.cypher.expression_recompilation_limit}):
-     * with 7 calls or more, plus a series' {@link #WARMUP} untimed calls, no timed call pays that.
+     * with 7 calls or more, plus a series' {@link #WARMUP} untimed calls, the queries every call
+     * runs are past that before the timed calls (a list parameter in a new size decade is a new
+     * plan-cache entry, planned again).
      */
     void warmUp(int calls, Duration range, Runnable clearCache) throws IOException, InterruptedException {
         long window = dataset.windowMillis();
