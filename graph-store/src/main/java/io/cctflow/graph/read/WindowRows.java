@@ -27,7 +27,7 @@ public final class WindowRows {
     }
 
     /** What a window query returns: the arrays of {@link WindowCounts}. */
-    public static final String COLUMNS = """
+    public static final String COUNT_COLUMNS = """
             RETURN w.instance AS instance, w.resolution AS resolution, w.start AS start, w.end AS end, w.written AS written,
                    w.counts AS counts, w.nodeIds AS nodeIds, w.self AS self, w.total AS total,
                    w.threadNodeIds AS threadNodeIds, w.threadIds AS threadIds, w.threadSelf AS threadSelf,
@@ -36,8 +36,10 @@ public final class WindowRows {
                    w.methodIds AS methodIds, w.methodSamples AS methodSamples, w.methodSelf AS methodSelf,
                    w.truncatedMerged AS truncatedMerged, w.truncatedPending AS truncatedPending,
                    w.truncatedAmbiguous AS truncatedAmbiguous, w.truncatedExpired AS truncatedExpired,
-                   w.members AS members, w.checksum AS checksum
-            """;
+                   w.checksum AS checksum""";
+
+    /** {@link #COUNT_COLUMNS} and the members of a deployment's roll-up (null for other windows). */
+    public static final String COLUMNS = COUNT_COLUMNS + ", w.members AS members\n";
 
     /** The name ({@link Keys#window}) of the window of a record of {@link #COLUMNS}. */
     public static String key(Record r) {
