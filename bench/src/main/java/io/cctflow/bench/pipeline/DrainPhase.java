@@ -156,11 +156,16 @@ public final class DrainPhase {
             long start = System.nanoTime();
             JobClient job = SamplesJob.start(EmbeddedPipeline.flinkEnvironment(dir.resolve("flink")), config);
             try {
-                while (job.getJobStatus().get(1, TimeUnit.MINUTES) != JobStatus.RUNNING) {
+                long deadline = start + drain.timeout().toNanos();
+                for (JobStatus status = job.getJobStatus().get(1, TimeUnit.MINUTES); status != JobStatus.RUNNING;
+                        status = job.getJobStatus().get(1, TimeUnit.MINUTES)) {
+                    if (status.isGloballyTerminalState() || System.nanoTime() > deadline) {
+                        throw new IllegalStateException("run " + runs + ": the job is " + status + ", not running,"
+                                + " within --drain-timeout " + drain.timeout());
+                    }
                     Thread.sleep(50);
                 }
                 double startupCpu = CpuShares.now().allNanosSince(cpuStart) / 1e9;
-                long deadline = start + drain.timeout().toNanos();
                 ConsumerLag.Snapshot s = lag.read();
                 while (s.committedOffsets() < target) {
                     if (System.nanoTime() > deadline) {

@@ -22,6 +22,7 @@ class ProcFsTest {
     void splitsTheJvmsOwnThreadsByNamePrefix() throws Exception {
         // a thread of this JVM that uses 0.2 s of CPU, then waits alive: Linux knows it by its Java name
         java.util.concurrent.CountDownLatch spun = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch read = new java.util.concurrent.CountDownLatch(1);
         Thread waiting = new Thread(() -> {
             var threads = java.lang.management.ManagementFactory.getThreadMXBean();
             while (threads.getCurrentThreadCpuTime() < 200_000_000L) {
@@ -29,7 +30,7 @@ class ProcFsTest {
             }
             spun.countDown();
             try {
-                Thread.sleep(60_000);
+                read.await(); // alive until the test has read /proc
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -37,8 +38,12 @@ class ProcFsTest {
         waiting.setDaemon(true);
         waiting.start();
         spun.await();
-        var split = ProcFs.nativeThreadNanos(java.util.Map.of("spin-and-wait", "spinner", "no-such-thread", "none"));
-        waiting.interrupt();
+        java.util.Map<String, Long> split;
+        try {
+            split = ProcFs.nativeThreadNanos(java.util.Map.of("spin-and-wait", "spinner", "no-such-thread", "none"));
+        } finally {
+            read.countDown();
+        }
         assertThat(split).containsOnlyKeys("spinner");
         assertThat(split.get("spinner")).isGreaterThanOrEqualTo(150_000_000L); // /proc counts in 10 ms ticks
     }
