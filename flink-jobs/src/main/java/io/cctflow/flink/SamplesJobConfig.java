@@ -76,14 +76,16 @@ public record SamplesJobConfig(
     private static final ConfigKey<String> GROUP_ID_KEY = ConfigKey.of(GROUP_ID,
             ValueParsers.nonEmpty(), "cctflow-samples-job", "Kafka consumer group");
     /**
-     * The window: positive and at most {@link WindowReader#MAX_FINE_WINDOW_MILLIS}, because range
-     * reads look only that far back for a window reaching into a range.
+     * The window: positive and at most {@link WindowReader#MAX_FINE_WINDOW_MILLIS}, the longest the
+     * job was ever run and tested with. Range reads do not rely on the limit: the store records the
+     * longest fine window written ({@code FineWindowBound}, graph-store), and reads look back that
+     * far for a window reaching into a range (a minute at the default, not an hour).
      */
     private static final ConfigKey<Duration> WINDOW_KEY = ConfigKey.of(WINDOW,
             ValueParsers.positiveDuration().check(d -> d.toMillis() <= WindowReader.MAX_FINE_WINDOW_MILLIS,
                     "must be at most " + Duration.ofMillis(WindowReader.MAX_FINE_WINDOW_MILLIS).toMinutes()
-                    + " minutes (range reads look that far back for a window reaching into a range)"),
-            "1m", "event-time window of stored counts; at most 1 h (range reads look that far back for a window reaching into a range)");
+                    + " minutes"),
+            "1m", "event-time window of stored counts; at most 1 h; range reads look back as far as the longest window stored");
     private static final ConfigKey<Duration> CHECKPOINT_INTERVAL_KEY = ConfigKey.of(CHECKPOINT_INTERVAL,
             ValueParsers.positiveDuration(), "10s", "Flink checkpoint interval");
     private static final ConfigKey<String> CHECKPOINT_DIR_KEY = ConfigKey.of(CHECKPOINT_DIR,

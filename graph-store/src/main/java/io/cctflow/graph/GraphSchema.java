@@ -106,7 +106,9 @@ public final class GraphSchema {
             session.run("MATCH (w:Window) WHERE w.resolution IS NULL"
                     + " CALL (w) { SET w.resolution = $fine } IN TRANSACTIONS OF 10000 ROWS",
                     Map.of("fine", Resolution.FINE.property())).consume();
-            session.executeWriteWithoutResult(tx -> tx.run(StoreStamp.bump(StoreStamp.WINDOWS)).consume()); // after the migration above
+            // after the migration above; records the longest fine window on a store written without it
+            session.executeWriteWithoutResult(tx -> tx.run(FineWindowBound.RECORD,
+                    Map.of("fine", Resolution.FINE.property())).consume());
         }
     }
 }

@@ -2,6 +2,7 @@ package io.cctflow.graph.read;
 
 import io.cctflow.core.Hashing;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.FineWindowBound;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.StoreStamp;
 import io.cctflow.model.DeploymentWindowVersion;
@@ -122,19 +123,20 @@ final class VersionedWindows {
 
     /**
      * Span and write time of the fine windows overlapping any of the intervals (each window once).
-     * Fine windows are at most {@link WindowReader#MAX_FINE_WINDOW_MILLIS} long, so only those starting that
-     * long before an interval are looked at: without the bound the index seek on {@code start}
-     * would walk every earlier window of the execution (a week of them for the end of a range).
+     * Only those starting less than the longest fine window stored ({@link FineWindowBound}, read by
+     * the same query) before an interval are looked at: without the bound the index seek on {@code
+     * start} would walk every earlier window of the execution (a week of them for the end of a
+     * range), and with a fixed bound of an hour it walked 60 one-minute windows per execution and
+     * interval start, to find at most one.
      */
     List<WindowVersion> fineWindowVersionsIn(Collection<WindowSpan> intervals) {
         List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
-                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis(),
-                "earliest", i.startMillis() - WindowReader.MAX_FINE_WINDOW_MILLIS)).toList();
-        return reads.read("""
+                "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
+        return reads.read(FineWindowBound.LOOKBACK + """
                 UNWIND $rows AS g
                 MATCH (w:Window)
-                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start > g.earliest AND w.start < g.to
-                  AND w.end > g.from
+                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start > g.from - longestFine
+                  AND w.start < g.to AND w.end > g.from
                 WITH DISTINCT w
                 RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written
                 """, Reads.params("rows", rows, "fine", Resolution.FINE.property()), r -> toVersion(r, Resolution.FINE));

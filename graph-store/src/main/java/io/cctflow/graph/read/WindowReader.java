@@ -1,6 +1,7 @@
 package io.cctflow.graph.read;
 
 import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.FineWindowBound;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.RollupCoverage;
 import io.cctflow.model.DeploymentWindow;
@@ -31,8 +32,9 @@ import org.neo4j.driver.Value;
  */
 public final class WindowReader {
     /**
-     * The longest fine window range reads expect (the samples job's {@code window}, 1 min by
-     * default): a longer one starting before a range's start would not be counted there.
+     * The longest fine window the samples job may be configured to write (its {@code window}, 1 min
+     * by default). Range reads do not rely on it: they look back as far as the longest fine window
+     * the store recorded ({@link FineWindowBound}).
      */
     public static final long MAX_FINE_WINDOW_MILLIS = 3_600_000;
     /** Rows of decoded windows the default reader keeps in memory ({@link WindowCache}). */
@@ -162,12 +164,14 @@ public final class WindowReader {
 
     /**
      * Fine windows (as the samples job wrote them) of the given executions that overlap
-     * [fromMillis, toMillis). For long ranges use {@link #plan}, which reads roll-ups.
+     * [fromMillis, toMillis), looked for back to the longest fine window stored ({@link
+     * FineWindowBound}). For long ranges use {@link #plan}, which reads roll-ups.
      */
     public List<WindowCounts> windows(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        return whole(WindowRows.read(reads, """
+        return whole(WindowRows.read(reads, FineWindowBound.LOOKBACK + """
                 MATCH (w:Window)
-                WHERE w.instance IN $keys AND w.resolution = $fine AND w.start < $to AND w.end > $from
+                WHERE w.instance IN $keys AND w.resolution = $fine AND w.start > $from - longestFine
+                  AND w.start < $to AND w.end > $from
                 """ + WindowRows.COLUMNS,
                 Reads.params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis,
                         "fine", Resolution.FINE.property())));

@@ -1,5 +1,6 @@
 package io.cctflow.graph.write;
 
+import io.cctflow.graph.FineWindowBound;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.PackedWindow;
@@ -116,13 +117,13 @@ public final class GraphWriter {
     private static final String WRITE_WINDOWS = """
             UNWIND $rows AS r
             MERGE (w:Window {instance: r.instance, resolution: r.resolution, start: r.start})
-            """ + SET_WINDOW + StoreStamp.bumpAfter(StoreStamp.WINDOWS);
+            """ + SET_WINDOW + FineWindowBound.BUMP_AND_RAISE_AFTER;
 
     /** Rewrites windows that are stored already and creates none (one-member deployment roll-ups). */
     private static final String UPDATE_WINDOWS = """
             UNWIND $rows AS r
             MATCH (w:Window {instance: r.instance, resolution: r.resolution, start: r.start})
-            """ + SET_WINDOW + StoreStamp.bumpAfter(StoreStamp.WINDOWS) + """
+            """ + SET_WINDOW + FineWindowBound.BUMP_AND_RAISE_AFTER + """
             RETURN stampedRows AS updated
             """;
 

@@ -1,5 +1,6 @@
 package io.cctflow.graph.maintenance;
 
+import io.cctflow.graph.FineSums;
 import io.cctflow.graph.read.WindowReader;
 import io.cctflow.graph.read.RangePlanner;
 import io.cctflow.graph.read.WindowCache;

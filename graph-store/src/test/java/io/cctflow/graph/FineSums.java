@@ -1,4 +1,4 @@
-package io.cctflow.graph.maintenance;
+package io.cctflow.graph;
 
 import io.cctflow.core.TreeCounts;
 import io.cctflow.model.WindowCounts;
@@ -6,12 +6,12 @@ import java.util.Collection;
 import java.util.List;
 
 /** The reference every range read is checked against, brute force. */
-final class FineSums {
+public final class FineSums {
     private FineSums() {
     }
 
     /** Every fine window of the keys overlapping [from, to), folded with plus. */
-    static TreeCounts overlapping(List<WindowCounts> fine, Collection<String> keys, long from, long to) {
+    public static TreeCounts overlapping(List<WindowCounts> fine, Collection<String> keys, long from, long to) {
         TreeCounts sum = TreeCounts.empty();
         for (WindowCounts w : fine) {
             if (keys.contains(w.executionKey()) && w.windowStartMillis() < to && w.windowEndMillis() > from) {

@@ -1,0 +1,71 @@
+package io.cctflow.graph;
+
+import io.cctflow.model.Resolution;
+
+/**
+ * The longest fine window stored, recorded so that a range read looks back no further than that
+ * for fine windows that start before the range and reach into it: {@code longestFine} (millis) on
+ * the windows' store stamp node ({@link StoreStamp#WINDOWS}), which every transaction that writes
+ * windows locks and sets already, so recording it adds no lock and no transaction.
+ *
+ * <p>The rule that keeps reads complete: the recorded value never falls, and every transaction
+ * that writes a fine window longer than the value raises it in that same transaction
+ * ({@link #BUMP_AND_RAISE_AFTER}, after taking the node's lock, so two writers cannot lose a raise).
+ * A reader that reads the value ({@link #LOOKBACK}) before listing windows, in the same query,
+ * either sees a longer window's transaction committed, with its raise, or does not see that window
+ * at all, as a read a moment earlier would not; and its plan is remembered under the store stamp
+ * read before it, which that transaction changed.
+ *
+ * <p>A store written before the value existed has none: readers and writers take it as
+ * {@link #UNRECORDED_MILLIS}, the look-back reads had then, until {@link GraphSchema#ensure} records
+ * the longest fine window stored (one pass over them, once, holding the node's lock so that no
+ * window is written meanwhile).
+ */
+public final class FineWindowBound {
+    /**
+     * The longest fine window a store without a recorded value is taken to hold: the limit of the
+     * samples job's window when such stores were written, and the look-back of reads then.
+     */
+    public static final long UNRECORDED_MILLIS = 3_600_000;
+
+    /**
+     * Opens a read query: binds {@code longestFine}, the look-back for fine windows (one row). A
+     * window of the range [from, to) starts after {@code from - longestFine}.
+     */
+    public static final String LOOKBACK = """
+            OPTIONAL MATCH (bound:StoreStamp {name: '%s'})
+            WITH coalesce(bound.longestFine, %d) AS longestFine
+            """.formatted(StoreStamp.WINDOWS, UNRECORDED_MILLIS);
+
+    /**
+     * {@link StoreStamp#bumpAfter} of the window stamp for a statement whose rows {@code r} are
+     * windows ({@code resolution}, {@code start}, {@code end}): also raises the recorded longest
+     * fine window to the longest fine one among them. Keeps {@code stampedRows}.
+     */
+    public static final String BUMP_AND_RAISE_AFTER = """
+            WITH count(*) AS stampedRows,
+                 max(CASE WHEN r.resolution = '%s' THEN r.end - r.start END) AS longestWritten
+            """.formatted(Resolution.FINE.property()) + StoreStamp.bump(StoreStamp.WINDOWS) + """
+            WITH stampedRows, stamp, longestWritten
+            SET stamp.longestFine = CASE WHEN longestWritten > coalesce(stamp.longestFine, %d)
+                                         THEN longestWritten ELSE stamp.longestFine END
+            """.formatted(UNRECORDED_MILLIS);
+
+    /**
+     * Bumps the window stamp and, on a store that has no value yet, records the longest fine window
+     * stored (0 when none is): the bump takes the node's lock first, so writers wait until the value
+     * is recorded, and those that committed before are in the pass.
+     */
+    static final String RECORD = StoreStamp.bump(StoreStamp.WINDOWS) + """
+            WITH stamp WHERE stamp.longestFine IS NULL
+            CALL {
+              MATCH (w:Window)
+              WHERE w.resolution = $fine AND w.start IS NOT NULL
+              RETURN max(w.end - w.start) AS longest
+            }
+            SET stamp.longestFine = coalesce(longest, 0)
+            """;
+
+    private FineWindowBound() {
+    }
+}
