@@ -12,7 +12,8 @@ package io.cctflow.graph;
  * and keep answers over task labels.
  *
  * <p>Set by the last statement of a writing transaction, so the node's lock, which serialises
- * the writers' commits, is held only from that statement to the commit.
+ * the writers' commits, is held only from that statement to the commit. The window stamp's node
+ * also holds the longest fine window stored ({@link FineWindowBound}), raised under that lock.
  */
 public final class StoreStamp {
     /** The stamp of the stored windows. */
