@@ -11,10 +11,10 @@ import io.cctflow.model.Resolution;
  * <p>The rule that keeps reads complete: the recorded value never falls, and every transaction
  * that writes a fine window longer than the value raises it in that same transaction
  * ({@link #BUMP_AND_RAISE_AFTER}, after taking the node's lock, so two writers cannot lose a raise).
- * A reader that reads the value ({@link #LOOKBACK}) before listing windows, in the same query,
- * either sees a longer window's transaction committed, with its raise, or does not see that window
- * at all, as a read a moment earlier would not; and its plan is remembered under the store stamp
- * read before it, which that transaction changed.
+ * A reader reads the value ({@link #LOOKBACK}) in the query that lists windows, before it seeks
+ * them: a longer window committed before that is found; one committed meanwhile may be missed, as
+ * by a read a moment earlier; and the reader's plan is remembered under the store stamp read
+ * before it, which that window's transaction changed.
  *
  * <p>A store written before the value existed has none: readers and writers take it as
  * {@link #UNRECORDED_MILLIS}, the look-back reads had then, until {@link GraphSchema#ensure} records
