@@ -76,10 +76,10 @@ public record SamplesJobConfig(
     private static final ConfigKey<String> GROUP_ID_KEY = ConfigKey.of(GROUP_ID,
             ValueParsers.nonEmpty(), "cctflow-samples-job", "Kafka consumer group");
     /**
-     * The window: positive and at most {@link WindowReader#MAX_FINE_WINDOW_MILLIS}, the longest the
-     * job was ever run and tested with. Range reads do not rely on the limit: the store records the
-     * longest fine window written ({@code FineWindowBound}, graph-store), and reads look back that
-     * far for a window reaching into a range (a minute at the default, not an hour).
+     * The window: positive and at most {@link WindowReader#MAX_FINE_WINDOW_MILLIS} (the limit kept
+     * as it was). Range reads no longer rely on it: the store records the longest fine window
+     * written ({@code FineWindowBound}, graph-store), and reads look back that far for a window
+     * reaching into a range (a minute at the default, not an hour).
      */
     private static final ConfigKey<Duration> WINDOW_KEY = ConfigKey.of(WINDOW,
             ValueParsers.positiveDuration().check(d -> d.toMillis() <= WindowReader.MAX_FINE_WINDOW_MILLIS,
