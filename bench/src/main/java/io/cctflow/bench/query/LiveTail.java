@@ -1,9 +1,13 @@
 package io.cctflow.bench.query;
 
 import io.cctflow.graph.maintenance.Rollups;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.RangePlanner;
+import io.cctflow.graph.read.WindowReader;
 import io.cctflow.model.Resolution;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Session;
 
@@ -42,6 +46,27 @@ final class LiveTail {
                     """, Map.of("hour", lastHour, "day", day)).consume());
             return deleted;
         }
+    }
+
+    /**
+     * What the planner reads for the whole fleet over 3 h ending at the dataset's end ("now") and
+     * {@code minutes} before it: roll-ups and fine windows, one line each (counts, no timing).
+     */
+    static String plans(Driver driver, Dataset dataset, int... minutes) {
+        List<String> fleet = new CatalogueReader(driver, "").instances(FleetDataset.SERVICE).stream()
+                .map(i -> i.executionId().key()).toList();
+        WindowReader reader = new WindowReader(driver, "", 0L);
+        StringBuilder out = new StringBuilder();
+        for (int m : minutes) {
+            long to = dataset.toMillis() - m * Resolution.MINUTE.millis();
+            RangePlanner.Plan plan = reader.plan(fleet, to - 3 * Resolution.HOUR.millis(), to);
+            Map<Resolution, Long> byResolution = new TreeMap<>();
+            plan.rollups().forEach(s -> byResolution.merge(s.resolution(), 1L, Long::sum));
+            out.append(String.format("  3 h of %,d instances ending %d min before the end: %,d roll-ups %s, %,d fine"
+                    + " windows%n", fleet.size(), m, plan.rollups().size(), byResolution,
+                    plan.windowCount() - plan.rollups().size()));
+        }
+        return out.toString();
     }
 
     /** The pass the query service runs at the dataset's end with its default settle time. */

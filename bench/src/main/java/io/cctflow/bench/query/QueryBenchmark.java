@@ -160,6 +160,7 @@ public final class QueryBenchmark {
                         + " written in %.1f s; %s; %s%n", r.hours(), r.slots(), r.windowsWritten(),
                         (System.nanoTime() - t0) / 1e9, MachineLoad.now().since(machine), loadAverage());
             }
+            System.out.print(LiveTail.plans(driver, dataset, 0, 7, 13));
         }
     }
 
