@@ -17,7 +17,8 @@ import java.util.Map;
  * @param phase {@code build} (write the dataset and stop), {@code measure} (time queries on a
  *     dataset an earlier {@code build} left in {@code dataDir}), {@code rollup} (roll such a dataset
  *     up again from its fine windows, with the code on the class path), {@code unroll} or {@code
- *     live} (make it look live, {@link LiveTail}) or {@code all}
+ *     live} (make it look live, {@link LiveTail}), {@code plans} (what a 3 h read of it reads) or
+ *     {@code all}
  */
 public record QueryBenchOptions(String phase, Path dataDir, int instances, int days, int hours, int deployments,
         Duration window, int samplesPerWindow, int repetitions, int treeNodes, int diffNodes, int calls,
@@ -35,7 +36,8 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                                         rollup: roll that dataset up again (roll-up state reset), timed;
                                         unroll: make it look live (delete its last hour's roll-ups and
                                         its day's); live: unroll, then the roll-up pass at the dataset's
-                                        end (its settled ten-minute slots of the last hour), timed
+                                        end (its settled ten-minute slots of the last hour), timed;
+                                        plans: what 3 h of the fleet ending at its end reads (counts)
               --data-dir DIR            Neo4j's home and the dataset description (default: a new
                                         directory under java.io.tmpdir); a build needs it empty or absent
               --instances 10            instances of the fleet dataset
@@ -72,8 +74,8 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                 Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1"), Map.entry("jit-warmup", "30"),
                 Map.entry("read-phases", "3")), args);
         String phase = v.get("phase");
-        if (!List.of("all", "build", "measure", "rollup", "unroll", "live").contains(phase)) {
-            throw new IllegalArgumentException("--phase must be all, build, measure, rollup, unroll or live, was '"
+        if (!List.of("all", "build", "measure", "rollup", "unroll", "live", "plans").contains(phase)) {
+            throw new IllegalArgumentException("--phase must be all, build, measure, rollup, unroll, live or plans, was '"
                     + phase + "'");
         }
         String dir = v.get("data-dir");
