@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>The live hour.</b> An hour is rolled up only once settled, so a read of a range ending now
  * (a "last 3 h") would read the current hour and the last minutes of the previous one from every
- * execution's fine windows (up to ~70 one-minute windows per instance). So each pass also rolls
+ * execution's fine windows (up to ~75 one-minute windows per instance). So each pass also rolls
  * up, in the hours not settled yet, every <em>ten-minute slot</em> settled by the same rule (its end
  * {@code settle} before now): the deployment's and its instance groups' ten-minute and minute sums
  * of the fine windows that start in it, as the hour's roll-up would write them (the executions' own
