@@ -12,8 +12,8 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * {@link LongIntMap} against a {@code HashMap} on random puts, gets and clears, through its growth;
- * and at the edges of its slot encoding (value + 1 stored beside the key, 0 for a free slot): key 0,
- * the extreme keys, values up to {@code Integer.MAX_VALUE}.
+ * and at the edges of its slots (a free slot is marked by value -1, so negative values are refused):
+ * key 0, the extreme keys, values 0 to {@code Integer.MAX_VALUE}.
  */
 class LongIntMapTest {
     @Property(tries = 300)
