@@ -117,7 +117,7 @@ public record QueryServiceConfig(
             ValueParsers.nonNegativeDuration(), "5m", "how often each replica tries the roll-up and retention pass; the one holding the lease in Neo4j (ttl three intervals) runs it; 0 disables it");
     private static final ConfigKey<Duration> ROLLUP_SETTLE_KEY = ConfigKey.of(ROLLUP_SETTLE,
             ValueParsers.nonNegativeDuration(), "10m",
-            "an hour is rolled up once it ended this long ago (most batches of the hour have arrived by then; a later one is merged into the roll-up by the next pass)");
+            "an hour is rolled up once it ended this long ago, and so is each ten-minute slot of the current hour (its deployments' and instance groups' sums) (most batches have arrived by then; a later one is merged into the roll-up by the next pass)");
     private static final ConfigKey<Integer> ROLLUP_INSTANCE_GROUPS_KEY = ConfigKey.of(ROLLUP_INSTANCE_GROUPS,
             ValueParsers.integer(1, Keys.MAX_INSTANCE_GROUPS), Integer.toString(Keys.DEFAULT_INSTANCE_GROUPS),
             "the roll-up pass also sums each deployment's instances in this many groups (by a stable hash of the instance's key), and a comparison of whole deployments over rolled-up hours takes the groups as its replicates, so what differs between JVMs stays in its noise; each group of two instances or more adds its own hourly, daily, ten-minute and minute sums. Changing it leaves the sums made under the old value unread (hours rolled up again get new ones)");

@@ -7,6 +7,7 @@ import static io.cctflow.bench.BenchArgs.positive;
 import io.cctflow.bench.BenchArgs;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,7 +16,9 @@ import java.util.Map;
  *
  * @param phase {@code build} (write the dataset and stop), {@code measure} (time queries on a
  *     dataset an earlier {@code build} left in {@code dataDir}), {@code rollup} (roll such a dataset
- *     up again from its fine windows, with the code on the class path) or {@code all}
+ *     up again from its fine windows, with the code on the class path), {@code unroll} or {@code
+ *     live} (make it look live, {@link LiveTail}), {@code plans} (what a 3 h read of it reads) or
+ *     {@code all}
  */
 public record QueryBenchOptions(String phase, Path dataDir, int instances, int days, int hours, int deployments,
         Duration window, int samplesPerWindow, int repetitions, int treeNodes, int diffNodes, int calls,
@@ -30,7 +33,11 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
             usage: QueryBenchmark [--option value]...
               --phase all               build: write the dataset into --data-dir and stop; measure: time
                                         the queries on the dataset a build left there; all: both;
-                                        rollup: roll that dataset up again (roll-up state reset), timed
+                                        rollup: roll that dataset up again (roll-up state reset), timed;
+                                        unroll: make it look live (delete its last hour's roll-ups and
+                                        its day's); live: unroll, then the roll-up pass at the dataset's
+                                        end (its settled ten-minute slots of the last hour), timed;
+                                        plans: what 3 h of the fleet ending at its end reads (counts)
               --data-dir DIR            Neo4j's home and the dataset description (default: a new
                                         directory under java.io.tmpdir); a build needs it empty or absent
               --instances 10            instances of the fleet dataset
@@ -67,11 +74,12 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                 Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1"), Map.entry("jit-warmup", "30"),
                 Map.entry("read-phases", "3")), args);
         String phase = v.get("phase");
-        if (!phase.equals("all") && !phase.equals("build") && !phase.equals("measure") && !phase.equals("rollup")) {
-            throw new IllegalArgumentException("--phase must be all, build, measure or rollup, was '" + phase + "'");
+        if (!List.of("all", "build", "measure", "rollup", "unroll", "live", "plans").contains(phase)) {
+            throw new IllegalArgumentException("--phase must be all, build, measure, rollup, unroll, live or plans, was '"
+                    + phase + "'");
         }
         String dir = v.get("data-dir");
-        if (dir.isEmpty() && (phase.equals("measure") || phase.equals("rollup"))) {
+        if (dir.isEmpty() && !phase.equals("all") && !phase.equals("build")) {
             throw new IllegalArgumentException("--phase " + phase + " needs --data-dir: the directory of an earlier"
                     + " --phase build");
         }

@@ -89,6 +89,10 @@ public final class QueryBenchmark {
             rollUpAgain(home, dataset, options);
             return;
         }
+        if (options.phase().equals("unroll") || options.phase().equals("live") || options.phase().equals("plans")) {
+            makeLive(home, dataset, options);
+            return;
+        }
         if (!options.phase().equals("build")) {
             String report;
             try (Neo4jServer neo4j = start(home, options)) {
@@ -135,6 +139,32 @@ public final class QueryBenchmark {
                                 r.get("resolution").asString(), r.get("kind").asString(), r.get("windows").asLong(),
                                 r.get("bytes").asLong(), (double) r.get("bytes").asLong() / r.get("windows").asLong()));
             }
+        }
+    }
+
+    /**
+     * {@code --phase unroll}: deletes the roll-ups of the dataset's last hour ({@link LiveTail});
+     * {@code --phase live}: that, then the roll-up pass at the dataset's end (timed), which rolls up
+     * the ten-minute slots of the last hour settled by then; both, and {@code --phase plans} alone,
+     * print what the planner reads for 3 h of the fleet ending at the dataset's end and before it.
+     */
+    private static void makeLive(Path home, Dataset dataset, QueryBenchOptions options) {
+        try (Neo4jServer neo4j = start(home, options);
+                Driver driver = GraphStoreConfig.unauthenticated(neo4j.boltUri()).openDriver()) {
+            GraphSchema.ensure(driver, "");
+            if (!options.phase().equals("plans")) {
+                System.out.printf("last hour's and its day's roll-ups deleted: %,d windows%n",
+                        LiveTail.unroll(driver, dataset));
+            }
+            if (options.phase().equals("live")) {
+                MachineLoad machine = MachineLoad.now();
+                long t0 = System.nanoTime();
+                var r = LiveTail.passAtEnd(driver, dataset);
+                System.out.printf("roll-up pass at the dataset's end: %d hours, %d ten-minute slots, %,d windows"
+                        + " written in %.1f s; %s; %s%n", r.hours(), r.slots(), r.windowsWritten(),
+                        (System.nanoTime() - t0) / 1e9, MachineLoad.now().since(machine), loadAverage());
+            }
+            System.out.print(LiveTail.plans(driver, dataset, 0, 7, 13));
         }
     }
 

@@ -65,6 +65,10 @@ class QueryBenchOptionsTest {
                 .hasMessageContaining("--window must divide an hour");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--phase", "measure"}))
                 .hasMessageContaining("--phase measure needs --data-dir");
+        assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--phase", "live"}))
+                .hasMessageContaining("--phase live needs --data-dir");
+        assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--phase", "settle"}))
+                .hasMessageContaining("--phase must be all, build, measure, rollup, unroll, live or plans");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--page-cache", "lots"}))
                 .hasMessageContaining("--page-cache must be a size");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--jit-warmup", "-1"}))

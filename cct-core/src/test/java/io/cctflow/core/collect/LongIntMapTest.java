@@ -1,6 +1,7 @@
 package io.cctflow.core.collect;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -9,7 +10,11 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
-/** {@link LongIntMap} against a {@code HashMap} on random puts, gets and clears, through its growth. */
+/**
+ * {@link LongIntMap} against a {@code HashMap} on random puts, gets and clears, through its growth;
+ * and at the edges of its slots (a free slot is marked by value -1, so negative values are refused):
+ * key 0, the extreme keys, values 0 to {@code Integer.MAX_VALUE}.
+ */
 class LongIntMapTest {
     @Property(tries = 300)
     void holdsWhatAHashMapHolds(@ForAll long seed, @ForAll @IntRange(min = 1, max = 64) int expected,
@@ -36,5 +41,38 @@ class LongIntMapTest {
         for (Map.Entry<Long, Integer> e : model.entrySet()) {
             assertThat(map.get(e.getKey())).isEqualTo(e.getValue());
         }
+    }
+
+    @Property(tries = 200)
+    void holdsExtremeKeysAndValues(@ForAll long seed, @ForAll @IntRange(min = 1, max = 16) int expected) {
+        Random random = new Random(seed);
+        long[] keys = {0, -1, 1, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1,
+            random.nextLong(), random.nextLong()};
+        LongIntMap map = new LongIntMap(expected);
+        Map<Long, Integer> model = new HashMap<>();
+        for (int op = 0; op < 200; op++) {
+            long key = random.nextInt(4) == 0 ? random.nextLong() : keys[random.nextInt(keys.length)];
+            int value = switch (random.nextInt(4)) {
+                case 0 -> 0;
+                case 1 -> Integer.MAX_VALUE;
+                case 2 -> Integer.MAX_VALUE - random.nextInt(3);
+                default -> random.nextInt(Integer.MAX_VALUE);
+            };
+            map.put(key, value);
+            model.put(key, value);
+            for (long k : keys) {
+                assertThat(map.get(k)).isEqualTo(model.getOrDefault(k, -1));
+            }
+            assertThat(map.size()).isEqualTo(model.size());
+        }
+    }
+
+    @Property(tries = 20)
+    void refusesNegativeValues(@ForAll long key, @ForAll @IntRange(min = Integer.MIN_VALUE, max = -1) int value) {
+        LongIntMap map = new LongIntMap(4);
+        assertThatThrownBy(() -> map.put(key, value))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(map.size()).isZero();
+        assertThat(map.get(key)).isEqualTo(-1);
     }
 }

@@ -125,8 +125,9 @@ public final class MaintenanceScheduler implements AutoCloseable {
             Rollups.Result r = rollups.rollUp(now);
             refused.addAndGet(r.refused());
             Map<?, Long> deleted = retention.deleteExpired(now, retentionBatch);
-            LOG.info("roll-up pass: {} hours, {} days, {} windows written, {} fine windows refused;"
-                    + " expired windows deleted: {}", r.hours(), r.days(), r.windowsWritten(), r.refused(), deleted);
+            LOG.info("roll-up pass: {} hours, {} ten-minute slots of live hours, {} days, {} windows written,"
+                    + " {} fine windows refused; expired windows deleted: {}", r.hours(), r.slots(), r.days(),
+                    r.windowsWritten(), r.refused(), deleted);
             passes.incrementAndGet();
         } catch (Throwable t) { // an Error thrown out of a scheduled task would end the schedule silently
             if (executor.isShutdown()) {

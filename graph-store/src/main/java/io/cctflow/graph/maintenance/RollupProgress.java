@@ -22,13 +22,16 @@ final class RollupProgress {
             return session.executeRead(tx -> {
                 var rows = tx.run("""
                         MATCH (s:RollupState {name: 'rollups'})
-                        RETURN s.hourDoneUntil AS hour, s.dayDoneUntil AS day, s.lastPass AS pass
+                        RETURN s.hourDoneUntil AS hour, s.dayDoneUntil AS day, s.slotsDoneUntil AS slots,
+                               s.lastPass AS pass
                         """).list();
                 if (rows.isEmpty()) {
                     return RollupState.NONE;
                 }
                 Record r = rows.get(0);
-                return new RollupState(r.get("hour").asLong(), r.get("day").asLong(), r.get("pass").asLong());
+                // no slotsDoneUntil: written before slots of live hours were rolled up
+                return new RollupState(r.get("hour").asLong(), r.get("day").asLong(),
+                        r.get("slots").asLong(Long.MIN_VALUE), r.get("pass").asLong());
             });
         }
     }
@@ -38,9 +41,9 @@ final class RollupProgress {
         try (Session session = Sessions.open(driver, database)) {
             session.executeWriteWithoutResult(tx -> tx.run("""
                     MERGE (s:RollupState {name: 'rollups'})
-                    SET s.hourDoneUntil = $hour, s.dayDoneUntil = $day, s.lastPass = $pass
+                    SET s.hourDoneUntil = $hour, s.dayDoneUntil = $day, s.slotsDoneUntil = $slots, s.lastPass = $pass
                     """, Map.of("hour", state.hourDoneUntil(), "day", state.dayDoneUntil(),
-                            "pass", state.lastPassMillis())).consume());
+                            "slots", state.slotsDoneUntil(), "pass", state.lastPassMillis())).consume());
         }
     }
 }

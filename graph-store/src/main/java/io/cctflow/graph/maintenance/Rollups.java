@@ -39,6 +39,19 @@ import org.slf4j.LoggerFactory;
  * windows only where they are much smaller than what they sum, {@link #MINUTE_SHARE}). They are
  * written with the executions' roll-ups of the same hour or day, so late windows roll them up again too.
  *
+ * <p><b>The live hour.</b> An hour is rolled up only once settled, so a read of a range ending now
+ * (a "last 3 h") would read the current hour and the last minutes of the previous one from every
+ * execution's fine windows (up to ~75 one-minute windows per instance). So each pass also rolls
+ * up, in the hours not settled yet, every <em>ten-minute slot</em> settled by the same rule (its end
+ * {@code settle} before now): the deployment's and its instance groups' ten-minute and minute sums
+ * of the fine windows that start in it, as the hour's roll-up would write them (the executions' own
+ * hourly windows, and the deployment's hour, wait for the hour as before). A range read then reads
+ * those sums for all but the last {@code settle} (plus up to a slot and a pass interval). Slots are
+ * rolled up as hours are: each once it settles ({@link RollupState#slotsDoneUntil}), again when a
+ * fine window in it is written later (found by {@code written}), from all its fine windows (none is
+ * deleted before its hour is rolled up, {@link Retention}, so the sums never hold less than before);
+ * when the hour settles its roll-up writes the same sums again with the hour's.
+ *
  * <p>The same sums are also written per <em>instance group</em> of each deployment ({@link
  * Keys#instanceGroup}: the executions fall into {@code groups} groups by a stable hash of their
  * key), under the group's key with the group's members: a comparison reads them where it would read
@@ -58,7 +71,8 @@ import org.slf4j.LoggerFactory;
  * {@value RollupWrites#BATCH} of its new hourly windows waiting to be written ({@link RollupWrites.Batch}),
  * and its deployment's running sums (the hour and its six ten-minute windows, each folded every
  * {@value RunningSum#PENDING} windows, and its 60 minute windows, folded every {@value
- * #MINUTE_PENDING}); a day holds two executions' 24 hourly windows, a batch of
+ * #MINUTE_PENDING}); a ten-minute slot of a live hour holds two executions' 10 fine windows, its
+ * deployment's ten-minute sum and its 10 minute sums; a day holds two executions' 24 hourly windows, a batch of
  * daily windows and the deployment's running day sum. The executions are walked group by group, so
  * one instance group's running sums are held besides the deployment's. Besides these, only the deployment's
  * execution keys (its {@code members}) grow with the number of executions; the number of
@@ -92,10 +106,11 @@ public final class Rollups {
     private final int groups;
 
     /**
-     * What one pass did: hours and days rolled up, windows written, and fine windows refused (not
-     * added to a roll-up that already holds other versions of them or whose parts are gone).
+     * What one pass did: hours, ten-minute slots of hours not settled yet, and days rolled up,
+     * windows written, and fine windows refused (not added to a roll-up that already holds other
+     * versions of them or whose parts are gone).
      */
-    public record Result(int hours, int days, int windowsWritten, int refused) {
+    public record Result(int hours, int slots, int days, int windowsWritten, int refused) {
     }
 
     /** {@link #Rollups(Driver, String, Duration, int)} with {@value Keys#DEFAULT_INSTANCE_GROUPS} instance groups. */
@@ -120,20 +135,35 @@ public final class Rollups {
         this.settleMillis = settle.toMillis();
     }
 
-    /** Rolls up every hour settled at {@code nowMillis} and every complete day not rolled up yet. */
+    /**
+     * Rolls up every hour settled at {@code nowMillis}, every ten-minute slot settled then in the
+     * hours after them, and every complete day not rolled up yet.
+     */
     public Result rollUp(long nowMillis) {
         RollupState state = progress.read();
         long passStart = reader.databaseTimeMillis();
         long hourEnd = Resolution.HOUR.floor(nowMillis - settleMillis);
+        long slotEnd = Resolution.TEN_MINUTES.floor(nowMillis - settleMillis); // >= hourEnd
         long dayEnd = Resolution.DAY.floor(hourEnd);
 
         TreeSet<Long> hours = new TreeSet<>();
         for (long start : reader.windowStarts(Resolution.FINE, state.hourDoneUntil(), hourEnd)) {
             hours.add(Resolution.HOUR.floor(start));
         }
+        TreeSet<Long> slots = new TreeSet<>();
+        long slotsFrom = Math.max(hourEnd, state.slotsDoneUntil());
+        if (slotsFrom < slotEnd) {
+            for (long start : reader.windowStarts(Resolution.FINE, slotsFrom, slotEnd)) {
+                slots.add(Resolution.TEN_MINUTES.floor(start));
+            }
+        }
         if (state.lastPassMillis() != Long.MIN_VALUE) {
-            for (long start : reader.fineStartsWrittenSince(state.lastPassMillis(), hourEnd)) {
-                hours.add(Resolution.HOUR.floor(start));
+            for (long start : reader.fineStartsWrittenSince(state.lastPassMillis(), slotEnd)) {
+                if (start < hourEnd) {
+                    hours.add(Resolution.HOUR.floor(start));
+                } else {
+                    slots.add(Resolution.TEN_MINUTES.floor(start));
+                }
             }
         }
         Tally tally = new Tally();
@@ -144,12 +174,16 @@ public final class Rollups {
         });
         try {
             rollHoursAndDays(state, hours, dayEnd, readAhead, tally);
+            for (long slot : slots) {
+                rollSlot(slot, readAhead, tally);
+            }
         } finally {
             readAhead.shutdownNow();
         }
         progress.write(new RollupState(Math.max(hourEnd, state.hourDoneUntil()),
-                Math.max(dayEnd, state.dayDoneUntil()), passStart - WindowReader.WRITE_MARGIN_MILLIS));
-        return new Result(hours.size(), tally.days, tally.written, tally.refused);
+                Math.max(dayEnd, state.dayDoneUntil()), Math.max(slotEnd, state.slotsDoneUntil()),
+                passStart - WindowReader.WRITE_MARGIN_MILLIS));
+        return new Result(hours.size(), slots.size(), tally.days, tally.written, tally.refused);
     }
 
     private void rollHoursAndDays(RollupState state, TreeSet<Long> hours, long dayEnd,
@@ -219,6 +253,31 @@ public final class Rollups {
                     });
             group.leave();
             batch.flush(); // the executions' roll-ups before the deployment's
+            tally.written += deployment.write(writes, d.getKey(), List.copyOf(d.getValue()));
+        }
+    }
+
+    /**
+     * Rolls up one ten-minute slot of an hour not settled yet: per deployment, one execution at a
+     * time, that execution's fine windows starting in the slot are added to the deployment's and its
+     * instance group's ten-minute and minute sums ({@link SpanSums}), which are written; no
+     * execution's own roll-up (they wait for the hour).
+     */
+    private void rollSlot(long slot, ExecutorService readAhead, Tally tally) {
+        long end = slot + Resolution.TEN_MINUTES.millis();
+        for (Map.Entry<String, TreeSet<String>> d : byDeployment(slot, end, Resolution.FINE).entrySet()) {
+            SpanSums deployment = new SpanSums(Resolution.TEN_MINUTES, slot);
+            // no execution roll-up is written: the walk's batch stays empty
+            GroupWalk group = new GroupWalk(Resolution.TEN_MINUTES, slot, writes.batch(Resolution.TEN_MINUTES), tally);
+            ReadAhead.forEach(byGroup(d.getValue()), readAhead,
+                    execution -> reader.coveredWindows(execution, Resolution.FINE, slot, end), (execution, fine) -> {
+                        SpanSums mine = group.enter(execution);
+                        for (CoveredWindow f : fine) {
+                            deployment.addFine(execution, f.window());
+                            mine.addFine(execution, f.window());
+                        }
+                    });
+            group.leave();
             tally.written += deployment.write(writes, d.getKey(), List.copyOf(d.getValue()));
         }
     }
@@ -323,12 +382,12 @@ public final class Rollups {
     }
 
     /**
-     * The executions with {@code parts} or {@code rollups} windows starting in [from, to), by their
+     * The executions with windows of any of the {@code resolutions} starting in [from, to), by their
      * deployment's roll-up key; both sorted.
      */
-    private TreeMap<String, TreeSet<String>> byDeployment(long from, long to, Resolution parts, Resolution rollups) {
+    private TreeMap<String, TreeSet<String>> byDeployment(long from, long to, Resolution... resolutions) {
         TreeMap<String, TreeSet<String>> out = new TreeMap<>();
-        for (Resolution r : new Resolution[] {parts, rollups}) {
+        for (Resolution r : resolutions) {
             for (String execution : reader.executionsWithWindows(r, from, to)) {
                 out.computeIfAbsent(Keys.deploymentRollup(execution), k -> new TreeSet<>()).add(execution);
             }

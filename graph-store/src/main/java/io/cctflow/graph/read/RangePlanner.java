@@ -31,7 +31,8 @@ import java.util.TreeSet;
  * execution's own roll-up (daily and hourly; ten-minute and minute roll-ups exist for deployments
  * only). The sum
  * of what it returns equals the sum of the fine windows overlapping [from, to), as long as the
- * roll-ups are up to date ({@link Rollups} only rolls up settled hours). The plan lists the windows
+ * roll-ups are up to date ({@link Rollups} only rolls up settled hours, and of the hour not settled
+ * yet the deployments' ten-minute and minute sums of its settled ten-minute slots). The plan lists the windows
  * with their write times, so the reader's window cache ({@link WindowCache})
  * serves the versions it holds and only the others are fetched.
  *

@@ -1,0 +1,76 @@
+package io.cctflow.bench.query;
+
+import io.cctflow.graph.maintenance.Rollups;
+import io.cctflow.graph.read.CatalogueReader;
+import io.cctflow.graph.read.RangePlanner;
+import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.Resolution;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Session;
+
+/**
+ * Makes a built dataset look live: as the store stood while its last hour was the current one, so
+ * that a timed range ending in that hour reads it the way a "last 3 h" reads a live deployment.
+ * {@link #unroll} deletes the roll-ups of the last hour (every execution's, deployment's and instance
+ * group's hour, ten-minute and minute windows starting in it) and of the day it ends (not complete
+ * while its last hour is live), and records the roll-up state of a pass that rolled up every hour
+ * before it; {@link #passAtEnd} then runs the roll-up pass the query service would run at the
+ * dataset's end (its last hour not settled yet). Not thread-safe; the caller owns the driver.
+ */
+final class LiveTail {
+    private LiveTail() {
+    }
+
+    /** Deletes the last hour's and its day's roll-ups; returns the windows deleted. */
+    static long unroll(Driver driver, Dataset dataset) {
+        long lastHour = dataset.toMillis() - Resolution.HOUR.millis();
+        long day = Resolution.DAY.floor(lastHour);
+        try (Session session = driver.session()) {
+            long deleted = session.executeWrite(tx -> tx.run("""
+                    MATCH (w:Window)
+                    WHERE (w.resolution IN $slots AND w.start >= $from AND w.start < $to)
+                       OR (w.resolution = $dayResolution AND w.start = $day)
+                    DETACH DELETE w
+                    RETURN count(*) AS n
+                    """, Map.of("slots", List.of(Resolution.HOUR.property(), Resolution.TEN_MINUTES.property(),
+                            Resolution.MINUTE.property()), "from", lastHour, "to", dataset.toMillis(),
+                            "dayResolution", Resolution.DAY.property(), "day", day)).single().get("n").asLong());
+            // every hour before the last one rolled up, not its day; nothing written since the last pass
+            session.executeWrite(tx -> tx.run("""
+                    MERGE (s:RollupState {name: 'rollups'})
+                    SET s.hourDoneUntil = $hour, s.dayDoneUntil = $day, s.slotsDoneUntil = $hour,
+                        s.lastPass = timestamp()
+                    """, Map.of("hour", lastHour, "day", day)).consume());
+            return deleted;
+        }
+    }
+
+    /**
+     * What the planner reads for the whole fleet over 3 h ending at the dataset's end ("now") and
+     * {@code minutes} before it: roll-ups and fine windows, one line each (counts, no timing).
+     */
+    static String plans(Driver driver, Dataset dataset, int... minutes) {
+        List<String> fleet = new CatalogueReader(driver, "").instances(FleetDataset.SERVICE).stream()
+                .map(i -> i.executionId().key()).toList();
+        WindowReader reader = new WindowReader(driver, "", 0L);
+        StringBuilder out = new StringBuilder();
+        for (int m : minutes) {
+            long to = dataset.toMillis() - m * Resolution.MINUTE.millis();
+            RangePlanner.Plan plan = reader.plan(fleet, to - 3 * Resolution.HOUR.millis(), to);
+            Map<Resolution, Long> byResolution = new TreeMap<>();
+            plan.rollups().forEach(s -> byResolution.merge(s.resolution(), 1L, Long::sum));
+            out.append(String.format("  3 h of %,d instances ending %d min before the end: %,d roll-ups %s, %,d fine"
+                    + " windows%n", fleet.size(), m, plan.rollups().size(), byResolution,
+                    plan.windowCount() - plan.rollups().size()));
+        }
+        return out.toString();
+    }
+
+    /** The pass the query service runs at the dataset's end with its default settle time. */
+    static Rollups.Result passAtEnd(Driver driver, Dataset dataset) {
+        return new Rollups(driver, "", FleetDataset.SETTLE).rollUp(dataset.toMillis());
+    }
+}
