@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.graph.FineSums;
 import io.cctflow.graph.CleanGraph;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.RandomTrees;
