@@ -53,7 +53,7 @@ public final class ClusterUnderTest implements BatchTarget, AutoCloseable {
         producer = new KafkaProducer<>(EmbeddedPipeline.producerProperties(bootstrapServers));
         lag = new ConsumerLag(bootstrapServers, samplesTopic, defaults.groupId());
         driver = new GraphStoreConfig(boltUri, "", "", "").openDriver();
-        reader = new WindowReader(driver, "");
+        reader = WindowReader.asStored(driver, ""); // the probes sum self counts
     }
 
     /**
@@ -120,6 +120,7 @@ public final class ClusterUnderTest implements BatchTarget, AutoCloseable {
         return lag;
     }
 
+    /** Neo4j's windows as stored ({@link WindowReader#asStored}: self counts, no topology), for the latency probes. */
     public WindowReader reader() {
         return reader;
     }

@@ -61,7 +61,7 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
         running.push(lag);
         driver = config.graph().openDriver();
         running.push(driver);
-        reader = new WindowReader(driver, config.graph().database());
+        reader = WindowReader.asStored(driver, config.graph().database()); // the probes sum self counts
     }
 
     /**
@@ -161,6 +161,7 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
         return driver;
     }
 
+    /** Neo4j's windows as stored ({@link WindowReader#asStored}: self counts, no topology), for the latency probes. */
     public WindowReader reader() {
         return reader;
     }

@@ -1,12 +1,16 @@
 package io.cctflow.bench.pipeline;
 
 import io.cctflow.graph.read.WindowReader;
+import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
+import io.cctflow.model.WindowSpan;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -14,8 +18,9 @@ import java.util.concurrent.TimeUnit;
  * Batch-to-queryable latency: for a probed batch, the time from the broker's acknowledgement to
  * the moment Neo4j's {@code :Window} of its (execution, job window) holds at least every sample the
  * execution sent into that window up to and including this batch (the sum of the window's self
- * counts: each sample is charged to exactly one leaf). Windows are read with {@link WindowReader}, as
- * the query service reads them, every {@code pollMillis}; that is the resolution of the figure.
+ * counts: each sample is charged to exactly one leaf). Windows are read with a {@link WindowReader}
+ * as stored ({@link WindowReader#asStored}: the self counts, with no topology to expand), all
+ * outstanding probes' windows in one read every {@code pollMillis}; that is the resolution of the figure.
  *
  * <p>{@link #count} and {@link #expect} are called by the one generating thread; {@link #poll} by
  * one polling thread; {@link Probe#acked} from the producer's callback thread.
@@ -36,6 +41,10 @@ public final class LatencyProbes {
 
         void acked(long nanos) {
             ackNanos = nanos;
+        }
+
+        WindowSpan window(long jobWindowMillis) {
+            return new WindowSpan(executionKey, Resolution.FINE, jobWindowStart, jobWindowStart + jobWindowMillis);
         }
     }
 
@@ -76,18 +85,23 @@ public final class LatencyProbes {
         return w.clone();
     }
 
-    /** Checks every acknowledged outstanding probe once; call from one thread. */
+    /**
+     * Checks every acknowledged outstanding probe once, all of them in one read (each probed window
+     * once); call from one thread. One read per poll, not one per probe: otherwise the probes' own
+     * reads would load Neo4j in proportion to the latency they measure.
+     */
     public void poll(WindowReader reader) {
         for (Probe p = submitted.poll(); p != null; p = submitted.poll()) {
             outstanding.add(p);
         }
+        Map<WindowSpan, Long> readable = readableSamples(reader, outstanding);
         long now = System.nanoTime();
         for (Iterator<Probe> it = outstanding.iterator(); it.hasNext(); ) {
             Probe p = it.next();
             if (p.ackNanos == 0) {
                 continue;
             }
-            if (readableSamples(reader, p) >= p.expectedSamples) {
+            if (readable.getOrDefault(p.window(jobWindowMillis), 0L) >= p.expectedSamples) {
                 latenciesMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - p.ackNanos));
                 it.remove();
             } else if (now - p.ackNanos > timeoutNanos) {
@@ -97,16 +111,27 @@ public final class LatencyProbes {
         }
     }
 
-    private static long readableSamples(WindowReader reader, Probe p) {
-        long sum = 0;
-        for (WindowCounts w : reader.windows(List.of(p.executionKey), p.jobWindowStart, p.jobWindowStart + 1)) {
-            if (w.windowStartMillis() == p.jobWindowStart) {
-                for (long self : w.counts().self()) {
-                    sum += self;
-                }
+    /** The sum of the self counts of each acknowledged probe's window, by window (none when not stored). */
+    private Map<WindowSpan, Long> readableSamples(WindowReader reader, List<Probe> probes) {
+        Set<WindowSpan> spans = new HashSet<>();
+        for (Probe p : probes) {
+            if (p.ackNanos != 0) {
+                spans.add(p.window(jobWindowMillis));
             }
         }
-        return sum;
+        Map<WindowSpan, Long> out = new HashMap<>();
+        if (spans.isEmpty()) {
+            return out;
+        }
+        for (WindowCounts w : reader.windows(spans)) {
+            long sum = 0;
+            for (long self : w.counts().self()) {
+                sum += self;
+            }
+            out.put(new WindowSpan(w.executionKey(), Resolution.FINE, w.windowStartMillis(),
+                    w.windowStartMillis() + jobWindowMillis), sum);
+        }
+        return out;
     }
 
     /** Latencies measured so far, and clears them (the timed-out count too). */
