@@ -10,9 +10,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * Finds the fleet size this machine sustains: steps of {@link FleetLoad} with a warm-up, then a
  * steady phase during which the job's consumer lag is read every two seconds. A step is sustained
- * when the lag's least-squares trend over the steady phase grows by less than one checkpoint
- * interval of batches (the committed offsets move only at checkpoints, so the lag saw-tooths by
- * that much anyway). From the first size it doubles while sustained (up to the maximum), then tries
+ * ({@link #verdict}) when neither the lag's least-squares trend over the steady phase nor the lag
+ * from its first to its last reading grows by one checkpoint interval of batches (the committed
+ * offsets move only at checkpoints, so the lag saw-tooths by that much anyway), and the generator
+ * kept its schedule. The net rule matters after a cold start: a job still compiling in the first
+ * seconds lets the lag jump, then grow slowly, which the trend alone averages away. From the first
+ * size it doubles while sustained (up to the maximum), then tries
  * the midpoint between the last sustained and the first unsustained size once; from an unsustained
  * first size it halves. Between steps the backlog is drained (bounded) so each step starts even.
  * Batch-to-queryable latency is probed during every steady phase.
@@ -115,20 +118,21 @@ public final class SustainedRatePhase implements Phase {
         int spb = load.samplesPerBatch();
         ConsumerLag.Snapshot first = lags.get(0);
         ConsumerLag.Snapshot last = lags.get(lags.size() - 1);
-        double slope = slopePerSecond(lags);
         double produced = acked * spb / seconds;
         double committed = (last.committedOffsets() - first.committedOffsets()) * (double) spb
                 / ((last.nanoTime() - first.nanoTime()) / 1e9);
         double toleranceBatches = n * (double) pipeline.config().checkpointInterval().toMillis() / options.flushMillis();
-        double growth = slope * seconds;
-        boolean sustained = growth < toleranceBatches && load.behindSends() == 0;
+        Verdict verdict = verdict(lags, toleranceBatches, load.behindSends());
+        boolean sustained = verdict.sustained();
         LatencyProbes.Result latency = probes.drain();
         allLatencies.addAll(latency.latenciesMillis());
         out.printf("   produced (acked) %,.0f samples/s; committed by the job %,.0f samples/s over %.0f s%n",
                 produced, committed, seconds);
-        out.printf("   consumer lag at start %,d batches (%,d samples), at end %,d batches (%,d samples); trend %+.2f batches/s"
-                        + " = %+,.0f over the phase (tolerance: one checkpoint interval = %,.0f batches)%n",
-                first.lag(), first.lag() * spb, last.lag(), last.lag() * spb, slope, growth, toleranceBatches);
+        out.printf("   consumer lag at start %,d batches (%,d samples), at end %,d batches (%,d samples): %+,d;"
+                        + " trend %+.2f batches/s = %+,.0f over the phase (tolerance for both: one checkpoint interval"
+                        + " = %,.0f batches)%n",
+                first.lag(), first.lag() * spb, last.lag(), last.lag() * spb, verdict.netGrowth(),
+                verdict.trendPerSecond(), verdict.trendGrowth(), toleranceBatches);
         if (load.behindSends() > 0) {
             out.printf("   generator fell behind schedule %,d times (it shares the 2 cores with the pipeline)%n",
                     load.behindSends());
@@ -146,6 +150,24 @@ public final class SustainedRatePhase implements Phase {
                 latency.percentile(50) / 1000.0, latency.percentile(99) / 1000.0, sustained ? "sustained" : "NOT sustained"));
         drain(pipeline, out);
         return sustained;
+    }
+
+    /**
+     * What the lag readings of a steady phase say: its least-squares trend (per second, and over the
+     * phase), its net growth from the first reading to the last, and whether the step was sustained:
+     * both under {@code toleranceBatches} and the generator never behind its schedule.
+     */
+    record Verdict(double trendPerSecond, double trendGrowth, long netGrowth, boolean sustained) {
+    }
+
+    static Verdict verdict(List<ConsumerLag.Snapshot> lags, double toleranceBatches, long behindSends) {
+        ConsumerLag.Snapshot first = lags.get(0);
+        ConsumerLag.Snapshot last = lags.get(lags.size() - 1);
+        double slope = slopePerSecond(lags);
+        double trendGrowth = slope * (last.nanoTime() - first.nanoTime()) / 1e9;
+        long net = last.lag() - first.lag();
+        return new Verdict(slope, trendGrowth, net, trendGrowth < toleranceBatches && net < toleranceBatches
+                && behindSends == 0);
     }
 
     /** Least-squares slope of lag over time, batches per second. */
