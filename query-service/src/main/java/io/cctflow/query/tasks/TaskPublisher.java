@@ -20,25 +20,40 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Publishes task definitions to the compacted task topic the samples job reads: the Avro {@code
  * TaskDefinition} in single-object encoding, keyed by its id (UTF-8), and a tombstone (null value)
- * to delete one. Each call waits for the broker's acknowledgement. Thread-safe (one producer).
+ * to delete one. Each call waits for the broker's acknowledgement. The Kafka producer is created
+ * at the first publish, not before: an idempotent producer connects at once and, while the broker
+ * is unreachable, logs a warning at every retry, so a query service whose task API is never used
+ * must not hold one. Thread-safe (one producer).
  */
 public final class TaskPublisher implements AutoCloseable {
     /** The longest a publish waits for the broker. */
     static final Duration TIMEOUT = Duration.ofSeconds(15);
 
-    private final KafkaProducer<byte[], byte[]> producer;
+    private final String bootstrapServers;
     private final String topic;
+    private KafkaProducer<byte[], byte[]> producer; // guarded by this
+    private boolean closed; // guarded by this
 
     public TaskPublisher(String bootstrapServers, String topic) {
+        this.bootstrapServers = bootstrapServers;
         this.topic = topic;
-        this.producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, TIMEOUT.toMillis(),
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis(),
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis() - 1000),
-                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private synchronized KafkaProducer<byte[], byte[]> producer() throws PublishException {
+        if (closed) {
+            throw new PublishException("the task publisher is closed", null);
+        }
+        if (producer == null) {
+            producer = new KafkaProducer<>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                    ProducerConfig.ACKS_CONFIG, "all",
+                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                    ProducerConfig.MAX_BLOCK_MS_CONFIG, TIMEOUT.toMillis(),
+                    ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis(),
+                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis() - 1000),
+                    new ByteArraySerializer(), new ByteArraySerializer());
+        }
+        return producer;
     }
 
     public String topic() {
@@ -68,7 +83,7 @@ public final class TaskPublisher implements AutoCloseable {
 
     private void send(String id, byte[] value) throws PublishException {
         try {
-            producer.send(new ProducerRecord<>(topic, id.getBytes(StandardCharsets.UTF_8), value))
+            producer().send(new ProducerRecord<>(topic, id.getBytes(StandardCharsets.UTF_8), value))
                     .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -80,8 +95,11 @@ public final class TaskPublisher implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        producer.close(Duration.ofSeconds(5));
+    public synchronized void close() {
+        closed = true;
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
     }
 
     /** The broker did not acknowledge in time, or refused. */
