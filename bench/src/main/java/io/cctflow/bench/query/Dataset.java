@@ -1,11 +1,6 @@
 package io.cctflow.bench.query;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.cctflow.bench.DatasetFile;
 import java.nio.file.Path;
 import java.util.Properties;
 
@@ -47,55 +42,21 @@ record Dataset(int instances, int deployments, int hours, long windowMillis, int
         p.setProperty("diffNodesA", Integer.toString(diffNodesA));
         p.setProperty("diffNodesB", Integer.toString(diffNodesB));
         p.setProperty("treeNodes", Integer.toString(treeNodes));
-        try (Writer w = Files.newBufferedWriter(dir.resolve(FILE), StandardCharsets.UTF_8)) {
-            p.store(w, "written by io.cctflow.bench.query.QueryBenchmark --phase build");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + dir.resolve(FILE), e);
-        }
+        DatasetFile.write(dir.resolve(FILE), p, "io.cctflow.bench.query.QueryBenchmark --phase build");
     }
 
     /** @throws IllegalArgumentException if {@code dir} holds no complete build */
     static Dataset load(Path dir) {
-        Path file = dir.resolve(FILE);
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException(dir + " holds no dataset (" + FILE + " is missing): run --phase build"
-                    + " with --data-dir " + dir + " first");
-        }
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-        return new Dataset(i(p, "instances"), i(p, "deployments"), i(p, "hours"), l(p, "windowMillis"), i(p, "samplesPerWindow"),
-                l(p, "fromMillis"), l(p, "toMillis"), l(p, "fineWindows"), l(p, "rollupWindows"),
-                i(p, "topologyNodes"), d(p, "meanWindowNodes"), l(p, "storeBytes"), l(p, "transactionLogBytes"),
-                d(p, "windowWriteSeconds"), d(p, "rollupSeconds"), i(p, "diffNodesA"), i(p, "diffNodesB"),
-                i(p, "treeNodes"));
+        DatasetFile f = DatasetFile.read(dir.resolve(FILE), "run --phase build with --data-dir " + dir + " first");
+        return new Dataset(f.getInt("instances"), f.getInt("deployments"), f.getInt("hours"), f.getLong("windowMillis"),
+                f.getInt("samplesPerWindow"), f.getLong("fromMillis"), f.getLong("toMillis"), f.getLong("fineWindows"),
+                f.getLong("rollupWindows"), f.getInt("topologyNodes"), f.getDouble("meanWindowNodes"),
+                f.getLong("storeBytes"), f.getLong("transactionLogBytes"), f.getDouble("windowWriteSeconds"),
+                f.getDouble("rollupSeconds"), f.getInt("diffNodesA"), f.getInt("diffNodesB"), f.getInt("treeNodes"));
     }
 
     /** Store bytes per (instance, day) of the fleet dataset. */
     double storeBytesPerInstanceDay() {
         return (double) storeBytes * 24 / ((long) instances * hours);
-    }
-
-    private static String get(Properties p, String key) {
-        String v = p.getProperty(key);
-        if (v == null) {
-            throw new IllegalArgumentException(FILE + " lacks '" + key + "': the build did not finish; build again");
-        }
-        return v;
-    }
-
-    private static int i(Properties p, String key) {
-        return Integer.parseInt(get(p, key));
-    }
-
-    private static long l(Properties p, String key) {
-        return Long.parseLong(get(p, key));
-    }
-
-    private static double d(Properties p, String key) {
-        return Double.parseDouble(get(p, key));
     }
 }

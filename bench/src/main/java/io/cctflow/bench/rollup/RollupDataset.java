@@ -1,13 +1,8 @@
 package io.cctflow.bench.rollup;
 
 import io.cctflow.bench.BenchArgs;
+import io.cctflow.bench.DatasetFile;
 import io.cctflow.model.Resolution;
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
@@ -64,31 +59,16 @@ record RollupDataset(int[] sizes, int samplesPerWindow, int pool, long seed, lon
         p.setProperty("seed", Long.toString(seed));
         p.setProperty("day", Long.toString(day));
         p.setProperty("writtenMillis", Long.toString(saved.writtenMillis));
-        try (Writer w = Files.newBufferedWriter(dir.resolve(FILE), StandardCharsets.UTF_8)) {
-            p.store(w, "written by io.cctflow.bench.rollup.RollupBenchmark --phase write");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + dir.resolve(FILE), e);
-        }
+        DatasetFile.write(dir.resolve(FILE), p, "io.cctflow.bench.rollup.RollupBenchmark --phase write");
         return saved;
     }
 
     /** @throws IllegalArgumentException if {@code dir} holds no complete write */
     static RollupDataset load(Path dir) {
-        Path file = dir.resolve(FILE);
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException(dir + " holds no written hours (" + FILE + " is missing): run --phase"
-                    + " write --data-dir " + dir + " first");
-        }
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-        return new RollupDataset(Arrays.stream(p.getProperty("sizes").split(",")).mapToInt(Integer::parseInt).toArray(),
-                Integer.parseInt(p.getProperty("samplesPerWindow")), Integer.parseInt(p.getProperty("pool")),
-                Long.parseLong(p.getProperty("seed")), Long.parseLong(p.getProperty("day")),
-                Long.parseLong(p.getProperty("writtenMillis")));
+        DatasetFile f = DatasetFile.read(dir.resolve(FILE), "run --phase write --data-dir " + dir + " first");
+        return new RollupDataset(Arrays.stream(f.get("sizes").split(",")).mapToInt(Integer::parseInt).toArray(),
+                f.getInt("samplesPerWindow"), f.getInt("pool"), f.getLong("seed"), f.getLong("day"),
+                f.getLong("writtenMillis"));
     }
 
     @Override
