@@ -1,5 +1,7 @@
 package io.cctflow.bench.query;
 
+import io.cctflow.graph.maintenance.RollupProgress;
+import io.cctflow.graph.maintenance.RollupState;
 import io.cctflow.graph.maintenance.Rollups;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.RangePlanner;
@@ -39,11 +41,8 @@ final class LiveTail {
                             Resolution.MINUTE.property()), "from", lastHour, "to", dataset.toMillis(),
                             "dayResolution", Resolution.DAY.property(), "day", day)).single().get("n").asLong());
             // every hour before the last one rolled up, not its day; nothing written since the last pass
-            session.executeWrite(tx -> tx.run("""
-                    MERGE (s:RollupState {name: 'rollups'})
-                    SET s.hourDoneUntil = $hour, s.dayDoneUntil = $day, s.slotsDoneUntil = $hour,
-                        s.lastPass = timestamp()
-                    """, Map.of("hour", lastHour, "day", day)).consume());
+            new RollupProgress(driver, "").write(new RollupState(lastHour, day, lastHour, lastHour,
+                    new WindowReader(driver, "").databaseTimeMillis()));
             return deleted;
         }
     }

@@ -160,8 +160,8 @@ public final class QueryBenchmark {
                 MachineLoad machine = MachineLoad.now();
                 long t0 = System.nanoTime();
                 var r = LiveTail.passAtEnd(driver, dataset);
-                System.out.printf("roll-up pass at the dataset's end: %d hours, %d ten-minute slots, %,d windows"
-                        + " written in %.1f s; %s; %s%n", r.hours(), r.slots(), r.windowsWritten(),
+                System.out.printf("roll-up pass at the dataset's end: %d hours, %d ten-minute slots, %d minutes,"
+                        + " %,d windows written in %.1f s; %s; %s%n", r.hours(), r.slots(), r.minutes(), r.windowsWritten(),
                         (System.nanoTime() - t0) / 1e9, MachineLoad.now().since(machine), loadAverage());
             }
             System.out.print(LiveTail.plans(driver, dataset, 0, 7, 13));
