@@ -52,6 +52,8 @@ class LiveHourSlotsTest extends CleanGraph {
     private static final long MINUTES_END = T0 + HOUR + 40 * MINUTE;
     private static final int GROUPS = 3;
     private static final String V1 = Keys.deploymentRollup("svc", "v1");
+    private static final List<String> V1_KEYS = DeploymentMinutesTest.executions("v1", 10);
+    private static final List<String> V2_KEYS = DeploymentMinutesTest.executions("v2", 3);
 
     private final List<WindowCounts> fine = new ArrayList<>();
 
@@ -105,6 +107,25 @@ class LiveHourSlotsTest extends CleanGraph {
         }
     }
 
+    /** v1 (instances sharing random stacks) and v2 (unrelated trees) over [FIRST, LAST); returns v1's stacks. */
+    private List<DeploymentMinutesTest.Stack> writeFleet(Random random) {
+        List<DeploymentMinutesTest.Stack> stacks = DeploymentMinutesTest.stacks(random);
+        writeMinutes(V1_KEYS, FIRST, LAST, stacks, random);
+        writeMinutes(V2_KEYS, FIRST, LAST, null, random);
+        return stacks;
+    }
+
+    /** Rewrites the execution's fine window at {@code start} with other counts (a late batch); returns the start. */
+    private long rewrite(String key, long start, List<DeploymentMinutesTest.Stack> stacks, Random random) {
+        fine.removeIf(w -> w.executionKey().equals(key) && w.windowStartMillis() == start);
+        Cct tree = DeploymentMinutesTest.subset(stacks, random);
+        writeTopology(tree);
+        WindowCounts rewritten = new WindowCounts(key, start, start + MINUTE, RandomTrees.counts(tree));
+        writer.writeWindowCounts(List.of(rewritten));
+        fine.add(rewritten);
+        return start;
+    }
+
     /** Ranges ending now (a "last N minutes" of any length) and a few ending anywhere in the data. */
     private static List<long[]> ranges(Random random, long now) {
         List<long[]> out = new ArrayList<>(List.of(new long[] {now - 3 * HOUR, now}, new long[] {T0 + HOUR, now},
@@ -141,11 +162,9 @@ class LiveHourSlotsTest extends CleanGraph {
     @Test
     void settledSlotsOfTheLiveHourGetTheirSumsAndReadsEndingNowEqualTheFineWindows() {
         Random random = new Random(91);
-        List<DeploymentMinutesTest.Stack> stacks = DeploymentMinutesTest.stacks(random);
-        List<String> v1 = DeploymentMinutesTest.executions("v1", 10);
-        List<String> v2 = DeploymentMinutesTest.executions("v2", 3);
-        writeMinutes(v1, FIRST, LAST, stacks, random);
-        writeMinutes(v2, FIRST, LAST, null, random);
+        List<DeploymentMinutesTest.Stack> stacks = writeFleet(random);
+        List<String> v1 = V1_KEYS;
+        List<String> v2 = V2_KEYS;
         // minutes wait for their slot (minute settle = settle): the slots alone
         Rollups rollups = new Rollups(driver, "", SETTLE, SETTLE, GROUPS);
 
@@ -177,14 +196,7 @@ class LiveHourSlotsTest extends CleanGraph {
         // late: a new instance in slots 1:00 and 1:10, and a member's window of slot 1:00 rewritten
         String late = new ExecutionId("svc", "v1", "late").key();
         writeMinutes(List.of(late), T0 + HOUR + 2 * MINUTE, T0 + HOUR + 15 * MINUTE, stacks, random);
-        long rewrittenStart = T0 + HOUR + 5 * MINUTE;
-        fine.removeIf(w -> w.executionKey().equals(v1.get(0)) && w.windowStartMillis() == rewrittenStart);
-        Cct tree = DeploymentMinutesTest.subset(stacks, random);
-        writeTopology(tree);
-        WindowCounts rewritten = new WindowCounts(v1.get(0), rewrittenStart, rewrittenStart + MINUTE,
-                RandomTrees.counts(tree));
-        writer.writeWindowCounts(List.of(rewritten));
-        fine.add(rewritten);
+        long rewrittenStart = rewrite(v1.get(0), T0 + HOUR + 5 * MINUTE, stacks, random);
         List<String> withLate = new ArrayList<>(v1);
         withLate.add(late);
 
@@ -244,11 +256,9 @@ class LiveHourSlotsTest extends CleanGraph {
     @Test
     void minutesOfTheSlotNotSettledGetTheirSumsAndLaterPassesKeepWhatNoLateWindowChanged() {
         Random random = new Random(95);
-        List<DeploymentMinutesTest.Stack> stacks = DeploymentMinutesTest.stacks(random);
-        List<String> v1 = DeploymentMinutesTest.executions("v1", 10);
-        List<String> v2 = DeploymentMinutesTest.executions("v2", 3);
-        writeMinutes(v1, FIRST, LAST, stacks, random);
-        writeMinutes(v2, FIRST, LAST, null, random);
+        List<DeploymentMinutesTest.Stack> stacks = writeFleet(random);
+        List<String> v1 = V1_KEYS;
+        List<String> v2 = V2_KEYS;
         // written 10 min ago (as a live job wrote them, a minute at a time): not late for the passes below
         try (var session = driver.session()) {
             session.run("MATCH (w:Window {resolution: $fine}) SET w.written = w.written - $back",
@@ -282,14 +292,7 @@ class LiveHourSlotsTest extends CleanGraph {
                 T0 + HOUR + 37 * MINUTE, stacks, random, T0);
         fine.addAll(lateWindows);
         lateWindows.forEach(w -> lateStarts.add(w.windowStartMillis()));
-        long rewrittenStart = T0 + HOUR + 5 * MINUTE;
-        fine.removeIf(w -> w.executionKey().equals(v1.get(0)) && w.windowStartMillis() == rewrittenStart);
-        Cct tree = DeploymentMinutesTest.subset(stacks, random);
-        writeTopology(tree);
-        WindowCounts rewritten = new WindowCounts(v1.get(0), rewrittenStart, rewrittenStart + MINUTE,
-                RandomTrees.counts(tree));
-        writer.writeWindowCounts(List.of(rewritten));
-        fine.add(rewritten);
+        long rewrittenStart = rewrite(v1.get(0), T0 + HOUR + 5 * MINUTE, stacks, random);
         lateStarts.add(rewrittenStart);
         List<String> withLate = new ArrayList<>(v1);
         withLate.add(late);
