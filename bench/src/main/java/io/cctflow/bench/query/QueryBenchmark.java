@@ -145,7 +145,7 @@ public final class QueryBenchmark {
     /**
      * {@code --phase unroll}: deletes the roll-ups of the dataset's last hour ({@link LiveTail});
      * {@code --phase live}: that, then the roll-up pass at the dataset's end (timed), which rolls up
-     * the ten-minute slots of the last hour settled by then; both, and {@code --phase plans} alone,
+     * the ten-minute slots and minutes of the last hour settled by then; both, and {@code --phase plans} alone,
      * print what the planner reads for 3 h of the fleet ending at the dataset's end and before it.
      */
     private static void makeLive(Path home, Dataset dataset, QueryBenchOptions options) {
