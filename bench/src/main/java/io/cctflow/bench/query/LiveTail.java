@@ -18,9 +18,10 @@ import org.neo4j.driver.Session;
  * that a timed range ending in that hour reads it the way a "last 3 h" reads a live deployment.
  * {@link #unroll} deletes the roll-ups of the last hour (every execution's, deployment's and instance
  * group's hour, ten-minute and minute windows starting in it) and of the day it ends (not complete
- * while its last hour is live), and records ({@link RollupProgress#write}) the roll-up state of a pass that rolled up every hour
- * before it; {@link #passAtEnd} then runs the roll-up pass the query service would run at the
- * dataset's end (its last hour not settled yet). Not thread-safe; the caller owns the driver.
+ * while its last hour is live), and records ({@link RollupProgress#write}) the roll-up state of a
+ * pass that rolled up every hour before it; {@link #passAtEnd} then runs the roll-up pass the
+ * query service would run at the dataset's end (its last hour not settled yet). Not thread-safe;
+ * the caller owns the driver.
  */
 final class LiveTail {
     private LiveTail() {

@@ -90,7 +90,10 @@ public final class MaintenanceScheduler implements AutoCloseable {
                 PassHook.NONE);
     }
 
-    /** {@link #start(Driver, String, Duration, Duration, Duration, RetentionPolicy, int, int)} with a hook before every pass. */
+    /**
+     * {@link #start(Driver, String, Duration, Duration, Duration, RetentionPolicy, int, int)} with a
+     * hook before every pass.
+     */
     static MaintenanceScheduler start(Driver driver, String database, Duration interval, Duration settle,
             Duration minuteSettle, RetentionPolicy retention, int retentionBatch, int instanceGroups, PassHook hook) {
         if (interval.isNegative() || interval.isZero()) {

@@ -325,6 +325,7 @@ class LiveHourSlotsTest extends CleanGraph {
         assertSumsEqualTheirFineWindows(Resolution.TEN_MINUTES, T0 + 2 * HOUR);
         assertSumsEqualTheirFineWindows(Resolution.MINUTE, T0 + 2 * HOUR);
         assertUntouchedBut(beforeHour, lateStarts, "after the hour settled");
-        assertReadsEqualFineSums(lateSelections, new Random(99), "after the hour settled", T0 + 2 * HOUR + SETTLE.toMillis());
+        assertReadsEqualFineSums(lateSelections, new Random(99), "after the hour settled",
+                T0 + 2 * HOUR + SETTLE.toMillis());
     }
 }
