@@ -170,6 +170,7 @@ public final class QueryService implements AutoCloseable {
         }
         MaintenanceScheduler maintenance = config.rollupInterval().isZero() ? null
                 : MaintenanceScheduler.start(driver, database, config.rollupInterval(), config.rollupSettle(),
+                        config.rollupMinuteSettle(),
                         config.retention(), config.retentionBatch(), config.instanceGroups());
         if (metrics != null && maintenance != null) {
             metrics.exportMaintenance(maintenance);

@@ -8,6 +8,7 @@ import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.GraphStoreKeys;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.maintenance.RetentionPolicy;
+import io.cctflow.graph.maintenance.Rollups;
 import io.cctflow.query.http.ServerLimits;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -50,6 +51,7 @@ public record QueryServiceConfig(
         int pageSize,
         Duration rollupInterval,
         Duration rollupSettle,
+        Duration rollupMinuteSettle,
         int instanceGroups,
         RetentionPolicy retention,
         int retentionBatch,
@@ -76,6 +78,7 @@ public record QueryServiceConfig(
     public static final String PAGE_SIZE = "limits.page-size";
     public static final String ROLLUP_INTERVAL = "rollup.interval";
     public static final String ROLLUP_SETTLE = "rollup.settle";
+    public static final String ROLLUP_MINUTE_SETTLE = "rollup.minute-settle";
     public static final String ROLLUP_INSTANCE_GROUPS = "rollup.instance-groups";
     public static final String RETENTION_FINE = "retention.fine";
     public static final String RETENTION_HOUR = "retention.hour";
@@ -118,9 +121,12 @@ public record QueryServiceConfig(
     private static final ConfigKey<Duration> ROLLUP_SETTLE_KEY = ConfigKey.of(ROLLUP_SETTLE,
             ValueParsers.nonNegativeDuration(), "10m",
             "an hour is rolled up once it ended this long ago, and so is each ten-minute slot of the current hour (its deployments' and instance groups' sums) (most batches have arrived by then; a later one is merged into the roll-up by the next pass)");
+    private static final ConfigKey<Duration> ROLLUP_MINUTE_SETTLE_KEY = ConfigKey.of(ROLLUP_MINUTE_SETTLE,
+            ValueParsers.nonNegativeDuration(), Rollups.DEFAULT_MINUTE_SETTLE.toMinutes() + "m",
+            "each minute of the ten-minute slot not settled yet gets its deployments' and instance groups' minute sums once it ended this long ago, so a read ending now reads fine windows of this long plus up to one rollup.interval only (the samples job takes a batch of any age into its window; at 1,000 busy instances batches were queryable within ~50 s at the p99, so 2 min leaves a margin; a later batch makes the next pass sum its minute again); at or above rollup.settle, minutes wait for their slot");
     private static final ConfigKey<Integer> ROLLUP_INSTANCE_GROUPS_KEY = ConfigKey.of(ROLLUP_INSTANCE_GROUPS,
             ValueParsers.integer(1, Keys.MAX_INSTANCE_GROUPS), Integer.toString(Keys.DEFAULT_INSTANCE_GROUPS),
-            "the roll-up pass also sums each deployment's instances in this many groups (by a stable hash of the instance's key), and a comparison of whole deployments over rolled-up hours takes the groups as its replicates, so what differs between JVMs stays in its noise; each group of two instances or more adds its own hourly, daily, ten-minute and minute sums. Changing it leaves the sums made under the old value unread (hours rolled up again get new ones)");
+            "the roll-up pass also sums each deployment's instances in this many groups (by a stable hash of the instance's key), and a comparison of whole deployments over rolled-up hours takes the groups as its replicates, so what differs between JVMs stays in its noise; each group of two instances or more adds its own hourly, daily, ten-minute and minute sums. Changing it leaves the sums made under the old value unread (hours rolled up again get new hourly and daily ones, and new ten-minute and minute ones where a late window lands)");
     private static final ConfigKey<Duration> RETENTION_FINE_KEY = ConfigKey.of(RETENTION_FINE,
             ValueParsers.positiveDuration(), days(RetentionPolicy.DEFAULT.fine()),
             "fine windows (the job's window) and the ten-minute roll-ups of deployments are kept this long");
@@ -147,7 +153,7 @@ public record QueryServiceConfig(
             .define(BIND_KEY, PORT_KEY).define(GraphStoreKeys.ALL)
             .define(BOOTSTRAP_SERVERS_KEY, TASKS_TOPIC_KEY, AUTH_TOKEN_KEY, AUTH_WRITE_TOKEN_KEY, MAX_RANGE_KEY,
                     MAX_WINDOWS_KEY, MAX_TREE_NODES_KEY, MAX_RESULTS_KEY, MAX_LOADED_NODES_KEY, PAGE_SIZE_KEY,
-                    ROLLUP_INTERVAL_KEY, ROLLUP_SETTLE_KEY, ROLLUP_INSTANCE_GROUPS_KEY, RETENTION_FINE_KEY, RETENTION_HOUR_KEY, RETENTION_DAY_KEY,
+                    ROLLUP_INTERVAL_KEY, ROLLUP_SETTLE_KEY, ROLLUP_MINUTE_SETTLE_KEY, ROLLUP_INSTANCE_GROUPS_KEY, RETENTION_FINE_KEY, RETENTION_HOUR_KEY, RETENTION_DAY_KEY,
                     RETENTION_BATCH_KEY, CACHE_WINDOW_ROWS_KEY, CACHE_TREE_NODES_KEY,
                     CACHE_TREE_ANSWER_BYTES_KEY)
             .define(ServerLimits.KEYS)
@@ -166,7 +172,7 @@ public record QueryServiceConfig(
                 writeToken(c.get(AUTH_WRITE_TOKEN_KEY).trim(), c.get(AUTH_TOKEN_KEY).trim()), c.get(MAX_RANGE_KEY),
                 c.get(MAX_WINDOWS_KEY), c.get(MAX_TREE_NODES_KEY), c.get(MAX_RESULTS_KEY), c.get(MAX_LOADED_NODES_KEY),
                 c.get(PAGE_SIZE_KEY), c.get(ROLLUP_INTERVAL_KEY), c.get(ROLLUP_SETTLE_KEY),
-                c.get(ROLLUP_INSTANCE_GROUPS_KEY),
+                c.get(ROLLUP_MINUTE_SETTLE_KEY), c.get(ROLLUP_INSTANCE_GROUPS_KEY),
                 new RetentionPolicy(c.get(RETENTION_FINE_KEY), c.get(RETENTION_HOUR_KEY), c.get(RETENTION_DAY_KEY)),
                 c.get(RETENTION_BATCH_KEY), c.get(CACHE_WINDOW_ROWS_KEY), c.get(CACHE_TREE_NODES_KEY),
                 c.get(CACHE_TREE_ANSWER_BYTES_KEY), ServerLimits.of(c));
@@ -200,6 +206,7 @@ public record QueryServiceConfig(
         m.put(PAGE_SIZE, Integer.toString(pageSize));
         m.put(ROLLUP_INTERVAL, rollupInterval.toString());
         m.put(ROLLUP_SETTLE, rollupSettle.toString());
+        m.put(ROLLUP_MINUTE_SETTLE, rollupMinuteSettle.toString());
         m.put(ROLLUP_INSTANCE_GROUPS, Integer.toString(instanceGroups));
         m.put(RETENTION_FINE, retention.fine().toString());
         m.put(RETENTION_HOUR, retention.hour().toString());

@@ -1,5 +1,7 @@
 package io.cctflow.bench.query;
 
+import io.cctflow.graph.maintenance.RollupProgress;
+import io.cctflow.graph.maintenance.RollupState;
 import io.cctflow.graph.maintenance.Rollups;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.RangePlanner;
@@ -16,9 +18,10 @@ import org.neo4j.driver.Session;
  * that a timed range ending in that hour reads it the way a "last 3 h" reads a live deployment.
  * {@link #unroll} deletes the roll-ups of the last hour (every execution's, deployment's and instance
  * group's hour, ten-minute and minute windows starting in it) and of the day it ends (not complete
- * while its last hour is live), and records the roll-up state of a pass that rolled up every hour
- * before it; {@link #passAtEnd} then runs the roll-up pass the query service would run at the
- * dataset's end (its last hour not settled yet). Not thread-safe; the caller owns the driver.
+ * while its last hour is live), and records ({@link RollupProgress#write}) the roll-up state of a
+ * pass that rolled up every hour before it; {@link #passAtEnd} then runs the roll-up pass the
+ * query service would run at the dataset's end (its last hour not settled yet). Not thread-safe;
+ * the caller owns the driver.
  */
 final class LiveTail {
     private LiveTail() {
@@ -39,11 +42,8 @@ final class LiveTail {
                             Resolution.MINUTE.property()), "from", lastHour, "to", dataset.toMillis(),
                             "dayResolution", Resolution.DAY.property(), "day", day)).single().get("n").asLong());
             // every hour before the last one rolled up, not its day; nothing written since the last pass
-            session.executeWrite(tx -> tx.run("""
-                    MERGE (s:RollupState {name: 'rollups'})
-                    SET s.hourDoneUntil = $hour, s.dayDoneUntil = $day, s.slotsDoneUntil = $hour,
-                        s.lastPass = timestamp()
-                    """, Map.of("hour", lastHour, "day", day)).consume());
+            new RollupProgress(driver, "").write(new RollupState(lastHour, day, lastHour, lastHour,
+                    new WindowReader(driver, "").databaseTimeMillis()));
             return deleted;
         }
     }

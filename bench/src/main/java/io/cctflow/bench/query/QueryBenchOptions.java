@@ -36,7 +36,7 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                                         rollup: roll that dataset up again (roll-up state reset), timed;
                                         unroll: make it look live (delete its last hour's roll-ups and
                                         its day's); live: unroll, then the roll-up pass at the dataset's
-                                        end (its settled ten-minute slots of the last hour), timed;
+                                        end (the last hour's settled slots and minutes), timed;
                                         plans: what 3 h of the fleet ending at its end reads (counts)
               --data-dir DIR            Neo4j's home and the dataset description (default: a new
                                         directory under java.io.tmpdir); a build needs it empty or absent

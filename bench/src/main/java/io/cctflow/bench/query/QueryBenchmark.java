@@ -145,7 +145,7 @@ public final class QueryBenchmark {
     /**
      * {@code --phase unroll}: deletes the roll-ups of the dataset's last hour ({@link LiveTail});
      * {@code --phase live}: that, then the roll-up pass at the dataset's end (timed), which rolls up
-     * the ten-minute slots of the last hour settled by then; both, and {@code --phase plans} alone,
+     * the ten-minute slots and minutes of the last hour settled by then; both, and {@code --phase plans} alone,
      * print what the planner reads for 3 h of the fleet ending at the dataset's end and before it.
      */
     private static void makeLive(Path home, Dataset dataset, QueryBenchOptions options) {
@@ -160,8 +160,8 @@ public final class QueryBenchmark {
                 MachineLoad machine = MachineLoad.now();
                 long t0 = System.nanoTime();
                 var r = LiveTail.passAtEnd(driver, dataset);
-                System.out.printf("roll-up pass at the dataset's end: %d hours, %d ten-minute slots, %,d windows"
-                        + " written in %.1f s; %s; %s%n", r.hours(), r.slots(), r.windowsWritten(),
+                System.out.printf("roll-up pass at the dataset's end: %d hours, %d ten-minute slots, %d minutes,"
+                        + " %,d windows written in %.1f s; %s; %s%n", r.hours(), r.slots(), r.minutes(), r.windowsWritten(),
                         (System.nanoTime() - t0) / 1e9, MachineLoad.now().since(machine), loadAverage());
             }
             System.out.print(LiveTail.plans(driver, dataset, 0, 7, 13));

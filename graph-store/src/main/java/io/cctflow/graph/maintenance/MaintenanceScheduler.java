@@ -74,26 +74,33 @@ public final class MaintenanceScheduler implements AutoCloseable {
      */
     public static MaintenanceScheduler start(Driver driver, String database, Duration interval, Duration settle,
             RetentionPolicy retention, int retentionBatch) {
-        return start(driver, database, interval, settle, retention, retentionBatch,
+        return start(driver, database, interval, settle, Rollups.DEFAULT_MINUTE_SETTLE, retention, retentionBatch,
                 Keys.DEFAULT_INSTANCE_GROUPS, PassHook.NONE);
     }
 
     /**
-     * {@link #start(Driver, String, Duration, Duration, RetentionPolicy, int)} summing each
-     * deployment's instances in {@code instanceGroups} groups ({@link Rollups#Rollups(Driver, String, Duration, int)}).
+     * {@link #start(Driver, String, Duration, Duration, RetentionPolicy, int)} with the minutes of
+     * the slot not settled yet summed {@code minuteSettle} after their end, and each deployment's
+     * instances summed in {@code instanceGroups} groups ({@link Rollups#Rollups(Driver, String,
+     * Duration, Duration, int)}).
      */
     public static MaintenanceScheduler start(Driver driver, String database, Duration interval, Duration settle,
-            RetentionPolicy retention, int retentionBatch, int instanceGroups) {
-        return start(driver, database, interval, settle, retention, retentionBatch, instanceGroups, PassHook.NONE);
+            Duration minuteSettle, RetentionPolicy retention, int retentionBatch, int instanceGroups) {
+        return start(driver, database, interval, settle, minuteSettle, retention, retentionBatch, instanceGroups,
+                PassHook.NONE);
     }
 
-    /** {@link #start(Driver, String, Duration, Duration, RetentionPolicy, int, int)} with a hook before every pass. */
+    /**
+     * {@link #start(Driver, String, Duration, Duration, Duration, RetentionPolicy, int, int)} with a
+     * hook before every pass.
+     */
     static MaintenanceScheduler start(Driver driver, String database, Duration interval, Duration settle,
-            RetentionPolicy retention, int retentionBatch, int instanceGroups, PassHook hook) {
+            Duration minuteSettle, RetentionPolicy retention, int retentionBatch, int instanceGroups, PassHook hook) {
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("maintenance interval must be positive, got " + interval);
         }
-        MaintenanceScheduler scheduler = new MaintenanceScheduler(new Rollups(driver, database, settle, instanceGroups),
+        MaintenanceScheduler scheduler = new MaintenanceScheduler(new Rollups(driver, database, settle, minuteSettle,
+                instanceGroups),
                 new Retention(driver, database, retention), retentionBatch, Clock.systemUTC(),
                 new MaintenanceLease(driver, database, LEASE, MaintenanceLease.newHolder(), leaseTtl(interval)), hook);
         long every = interval.toMillis();
@@ -125,9 +132,9 @@ public final class MaintenanceScheduler implements AutoCloseable {
             Rollups.Result r = rollups.rollUp(now);
             refused.addAndGet(r.refused());
             Map<?, Long> deleted = retention.deleteExpired(now, retentionBatch);
-            LOG.info("roll-up pass: {} hours, {} ten-minute slots of live hours, {} days, {} windows written,"
-                    + " {} fine windows refused; expired windows deleted: {}", r.hours(), r.slots(), r.days(),
-                    r.windowsWritten(), r.refused(), deleted);
+            LOG.info("roll-up pass: {} hours, {} ten-minute slots of live hours, {} minutes of live slots, {} days,"
+                    + " {} windows written, {} fine windows refused; expired windows deleted: {}", r.hours(), r.slots(),
+                    r.minutes(), r.days(), r.windowsWritten(), r.refused(), deleted);
             passes.incrementAndGet();
         } catch (Throwable t) { // an Error thrown out of a scheduled task would end the schedule silently
             if (executor.isShutdown()) {

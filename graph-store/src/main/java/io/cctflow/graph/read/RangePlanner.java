@@ -32,7 +32,8 @@ import java.util.TreeSet;
  * only). The sum
  * of what it returns equals the sum of the fine windows overlapping [from, to), as long as the
  * roll-ups are up to date ({@link Rollups} only rolls up settled hours, and of the hour not settled
- * yet the deployments' ten-minute and minute sums of its settled ten-minute slots). The plan lists the windows
+ * yet the deployments' ten-minute and minute sums of its settled ten-minute slots, and minute sums
+ * of the settled minutes of the slots not settled yet). The plan lists the windows
  * with their write times, so the reader's window cache ({@link WindowCache})
  * serves the versions it holds and only the others are fetched.
  *
@@ -409,9 +410,11 @@ public final class RangePlanner {
     /**
      * Where a deployment's roll-ups of {@code r} are looked for (key left out): inside the range,
      * except minute windows. Those are looked for only in the range's edges that no ten-minute
-     * window fits in (they are written in the same pass as their ten-minute windows, so elsewhere
-     * they would not be used, and a day of a deployment's minutes with their members is a long
-     * listing), and include the minutes the range starts or ends inside: a deployment's minute
+     * window fits in, and in the whole ten-minute slot before the end's (a range ending now: the
+     * pass sums the minutes of a slot as they settle, before the slot settles, {@code Rollups}); elsewhere
+     * they are written with their ten-minute windows, so they would not be used, and a day of a
+     * deployment's minutes with their members is a long listing. They include the minutes the
+     * range starts or ends inside: a deployment's minute
      * window sums only fine windows that start at its start and last a minute or more (the pass
      * writes no other, {@code SlotSums}), and each of those overlaps every range that overlaps the
      * minute, so a fine-only read would count them all too.
@@ -429,7 +432,9 @@ public final class RangePlanner {
             return List.of(new VersionedWindows.Seek(null, r, from, to, to));
         }
         long headEnd = fromMillis > Long.MIN_VALUE + tens ? Math.min(to, Resolution.TEN_MINUTES.ceil(fromMillis)) : from;
-        long tailStart = Math.max(headEnd, Resolution.TEN_MINUTES.floor(toMillis));
+        // the end's slot and the one before it: at most 20 minutes, listed whether used or not
+        long tailStart = Math.max(headEnd, toMillis > Long.MIN_VALUE + 3 * tens
+                ? Resolution.TEN_MINUTES.floor(toMillis) - tens : from);
         List<VersionedWindows.Seek> edges = new ArrayList<>(2);
         if (headEnd > from) {
             edges.add(new VersionedWindows.Seek(null, r, from, headEnd, to));

@@ -28,6 +28,7 @@ class MaintenanceSchedulerTest extends CleanGraph {
             }
         };
         try (MaintenanceScheduler scheduler = MaintenanceScheduler.start(driver, "", INTERVAL, Duration.ofMinutes(10),
+                Rollups.DEFAULT_MINUTE_SETTLE,
                 RetentionPolicy.DEFAULT, 100, Keys.DEFAULT_INSTANCE_GROUPS, failFirstTwo)) {
             await().atMost(Duration.ofSeconds(30)).until(() -> scheduler.passes() >= 1);
             assertThat(scheduler.failures()).isEqualTo(2);
@@ -40,6 +41,7 @@ class MaintenanceSchedulerTest extends CleanGraph {
     void closingDuringAPassIsNotCountedAsAFailure() throws InterruptedException {
         java.util.concurrent.CountDownLatch inPass = new java.util.concurrent.CountDownLatch(1);
         MaintenanceScheduler scheduler = MaintenanceScheduler.start(driver, "", INTERVAL, Duration.ofMinutes(10),
+                Rollups.DEFAULT_MINUTE_SETTLE,
                 RetentionPolicy.DEFAULT, 100, Keys.DEFAULT_INSTANCE_GROUPS, now -> {
                     inPass.countDown();
                     try {
