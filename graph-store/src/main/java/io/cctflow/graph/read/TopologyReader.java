@@ -13,9 +13,11 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Value;
@@ -134,7 +136,7 @@ public final class TopologyReader {
     private void ancestry(List<Long> ids, Map<Long, NodeRecord> known) {
         List<Long> pending = ids;
         for (int round = 0; round < 2 && !pending.isEmpty(); round++) {
-            List<Long> missing = new ArrayList<>();
+            Set<Long> missing = new LinkedHashSet<>(); // once each: the ids of many windows repeat
             for (Long id : pending) {
                 long at = id;
                 while (at != NodeId.ROOT && !known.containsKey(at)) {
@@ -150,9 +152,10 @@ public final class TopologyReader {
             if (missing.isEmpty()) {
                 return;
             }
+            List<Long> ask = List.copyOf(missing);
             List<NodeRecord> read = new ArrayList<>();
-            for (int from = 0; from < missing.size(); from += NODE_CHUNK) {
-                List<Long> chunk = missing.subList(from, Math.min(missing.size(), from + NODE_CHUNK));
+            for (int from = 0; from < ask.size(); from += NODE_CHUNK) {
+                List<Long> chunk = ask.subList(from, Math.min(ask.size(), from + NODE_CHUNK));
                 read.addAll(reads.read("""
                         UNWIND $ids AS id
                         MATCH (:CctNode {id: id})<-[:CALLS*0..]-(a:CctNode)
@@ -167,7 +170,7 @@ public final class TopologyReader {
             for (NodeRecord r : read) {
                 known.put(r.id(), r);
             }
-            pending = missing; // a second round walks from them through what was read
+            pending = ask; // a second round walks from them through what was read
         }
     }
 
