@@ -4,6 +4,7 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.NodeId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.collect.LongIntMap;
+import io.cctflow.core.diff.stats.MethodSamples;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.StoreStamp;
 import io.cctflow.model.NodeRecord;
@@ -113,19 +114,38 @@ public final class TopologyReader {
 
     /** {@link #expand} of each, with one topology read for all of them. */
     public List<TreeCounts> expandAll(List<TreeCounts> projected) {
-        Map<Long, NodeRecord> known = new HashMap<>();
-        List<Long> start = new ArrayList<>();
-        for (TreeCounts c : projected) {
-            for (long id : c.nodeIds()) {
-                start.add(id);
-            }
-        }
-        ancestry(start, known);
+        Map<Long, NodeRecord> known = ancestry(projected);
         List<TreeCounts> out = new ArrayList<>(projected.size());
         for (TreeCounts c : projected) {
             out.add(CountsExpansion.expand(c, known::get));
         }
         return out;
+    }
+
+    /**
+     * The per-method table of each one's expansion ({@link CountsExpansion#methodSamples}), equal to
+     * {@code MethodSamples.of} of {@link #expandAll}'s, with one topology read for all of them and
+     * no expansion built: what a comparison of many instances needs.
+     */
+    public List<MethodSamples> methodSamples(List<TreeCounts> projected) {
+        return CountsExpansion.methodSamples(projected, ancestry(projected)::get);
+    }
+
+    /** The records of every node of the counts and of its ancestors (the root apart), each id walked once. */
+    private Map<Long, NodeRecord> ancestry(List<TreeCounts> counts) {
+        LongIntMap seen = new LongIntMap(1024);
+        List<Long> start = new ArrayList<>();
+        for (TreeCounts c : counts) {
+            for (long id : c.nodeIds()) {
+                if (seen.get(id) < 0) {
+                    seen.put(id, 0);
+                    start.add(id);
+                }
+            }
+        }
+        Map<Long, NodeRecord> known = new HashMap<>();
+        ancestry(start, known);
+        return known;
     }
 
     /**

@@ -173,8 +173,9 @@ public final class WindowReader {
 
     /**
      * {@link #windows(Collection, long, long)} as stored (projections, {@link io.cctflow.graph.SelfCounts}):
-     * for a caller that sums many windows before it makes the sums whole ({@link #expand}), which
-     * equals summing them whole and costs one expansion per sum instead of one per window.
+     * for a caller that sums many windows before it makes the sums whole ({@link
+     * TopologyReader#expandAll}), which equals summing them whole and costs one expansion per sum
+     * instead of one per window.
      */
     public List<WindowCounts> storedWindows(Collection<String> executionKeys, long fromMillis, long toMillis) {
         return WindowRows.read(reads, FineWindowBound.LOOKBACK + """
@@ -184,14 +185,6 @@ public final class WindowReader {
                 """ + WindowRows.COLUMNS,
                 Reads.params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis,
                         "fine", Resolution.FINE.property()));
-    }
-
-    /**
-     * Stored counts (or sums of them) made whole, one topology read for all ({@link
-     * TopologyReader#expandAll}); as they are for a reader made by {@link #asStored}.
-     */
-    public List<TreeCounts> expand(List<TreeCounts> stored) {
-        return whole.apply(stored);
     }
 
     /**

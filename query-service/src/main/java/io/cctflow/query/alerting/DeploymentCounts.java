@@ -2,6 +2,7 @@ package io.cctflow.query.alerting;
 
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.diff.stats.MethodSamples;
+import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
 import io.cctflow.model.WindowCounts;
 import io.cctflow.query.api.SideReplicates;
@@ -13,38 +14,40 @@ import java.util.TreeMap;
 
 /**
  * A deployment's fine windows over a trailing window, read as stored (self counts) and summed per
- * instance and per time slot before anything is made whole: the refresher's counts (the sum, for
- * the samples and the tree; the replicates, for the shift test) at one expansion per instance and
- * slot instead of one per window, and with the windows of at most {@link #CHUNK} instances in
- * memory at a time (the sums are bounded by the instances and the topology, not by the windows).
- * Equal to {@link WindowReader#sum} and {@link SideReplicates#of(List)} of the same windows read
- * whole: expanding counts is linear in their self counts. Not thread-safe.
+ * instance and per time slot before anything is made whole: the refresher's counts (the sum, made
+ * whole, for the samples and the tree; the per-method tables of the instances and slots, for the
+ * shift test, {@link TopologyReader#methodSamples}, no expansion built) at one walk per instance
+ * and slot instead of one expansion per window, and with the windows of at most {@link #CHUNK}
+ * instances in memory at a time (the sums are bounded by the instances and the topology, not by
+ * the windows). Equal to {@link WindowReader#sum} and {@link SideReplicates#of(List)} of the same
+ * windows read whole: expanding counts is linear in their self counts. Not thread-safe.
  */
 final class DeploymentCounts {
     /** Instances whose windows one read fetches. */
     static final int CHUNK = 100;
 
-    private final WindowReader windows;
+    private final TopologyReader topology;
     private final List<TreeCounts> instances; // as stored, by execution key
     private final List<TreeCounts> slots; // as stored, by slot start
     private final TreeCounts stored;
     private TreeCounts sum; // whole, made on first use
 
-    private DeploymentCounts(WindowReader windows, List<TreeCounts> instances, List<TreeCounts> slots) {
-        this.windows = windows;
+    private DeploymentCounts(TopologyReader topology, List<TreeCounts> instances, List<TreeCounts> slots) {
+        this.topology = topology;
         this.instances = instances;
         this.slots = slots;
         this.stored = TreeCounts.sum(instances);
     }
 
     /** The fine windows of {@code executionKeys} overlapping [fromMillis, toMillis), summed as stored. */
-    static DeploymentCounts read(WindowReader windows, List<String> executionKeys, long fromMillis, long toMillis) {
-        return read(windows, executionKeys, fromMillis, toMillis, CHUNK);
+    static DeploymentCounts read(WindowReader windows, TopologyReader topology, List<String> executionKeys,
+            long fromMillis, long toMillis) {
+        return read(windows, topology, executionKeys, fromMillis, toMillis, CHUNK);
     }
 
-    /** {@link #read(WindowReader, List, long, long)}, {@code chunk} instances per read. */
-    static DeploymentCounts read(WindowReader windows, List<String> executionKeys, long fromMillis, long toMillis,
-            int chunk) {
+    /** {@link #read(WindowReader, TopologyReader, List, long, long)}, {@code chunk} instances per read. */
+    static DeploymentCounts read(WindowReader windows, TopologyReader topology, List<String> executionKeys,
+            long fromMillis, long toMillis, int chunk) {
         Map<String, TreeCounts> byInstance = new TreeMap<>();
         Map<Long, List<TreeCounts>> bySlot = new TreeMap<>();
         for (int from = 0; from < executionKeys.size(); from += chunk) {
@@ -58,7 +61,7 @@ final class DeploymentCounts {
             instance.forEach((k, v) -> byInstance.merge(k, TreeCounts.sum(v), (a, b) -> TreeCounts.sum(List.of(a, b))));
             slot.forEach((k, v) -> bySlot.computeIfAbsent(k, s -> new ArrayList<>()).add(TreeCounts.sum(v)));
         }
-        return new DeploymentCounts(windows, List.copyOf(byInstance.values()),
+        return new DeploymentCounts(topology, List.copyOf(byInstance.values()),
                 bySlot.values().stream().map(TreeCounts::sum).toList());
     }
 
@@ -70,7 +73,7 @@ final class DeploymentCounts {
     /** The windows' sum, whole. */
     TreeCounts sum() {
         if (sum == null) {
-            sum = windows.expand(List.of(stored)).get(0);
+            sum = topology.expand(stored);
         }
         return sum;
     }
@@ -79,8 +82,8 @@ final class DeploymentCounts {
     SideReplicates replicates() {
         List<TreeCounts> parts = new ArrayList<>(instances);
         parts.addAll(slots);
-        List<MethodSamples> whole = windows.expand(parts).stream().map(MethodSamples::of).toList();
-        return SideReplicates.ofSums(whole.subList(0, instances.size()), whole.subList(instances.size(), whole.size()),
+        List<MethodSamples> tables = topology.methodSamples(parts);
+        return SideReplicates.ofSums(tables.subList(0, instances.size()), tables.subList(instances.size(), tables.size()),
                 MethodSamples.of(sum()));
     }
 }

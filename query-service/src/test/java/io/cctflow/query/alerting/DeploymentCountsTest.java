@@ -6,6 +6,7 @@ import io.cctflow.core.ExecutionId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.diff.stats.MethodSamples;
 import io.cctflow.graph.GraphSchema;
+import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
 import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.MethodRecord;
@@ -68,8 +69,8 @@ class DeploymentCountsTest {
             long from = NOW - 4 * MINUTE + 1; // overlaps five of the six minutes
             List<WindowCounts> whole = windows.windows(keys, from, NOW + MINUTE);
             SideReplicates expected = SideReplicates.of(whole);
-            DeploymentCounts counts = DeploymentCounts.read(new WindowReader(driver, ""), keys, from, NOW + MINUTE,
-                    1 + random.nextInt(3));
+            DeploymentCounts counts = DeploymentCounts.read(new WindowReader(driver, ""), new TopologyReader(driver, ""),
+                    keys, from, NOW + MINUTE, 1 + random.nextInt(3));
 
             assertThat(text(counts.replicates().instances())).as("seed %d", seed).isEqualTo(text(expected.instances()));
             assertThat(text(counts.replicates().windows())).as("seed %d", seed).isEqualTo(text(expected.windows()));
