@@ -38,7 +38,8 @@ import java.util.stream.Collectors;
  *       several), when both windows hold at least {@code minSamples}.
  * </ul>
  * Each deployment's fine windows are read as stored and summed per instance and time slot before
- * anything is made whole ({@link DeploymentCounts}): one walk per instance, not an expansion per window.
+ * anything is made whole ({@link DeploymentCounts}): one walk per instance, not an expansion per
+ * window.
  * Shifts use the recursion-aware per-method samples of those sums ({@link TreeCounts}); the tree
  * is rebuilt ({@link TopologyReader#rebuild}) only for a service with watched methods or tasks.
  * Not thread-safe: one refresh at a time (the background loop guarantees it).
@@ -73,7 +74,8 @@ public final class AlertingRefresher {
         List<AlertingSnapshot.TaskTime> taskTimes = new ArrayList<>();
         for (Deployment.Pair pair : Deployment.newestPairs(catalogue.instances(null))) {
             Deployment current = pair.newest();
-            DeploymentCounts currentCounts = DeploymentCounts.read(windows, topology, current.executionKeys(), now - window, now);
+            DeploymentCounts currentCounts = DeploymentCounts.read(windows, topology, current.executionKeys(),
+                    now - window, now);
             long total = currentCounts.samples();
             if (total == 0) {
                 continue;
@@ -111,7 +113,8 @@ public final class AlertingRefresher {
                 continue;
             }
             long end = Math.min(now, baseline.lastSampleMillis() + 1);
-            DeploymentCounts baselineCounts = DeploymentCounts.read(windows, topology, baseline.executionKeys(), end - window, end);
+            DeploymentCounts baselineCounts = DeploymentCounts.read(windows, topology, baseline.executionKeys(),
+                    end - window, end);
             long baseTotal = baselineCounts.samples();
             if (baseTotal == 0) {
                 continue;
@@ -120,7 +123,8 @@ public final class AlertingRefresher {
             if (total < config.minSamples() || baseTotal < config.minSamples()) {
                 continue;
             }
-            SideReplicates.Pair replicates = SideReplicates.pair(currentCounts.replicates(), baselineCounts.replicates());
+            SideReplicates.Pair replicates = SideReplicates.pair(currentCounts.replicates(),
+                    baselineCounts.replicates());
             List<MethodShift> top = ShiftRanking.significant(replicates.a(), replicates.b(),
                     MethodComparison.DEFAULT_LEVEL, config.topK());
             Map<Long, String> names = catalogue.methodsById(top.stream().map(MethodShift::methodId).toList()).stream()
