@@ -34,14 +34,30 @@ final class ApiClient {
 
     /** @throws IllegalStateException on any status but 200, with the service's message */
     Call get(String pathAndQuery) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).build();
         long start = System.nanoTime();
-        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        byte[] body = send(pathAndQuery);
         double millis = (System.nanoTime() - start) / 1e6;
+        return new Call(millis, body.length, JSON.readTree(body));
+    }
+
+    /** A call answered in text (e.g. a Prometheus scrape): wall time and the body. */
+    record TextCall(double millis, String body) {
+    }
+
+    /** As {@link #get}, the body as UTF-8 text. */
+    TextCall getText(String pathAndQuery) throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        byte[] body = send(pathAndQuery);
+        return new TextCall((System.nanoTime() - start) / 1e6, new String(body, StandardCharsets.UTF_8));
+    }
+
+    private byte[] send(String pathAndQuery) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).build();
+        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200) {
             throw new IllegalStateException("GET " + pathAndQuery + " answered " + response.statusCode() + ": "
                     + new String(response.body(), StandardCharsets.UTF_8));
         }
-        return new Call(millis, response.body().length, JSON.readTree(response.body()));
+        return response.body();
     }
 }

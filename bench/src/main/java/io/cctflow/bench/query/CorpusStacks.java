@@ -107,6 +107,15 @@ public final class CorpusStacks {
         tree.addStack(path, lines, n, tree.thread(corpus.thread(s)), count);
     }
 
+    /** Every stack once, in one tree: the union of what windows drawn from the corpus reference. */
+    Cct union() {
+        Cct all = new Cct();
+        for (int s = 0; s < stackCount(); s++) {
+            add(all, s, 1);
+        }
+        return all;
+    }
+
     /** The topology of every node of {@code tree} but the virtual root, as the samples job writes it. */
     static List<NodeRecord> nodes(Cct tree) {
         List<NodeRecord> out = new ArrayList<>(tree.size() - 1);

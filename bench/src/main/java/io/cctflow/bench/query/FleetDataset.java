@@ -1,6 +1,5 @@
 package io.cctflow.bench.query;
 
-import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.graph.write.GraphWriter;
 import io.cctflow.model.Resolution;
@@ -161,11 +160,7 @@ final class FleetDataset {
 
     /** Methods and the topology of every corpus stack (the union of what the windows reference). */
     private int writeTopology() {
-        Cct all = new Cct();
-        for (int s = 0; s < stacks.stackCount(); s++) {
-            stacks.add(all, s, 1);
-        }
-        List<NodeRecord> nodes = CorpusStacks.nodes(all);
+        List<NodeRecord> nodes = CorpusStacks.nodes(stacks.union());
         System.out.printf("corpus: %,d stacks, %,d methods, %,d CCT nodes; writing methods and topology%n",
                 stacks.stackCount(), stacks.methods().size(), nodes.size());
         long t0 = System.nanoTime();

@@ -17,12 +17,12 @@ import java.util.Map;
  * @param phase {@code build} (write the dataset and stop), {@code measure} (time queries on a
  *     dataset an earlier {@code build} left in {@code dataDir}), {@code rollup} (roll such a dataset
  *     up again from its fine windows, with the code on the class path), {@code unroll} or {@code
- *     live} (make it look live, {@link LiveTail}), {@code plans} (what a 3 h read of it reads) or
- *     {@code all}
+ *     live} (make it look live, {@link LiveTail}), {@code plans} (what a 3 h read of it reads),
+ *     {@code alerting} (time the {@code /metrics} refresh on it, {@link AlertingPhase}) or {@code all}
  */
 public record QueryBenchOptions(String phase, Path dataDir, int instances, int days, int hours, int deployments,
         Duration window, int samplesPerWindow, int repetitions, int treeNodes, int diffNodes, int calls,
-        long pageCacheBytes, Path reportDir, long seed, int jitWarmup, int readPhases) {
+        long pageCacheBytes, Path reportDir, long seed, int jitWarmup, int readPhases, Duration alertingWindow) {
 
     /** Samples per instance-minute of {@code --profile light} (a nearly idle JVM). */
     static final int LIGHT = 100;
@@ -37,7 +37,9 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                                         unroll: make it look live (delete its last hour's roll-ups and
                                         its day's); live: unroll, then the roll-up pass at the dataset's
                                         end (the last hour's settled slots and minutes), timed;
-                                        plans: what 3 h of the fleet ending at its end reads (counts)
+                                        plans: what 3 h of the fleet ending at its end reads (counts);
+                                        alerting: time the /metrics refresh at its end (--repetitions
+                                        cold and warm), scrape /metrics, check both by brute force
               --data-dir DIR            Neo4j's home and the dataset description (default: a new
                                         directory under java.io.tmpdir); a build needs it empty or absent
               --instances 10            instances of the fleet dataset
@@ -61,6 +63,7 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                                         than the timed ones) before the first timed series; 0: none
               --read-phases 3           rounds of in-process reads timed phase by phase after the calls
                                         (no cache: slow on a big fleet with the layout before); 0: none
+              --alerting-window 5m      alerting.window of --phase alerting (the trailing window)
             """;
 
     /** Parses {@code args}; a bad option throws naming it. */
@@ -72,10 +75,11 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                 Map.entry("repetitions", "20"), Map.entry("tree-nodes", "100000"),
                 Map.entry("diff-nodes", "200000"), Map.entry("calls", "7"), Map.entry("page-cache", "1g"),
                 Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1"), Map.entry("jit-warmup", "30"),
-                Map.entry("read-phases", "3")), args);
+                Map.entry("read-phases", "3"), Map.entry("alerting-window", "5m")), args);
         String phase = v.get("phase");
-        if (!List.of("all", "build", "measure", "rollup", "unroll", "live", "plans").contains(phase)) {
-            throw new IllegalArgumentException("--phase must be all, build, measure, rollup, unroll, live or plans, was '"
+        if (!List.of("all", "build", "measure", "rollup", "unroll", "live", "plans", "alerting").contains(phase)) {
+            throw new IllegalArgumentException("--phase must be all, build, measure, rollup, unroll, live, plans or"
+                    + " alerting, was '"
                     + phase + "'");
         }
         String dir = v.get("data-dir");
@@ -97,7 +101,7 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                 nonNegative(v, "hours"), deployments, window, samplesPerWindow(v, window), positive(v, "repetitions"),
                 positive(v, "tree-nodes"), positive(v, "diff-nodes"), positive(v, "calls"), bytes(v, "page-cache"),
                 Path.of(v.get("report-dir")), Long.parseLong(v.get("seed")), nonNegative(v, "jit-warmup"),
-                nonNegative(v, "read-phases"));
+                nonNegative(v, "read-phases"), duration(v, "alerting-window"));
     }
 
     /** Hours of the fleet dataset: {@code --hours}, or {@code --days} in hours. */

@@ -93,6 +93,19 @@ public final class QueryBenchmark {
             makeLive(home, dataset, options);
             return;
         }
+        if (options.phase().equals("alerting")) {
+            try (Neo4jServer neo4j = start(home, options)) {
+                String before = loadAverage();
+                MachineLoad machine = MachineLoad.now();
+                String report = new AlertingPhase(dataset, options, stacks).run(
+                        GraphStoreConfig.unauthenticated(neo4j.boltUri()));
+                report += String.format("- %s; %s before, %s after%n", MachineLoad.now().since(machine), before,
+                        loadAverage());
+                System.out.print(report.substring(report.lastIndexOf("- ") + 2));
+                writeReport(options, "alerting-", report);
+            }
+            return;
+        }
         if (!options.phase().equals("build")) {
             String report;
             try (Neo4jServer neo4j = start(home, options)) {
@@ -100,12 +113,17 @@ public final class QueryBenchmark {
             }
             System.out.println();
             System.out.print(report);
-            Files.createDirectories(options.reportDir());
-            Path file = options.reportDir().resolve("query-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-                    .withZone(ZoneOffset.UTC).format(Instant.now()) + ".md");
-            Files.writeString(file, report, StandardCharsets.UTF_8);
-            System.out.println("report written to " + file);
+            writeReport(options, "query-", report);
         }
+    }
+
+    /** Writes {@code report} to {@code --report-dir}/&lt;prefix&gt;&lt;UTC time&gt;.md. */
+    private static void writeReport(QueryBenchOptions options, String prefix, String report) throws IOException {
+        Files.createDirectories(options.reportDir());
+        Path file = options.reportDir().resolve(prefix + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                .withZone(ZoneOffset.UTC).format(Instant.now()) + ".md");
+        Files.writeString(file, report, StandardCharsets.UTF_8);
+        System.out.println("report written to " + file);
     }
 
     /**

@@ -30,6 +30,7 @@ class QueryBenchOptionsTest {
         assertThat(o.reportDir()).isEqualTo(Path.of("bench/reports"));
         assertThat(o.jitWarmup()).isEqualTo(30);
         assertThat(o.readPhases()).isEqualTo(3);
+        assertThat(o.alertingWindow()).isEqualTo(Duration.ofMinutes(5));
     }
 
     @Test
@@ -37,10 +38,10 @@ class QueryBenchOptionsTest {
         QueryBenchOptions o = QueryBenchOptions.parse(new String[] {"--phase", "measure", "--data-dir", "d",
                 "--instances", "2", "--days", "1", "--hours", "4", "--deployments", "2", "--window", "5m", "--samples-per-window", "7", "--repetitions", "3",
                 "--tree-nodes", "10", "--diff-nodes", "20", "--calls", "4", "--page-cache", "512m",
-                "--report-dir", "r", "--seed", "9", "--jit-warmup", "0", "--read-phases", "0"});
+                "--report-dir", "r", "--seed", "9", "--jit-warmup", "0", "--read-phases", "0", "--alerting-window", "1h"});
 
         assertThat(o).isEqualTo(new QueryBenchOptions("measure", Path.of("d"), 2, 1, 4, 2, Duration.ofMinutes(5), 7, 3, 10,
-                20, 4, 512L << 20, Path.of("r"), 9, 0, 0));
+                20, 4, 512L << 20, Path.of("r"), 9, 0, 0, Duration.ofHours(1)));
     }
 
     @Test
@@ -68,7 +69,7 @@ class QueryBenchOptionsTest {
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--phase", "live"}))
                 .hasMessageContaining("--phase live needs --data-dir");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--phase", "settle"}))
-                .hasMessageContaining("--phase must be all, build, measure, rollup, unroll, live or plans");
+                .hasMessageContaining("--phase must be all, build, measure, rollup, unroll, live, plans or");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--page-cache", "lots"}))
                 .hasMessageContaining("--page-cache must be a size");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--jit-warmup", "-1"}))

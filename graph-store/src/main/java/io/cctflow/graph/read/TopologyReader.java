@@ -4,6 +4,7 @@ import io.cctflow.core.Cct;
 import io.cctflow.core.NodeId;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.collect.LongIntMap;
+import io.cctflow.core.diff.stats.MethodSamples;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.StoreStamp;
 import io.cctflow.model.NodeRecord;
@@ -13,9 +14,11 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Value;
@@ -111,19 +114,38 @@ public final class TopologyReader {
 
     /** {@link #expand} of each, with one topology read for all of them. */
     public List<TreeCounts> expandAll(List<TreeCounts> projected) {
-        Map<Long, NodeRecord> known = new HashMap<>();
-        List<Long> start = new ArrayList<>();
-        for (TreeCounts c : projected) {
-            for (long id : c.nodeIds()) {
-                start.add(id);
-            }
-        }
-        ancestry(start, known);
+        Map<Long, NodeRecord> known = ancestry(projected);
         List<TreeCounts> out = new ArrayList<>(projected.size());
         for (TreeCounts c : projected) {
             out.add(CountsExpansion.expand(c, known::get));
         }
         return out;
+    }
+
+    /**
+     * The per-method table of each one's expansion ({@link CountsExpansion#methodSamples}), equal to
+     * {@code MethodSamples.of} of {@link #expandAll}'s, with one topology read for all of them and
+     * no expansion built: what a comparison of many instances needs.
+     */
+    public List<MethodSamples> methodSamples(List<TreeCounts> projected) {
+        return CountsExpansion.methodSamples(projected, ancestry(projected)::get);
+    }
+
+    /** The records of every node of the counts and of its ancestors (the root apart), each id walked once. */
+    private Map<Long, NodeRecord> ancestry(List<TreeCounts> counts) {
+        LongIntMap seen = new LongIntMap(1024);
+        List<Long> start = new ArrayList<>();
+        for (TreeCounts c : counts) {
+            for (long id : c.nodeIds()) {
+                if (seen.get(id) < 0) {
+                    seen.put(id, 0);
+                    start.add(id);
+                }
+            }
+        }
+        Map<Long, NodeRecord> known = new HashMap<>();
+        ancestry(start, known);
+        return known;
     }
 
     /**
@@ -134,7 +156,7 @@ public final class TopologyReader {
     private void ancestry(List<Long> ids, Map<Long, NodeRecord> known) {
         List<Long> pending = ids;
         for (int round = 0; round < 2 && !pending.isEmpty(); round++) {
-            List<Long> missing = new ArrayList<>();
+            Set<Long> missing = new LinkedHashSet<>(); // once each: the ids of many windows repeat
             for (Long id : pending) {
                 long at = id;
                 while (at != NodeId.ROOT && !known.containsKey(at)) {
@@ -150,9 +172,10 @@ public final class TopologyReader {
             if (missing.isEmpty()) {
                 return;
             }
+            List<Long> ask = List.copyOf(missing);
             List<NodeRecord> read = new ArrayList<>();
-            for (int from = 0; from < missing.size(); from += NODE_CHUNK) {
-                List<Long> chunk = missing.subList(from, Math.min(missing.size(), from + NODE_CHUNK));
+            for (int from = 0; from < ask.size(); from += NODE_CHUNK) {
+                List<Long> chunk = ask.subList(from, Math.min(ask.size(), from + NODE_CHUNK));
                 read.addAll(reads.read("""
                         UNWIND $ids AS id
                         MATCH (:CctNode {id: id})<-[:CALLS*0..]-(a:CctNode)
@@ -167,7 +190,7 @@ public final class TopologyReader {
             for (NodeRecord r : read) {
                 known.put(r.id(), r);
             }
-            pending = missing; // a second round walks from them through what was read
+            pending = ask; // a second round walks from them through what was read
         }
     }
 

@@ -168,13 +168,23 @@ public final class WindowReader {
      * FineWindowBound}). For long ranges use {@link #plan}, which reads roll-ups.
      */
     public List<WindowCounts> windows(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        return whole(WindowRows.read(reads, FineWindowBound.LOOKBACK + """
+        return whole(storedWindows(executionKeys, fromMillis, toMillis));
+    }
+
+    /**
+     * {@link #windows(Collection, long, long)} as stored (projections, {@link io.cctflow.graph.SelfCounts}):
+     * for a caller that sums many windows before it makes the sums whole ({@link
+     * TopologyReader#expandAll}), which equals summing them whole and costs one expansion per sum
+     * instead of one per window.
+     */
+    public List<WindowCounts> storedWindows(Collection<String> executionKeys, long fromMillis, long toMillis) {
+        return WindowRows.read(reads, FineWindowBound.LOOKBACK + """
                 MATCH (w:Window)
                 WHERE w.instance IN $keys AND w.resolution = $fine AND w.start > $from - longestFine
                   AND w.start < $to AND w.end > $from
                 """ + WindowRows.COLUMNS,
                 Reads.params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis,
-                        "fine", Resolution.FINE.property())));
+                        "fine", Resolution.FINE.property()));
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.core.diff.stats.MethodSamples;
 import io.cctflow.graph.PackedWindow;
 import io.cctflow.graph.RandomTrees;
 import io.cctflow.graph.SelfCounts;
@@ -57,6 +58,36 @@ class CountsExpansionTest {
         TreeCounts summed = TreeCounts.sum(stored);
         assertThat(SelfCounts.project(TreeCounts.sum(whole))).as("projection commutes with sums").isEqualTo(summed);
         assertThat(CountsExpansion.expand(summed, topology::get)).isEqualTo(TreeCounts.sum(whole));
+    }
+
+    @Property(tries = 200)
+    void theMethodTablesOfManyCountsAreThoseOfTheirExpansions(@ForAll long seed,
+            @ForAll @IntRange(min = 0, max = 8) int counts, @ForAll @IntRange(min = 0, max = 60) int stacks,
+            @ForAll @IntRange(min = 0, max = 3) int unstored) {
+        Random random = new Random(seed);
+        List<TreeCounts> stored = new ArrayList<>();
+        Map<Long, NodeRecord> topology = new HashMap<>();
+        for (int c = 0; c < counts; c++) {
+            Cct tree = RandomTrees.tree(random, random.nextInt(stacks + 1)); // 0 stacks: empty counts
+            TreeCounts whole = RandomTrees.counts(tree);
+            stored.add(random.nextBoolean() ? SelfCounts.project(whole) : whole);
+            topology.putAll(RandomTrees.topology(tree));
+        }
+        List<Long> ids = new ArrayList<>(topology.keySet());
+        for (int k = 0; k < unstored && !ids.isEmpty(); k++) { // orphans: a node's topology (or an ancestor's) missing
+            topology.remove(ids.remove(random.nextInt(ids.size())));
+        }
+
+        List<MethodSamples> tables = CountsExpansion.methodSamples(stored, topology::get);
+
+        assertThat(tables).hasSize(counts);
+        for (int c = 0; c < counts; c++) {
+            MethodSamples expected = MethodSamples.of(CountsExpansion.expand(stored.get(c), topology::get));
+            assertThat(tables.get(c).methodIds()).as("count %d", c).isEqualTo(expected.methodIds());
+            assertThat(tables.get(c).methodSamples()).as("count %d", c).isEqualTo(expected.methodSamples());
+            assertThat(tables.get(c).selfSamples()).as("count %d", c).isEqualTo(expected.selfSamples());
+            assertThat(tables.get(c).samples()).as("count %d", c).isEqualTo(expected.samples());
+        }
     }
 
     @Example

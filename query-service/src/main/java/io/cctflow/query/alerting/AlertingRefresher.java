@@ -9,7 +9,6 @@ import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.TopologyReader;
 import io.cctflow.graph.read.WindowReader;
 import io.cctflow.model.MethodRecord;
-import io.cctflow.model.WindowCounts;
 import io.cctflow.query.api.MethodSelector;
 import io.cctflow.query.api.SideReplicates;
 import io.cctflow.query.api.TaskNodes;
@@ -38,9 +37,11 @@ import java.util.stream.Collectors;
  *       rate of 5 %, the noise estimated from each deployment's instances or windows when it has
  *       several), when both windows hold at least {@code minSamples}.
  * </ul>
- * Shifts use the recursion-aware per-method samples the stored windows carry ({@link TreeCounts}),
- * summed, so they need no topology read; the tree is rebuilt ({@link TopologyReader#rebuild}) only
- * for a service with watched methods.
+ * Each deployment's fine windows are read as stored and summed per instance and time slot before
+ * anything is made whole ({@link DeploymentCounts}): one walk per instance, not an expansion per
+ * window.
+ * Shifts use the recursion-aware per-method samples of those sums ({@link TreeCounts}); the tree
+ * is rebuilt ({@link TopologyReader#rebuild}) only for a service with watched methods or tasks.
  * Not thread-safe: one refresh at a time (the background loop guarantees it).
  */
 public final class AlertingRefresher {
@@ -59,7 +60,10 @@ public final class AlertingRefresher {
         this.clock = clock;
     }
 
-    /** One refresh: a few Neo4j reads per service. Throws what the driver throws. */
+    /**
+     * One refresh: a few Neo4j reads per service (one per {@value DeploymentCounts#CHUNK} instances
+     * of a deployment). Throws what the driver throws.
+     */
     public AlertingSnapshot compute() {
         long now = clock.millis();
         long window = config.window().toMillis();
@@ -70,13 +74,14 @@ public final class AlertingRefresher {
         List<AlertingSnapshot.TaskTime> taskTimes = new ArrayList<>();
         for (Deployment.Pair pair : Deployment.newestPairs(catalogue.instances(null))) {
             Deployment current = pair.newest();
-            List<WindowCounts> currentWindows = windows.windows(current.executionKeys(), now - window, now);
-            TreeCounts counts = WindowReader.sum(currentWindows);
-            long total = counts.samples();
+            DeploymentCounts currentCounts = DeploymentCounts.read(windows, topology, current.executionKeys(),
+                    now - window, now);
+            long total = currentCounts.samples();
             if (total == 0) {
                 continue;
             }
             samples.add(new AlertingSnapshot.DeploymentSamples(current.service(), current.version(), total));
+            TreeCounts counts = currentCounts.sum();
             Cct tree = null; // rebuilt only for watched methods and tasks: they need the topology
             Map<WatchedMethod, Set<Long>> overloads = new LinkedHashMap<>();
             for (WatchedMethod w : config.watch()) {
@@ -108,8 +113,9 @@ public final class AlertingRefresher {
                 continue;
             }
             long end = Math.min(now, baseline.lastSampleMillis() + 1);
-            List<WindowCounts> baselineWindows = windows.windows(baseline.executionKeys(), end - window, end);
-            long baseTotal = WindowReader.sum(baselineWindows).samples();
+            DeploymentCounts baselineCounts = DeploymentCounts.read(windows, topology, baseline.executionKeys(),
+                    end - window, end);
+            long baseTotal = baselineCounts.samples();
             if (baseTotal == 0) {
                 continue;
             }
@@ -117,8 +123,8 @@ public final class AlertingRefresher {
             if (total < config.minSamples() || baseTotal < config.minSamples()) {
                 continue;
             }
-            SideReplicates.Pair replicates = SideReplicates.pair(SideReplicates.of(currentWindows),
-                    SideReplicates.of(baselineWindows));
+            SideReplicates.Pair replicates = SideReplicates.pair(currentCounts.replicates(),
+                    baselineCounts.replicates());
             List<MethodShift> top = ShiftRanking.significant(replicates.a(), replicates.b(),
                     MethodComparison.DEFAULT_LEVEL, config.topK());
             Map<Long, String> names = catalogue.methodsById(top.stream().map(MethodShift::methodId).toList()).stream()

@@ -80,6 +80,15 @@ public record SideReplicates(List<MethodSamples> instances, List<MethodSamples> 
                 MethodComparison.sum(windows.stream().map(w -> MethodSamples.of(w.counts())).toList()));
     }
 
+    /**
+     * What {@link #of(List)} offers, from sums made elsewhere (e.g. of windows as stored, made whole
+     * after summing): one per instance, by execution key, and one per time slot, by start, as {@link
+     * #of(List)} orders them, and the whole side; replicates without samples are left out, as there.
+     */
+    public static SideReplicates ofSums(List<MethodSamples> instances, List<MethodSamples> windows, MethodSamples whole) {
+        return new SideReplicates(withSamples(instances), List.of(), withSamples(windows), whole);
+    }
+
     /** A side that offers only itself as one replicate (e.g. its tree under a thread filter). */
     public static SideReplicates whole(MethodSamples side) {
         return new SideReplicates(List.of(), List.of(), List.of(), side);
@@ -119,11 +128,12 @@ public record SideReplicates(List<MethodSamples> instances, List<MethodSamples> 
     private static List<MethodSamples> sums(Iterable<List<MethodSamples>> groups) {
         List<MethodSamples> out = new ArrayList<>();
         for (List<MethodSamples> g : groups) {
-            MethodSamples sum = g.size() == 1 ? g.get(0) : MethodComparison.sum(g);
-            if (sum.samples() > 0) {
-                out.add(sum);
-            }
+            out.add(g.size() == 1 ? g.get(0) : MethodComparison.sum(g));
         }
-        return out;
+        return withSamples(out);
+    }
+
+    private static List<MethodSamples> withSamples(List<MethodSamples> replicates) {
+        return replicates.stream().filter(r -> r.samples() > 0).toList();
     }
 }
