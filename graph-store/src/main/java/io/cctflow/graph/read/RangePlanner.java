@@ -357,12 +357,17 @@ public final class RangePlanner {
                 ? new VersionedWindows.RollupVersions(reader.databaseTimeMillis(), List.of(), List.of())
                 : reader.rollupVersions(seeks, deployments);
         Chosen byDeployments = choose(resolutions, listed.deploymentRollups(), List.of(), selected);
+        // an execution's own roll-ups are looked for only in the parts of the range the deployments'
+        // leave uncovered and that can hold one: at a live edge (the last minutes, not rolled up
+        // yet) none, where seeking each execution over the whole range listed every instance hour
+        // of the range, to use none of them (1,000 instances over 7 days: 175,000 rows)
         List<VersionedWindows.Seek> ofExecutions = new ArrayList<>();
-        for (Resolution r : resolutions) {
-            if (r == Resolution.DAY || r == Resolution.HOUR) { // the others are stored for deployments only
-                for (String key : executionKeys) {
-                    if (!covers(byDeployments.covered().get(key), fromMillis, toMillis)) {
-                        ofExecutions.add(new VersionedWindows.Seek(key, r, fromMillis, toMillis, toMillis));
+        for (String key : executionKeys) {
+            for (long[] gap : uncovered(byDeployments.covered().get(key), fromMillis, toMillis)) {
+                for (Resolution r : resolutions) {
+                    // the others are stored for deployments only
+                    if ((r == Resolution.DAY || r == Resolution.HOUR) && fits(r, gap[0], gap[1])) {
+                        ofExecutions.add(new VersionedWindows.Seek(key, r, gap[0], gap[1], gap[1]));
                     }
                 }
             }
@@ -376,23 +381,15 @@ public final class RangePlanner {
         List<WindowVersion> rollups = chosen.rollups();
         List<WindowSpan> gaps = new ArrayList<>();
         for (String key : executionKeys) {
-            List<WindowSpan> mine = new ArrayList<>(covered.getOrDefault(key, List.of()));
-            mine.sort(Comparator.comparingLong(WindowSpan::startMillis));
-            long at = fromMillis;
-            if (!mine.isEmpty() && mine.get(0).startMillis() <= fromMillis) {
+            List<WindowSpan> mine = covered.getOrDefault(key, List.of());
+            if (mine.stream().anyMatch(s -> s.startMillis() <= fromMillis)) {
                 // a fine window that starts before the range (or before a minute roll-up that starts
                 // before it) but reaches into it (the job's window need not divide an hour) still
                 // counts, as in a fine-only read
                 gaps.add(new WindowSpan(key, Resolution.FINE, fromMillis, fromMillis + 1));
             }
-            for (WindowSpan s : mine) {
-                if (s.startMillis() > at) {
-                    gaps.add(new WindowSpan(key, Resolution.FINE, at, s.startMillis()));
-                }
-                at = Math.max(at, s.endMillis());
-            }
-            if (at < toMillis) {
-                gaps.add(new WindowSpan(key, Resolution.FINE, at, toMillis));
+            for (long[] gap : uncovered(mine, fromMillis, toMillis)) {
+                gaps.add(new WindowSpan(key, Resolution.FINE, gap[0], gap[1]));
             }
         }
         List<WindowVersion> fine = new ArrayList<>();
@@ -481,21 +478,25 @@ public final class RangePlanner {
         return new Chosen(covered, rollups);
     }
 
-    /** Whether the spans (any order, may be null) leave no gap in [fromMillis, toMillis). */
-    private static boolean covers(List<WindowSpan> spans, long fromMillis, long toMillis) {
-        if (spans == null) {
-            return false;
-        }
-        List<WindowSpan> sorted = new ArrayList<>(spans);
+    /** The parts {@code [start, end)} of [fromMillis, toMillis) that the spans (any order, may be null) leave uncovered, in order. */
+    static List<long[]> uncovered(List<WindowSpan> spans, long fromMillis, long toMillis) {
+        List<WindowSpan> sorted = new ArrayList<>(spans == null ? List.of() : spans);
         sorted.sort(Comparator.comparingLong(WindowSpan::startMillis));
+        List<long[]> gaps = new ArrayList<>();
         long at = fromMillis;
         for (WindowSpan s : sorted) {
+            if (at >= toMillis) {
+                break;
+            }
             if (s.startMillis() > at) {
-                return false;
+                gaps.add(new long[] {at, Math.min(s.startMillis(), toMillis)});
             }
             at = Math.max(at, s.endMillis());
         }
-        return at >= toMillis;
+        if (at < toMillis) {
+            gaps.add(new long[] {at, toMillis});
+        }
+        return gaps;
     }
 
     /** Whether the range can hold a whole window of {@code r} (no overflow for "all time"). */
