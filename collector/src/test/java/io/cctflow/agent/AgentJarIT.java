@@ -5,6 +5,7 @@ import static io.cctflow.agent.ShippedJar.LOGS;
 import static io.cctflow.agent.ShippedJar.TEST_CLASSES;
 import static io.cctflow.agent.ShippedJar.java;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URL;
@@ -45,25 +46,33 @@ import io.cctflow.workload.PlainWorkload;
  */
 class AgentJarIT {
 
+    /** What the agent logs once its sender failed to reach the broker with a queued batch. */
+    private static final String KAFKA_UNREACHABLE = "[cctflow-agent] WARN Kafka unreachable, ";
+
     /** What a host JVM did. */
     private record Run(int exitCode, String stdout, String stderr, long exitedAtMillis) {
+    }
+
+    /** Done by the test while the host runs, given the host's stderr file. */
+    private interface WhileRunning {
+        void during(Path stderr) throws Exception;
     }
 
     @Test
     @Timeout(180)
     void hostRunsAndExitsNormallyWhileTheBrokerIsUnreachable() throws Exception {
-        // 10 s, not 3: on a loaded machine (load average 40 on 2 cores seen) the producer's
-        // first failed attempt (metadata wait of max.block.ms = 1 s after class loading) took
-        // longer than 3 s, and the warning asserted below never came
-        Run run = runHost("unreachable-broker",
-                "bootstrap.servers=127.0.0.1:1,service=t,version=v,flush=1000", "10000", "--await-agent");
+        // until the warning asserted below: on a loaded machine (load average 40 on 2 cores seen)
+        // the producer's first failed attempt (metadata wait of max.block.ms = 1 s after class
+        // loading) took longer than 3 s, so no fixed duration is safe
+        Run run = runHostUntilLogged("unreachable-broker",
+                "bootstrap.servers=127.0.0.1:1,service=t,version=v,flush=1000", KAFKA_UNREACHABLE);
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.stdout()).contains("workload done true");
         assertThat(run.stderr()).contains("[cctflow-agent] started: bootstrap.servers=127.0.0.1:1");
         // a batch was built and encoded by the relocated Avro and queued; the relocated producer
         // found no broker, so the sender backed off, and at exit the unsent batches were counted
-        assertThat(run.stderr()).contains("[cctflow-agent] WARN Kafka unreachable, ");
+        assertThat(run.stderr()).contains(KAFKA_UNREACHABLE);
         assertThat(run.stderr()).containsPattern("\\[cctflow-agent\\] \\d+ unsent batch\\(es\\) at exit, dropped");
         assertThat(run.stderr()).doesNotContain("flush failed", "NoClassDefFoundError",
                 "NoSuchMethodError", "SLF4J", "sampling stopped", "attached to a JVM");
@@ -86,9 +95,8 @@ class AgentJarIT {
     @Test
     @Timeout(120)
     void bootstrapServersThatDoNotResolveDisableNothingAndNeverStopTheHost() throws Exception {
-        Run run = runHost("unresolvable-broker",
-                "bootstrap.servers=kafka.cctflow.invalid:9092,service=t,version=v,flush=1000", "10000",
-                "--await-agent");
+        Run run = runHostUntilLogged("unresolvable-broker",
+                "bootstrap.servers=kafka.cctflow.invalid:9092,service=t,version=v,flush=1000", KAFKA_UNREACHABLE);
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.stdout()).contains("workload done true");
@@ -96,7 +104,7 @@ class AgentJarIT {
                 "[cctflow-agent] WARN cannot create the Kafka producer for kafka.cctflow.invalid:9092: ",
                 "[cctflow-agent] started: bootstrap.servers=kafka.cctflow.invalid:9092",
                 // tried again by the sender for the batches the flusher queued
-                "[cctflow-agent] WARN Kafka unreachable, ");
+                KAFKA_UNREACHABLE);
         assertThat(run.stderr()).containsPattern("\\[cctflow-agent\\] \\d+ unsent batch\\(es\\) at exit, dropped");
         assertThat(run.stderr()).doesNotContain("agent disabled", "agent stopped;", "NoClassDefFoundError");
         long doneAt = Long.parseLong(run.stdout().replaceAll("(?s).*workload done true at (\\d+).*", "$1"));
@@ -406,7 +414,30 @@ class AgentJarIT {
         return run(name, command);
     }
 
+    /**
+     * A host with {@link BusyWorkload} busy once the agent runs, until its stderr holds {@code
+     * logged} (at most 60 s): then the test's stop file ends the busy time and the host exits
+     * normally.
+     */
+    private static Run runHostUntilLogged(String name, String agentArgs, String logged) throws Exception {
+        Files.createDirectories(LOGS);
+        Path stop = LOGS.resolve(name + ".stop");
+        Files.deleteIfExists(stop);
+        List<String> command = List.of(java(), "-Xmx256m", "-javaagent:" + JAR + "=" + agentArgs, "-cp",
+                TEST_CLASSES.toString(), BusyWorkload.class.getName(), "60000", "--await-agent", stop.toString());
+        return run(name, command, err -> {
+            await("host logged " + logged).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> Files.readString(err, StandardCharsets.UTF_8).contains(logged));
+            Files.writeString(stop, "stop");
+        });
+    }
+
     private static Run run(String name, List<String> command) throws Exception {
+        return run(name, command, err -> {
+        });
+    }
+
+    private static Run run(String name, List<String> command, WhileRunning whileRunning) throws Exception {
         Files.createDirectories(LOGS);
         Path out = LOGS.resolve(name + ".stdout");
         Path err = LOGS.resolve(name + ".stderr");
@@ -414,6 +445,12 @@ class AgentJarIT {
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .start();
+        try {
+            whileRunning.during(err);
+        } catch (Exception | Error e) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw e;
+        }
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             throw new AssertionError("host JVM '" + name + "' did not exit within 120 s: "

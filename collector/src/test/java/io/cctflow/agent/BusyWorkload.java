@@ -1,6 +1,8 @@
 package io.cctflow.agent;
 
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
@@ -24,6 +26,10 @@ import jdk.jfr.RecordingState;
  * has ended (at most 60 s, else exit code 2), for tests where the agent gives up at start (no
  * JFR): {@code premain} starts that thread before {@code main} runs, so this cannot race it.
  *
+ * <p>A third argument, a file, ends the busy time early once that file exists (checked every
+ * 50 ms): a test that waits for what the agent logs ends the run then, instead of sitting out a
+ * duration long enough for a loaded machine.
+ *
  * <p>The system property {@value #DEPTH_PROPERTY} sets how deep the busy threads recurse
  * (default 12), for tests of truncated stacks.
  */
@@ -33,6 +39,7 @@ public final class BusyWorkload {
     /** System property: recursion depth of the busy threads. */
     static final String DEPTH_PROPERTY = "busy.depth";
     private static final int DEPTH = Integer.getInteger(DEPTH_PROPERTY, 12);
+    private static volatile boolean stopFileSeen;
 
     private BusyWorkload() {
     }
@@ -47,6 +54,9 @@ public final class BusyWorkload {
             System.out.println("agent start-up thread still running after 60 s");
             System.exit(2);
         }
+        if (args.length > 2) {
+            watchStopFile(Path.of(args[2]));
+        }
         long deadline = System.nanoTime() + millis * 1_000_000;
         ExecutorService pool = Executors.newFixedThreadPool(1);
         Future<Double> background = pool.submit(() -> work(deadline));
@@ -55,6 +65,21 @@ public final class BusyWorkload {
         System.out.println("jmx domains " + new TreeSet<>(Arrays.asList(
                 ManagementFactory.getPlatformMBeanServer().getDomains())));
         System.out.println("workload done " + (sum > 0) + " at " + System.currentTimeMillis());
+    }
+
+    private static void watchStopFile(Path stopFile) {
+        Thread watcher = new Thread(() -> {
+            try {
+                while (!Files.exists(stopFile)) {
+                    Thread.sleep(50); // polling a file the test writes
+                }
+                stopFileSeen = true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "busy-workload-stop-file");
+        watcher.setDaemon(true);
+        watcher.start();
     }
 
     private static boolean awaitAgent(long timeoutMillis) throws InterruptedException {
@@ -94,7 +119,7 @@ public final class BusyWorkload {
 
     private static double work(long deadlineNanos) {
         double sum = 0;
-        while (System.nanoTime() < deadlineNanos) {
+        while (System.nanoTime() < deadlineNanos && !stopFileSeen) {
             sum += recurse(DEPTH);
         }
         return sum;
