@@ -7,8 +7,9 @@ import java.util.List;
  * A count table ({@link SortedColumns}) summed as tables arrive, one at a time, equal to {@link
  * SortedColumns#sumAll} of all of them. A table whose keys the sum holds already is added in place
  * (no allocation): what a stream of windows of the same instances mostly is. A table with keys the
- * sum lacks waits until the waiting rows reach the sum's rows, and is then merged in with them
- * ({@link SortedColumns#sumAll}), so each row is merged in amortised O(1) times and what waits is
+ * sum lacks waits, and so does every table after it (without trying) until the waiting rows reach
+ * the sum's rows; they are then merged in together ({@link SortedColumns#sumAll}), so each row is
+ * merged in amortised O(1) times, at most one failed try is made per merge, and what waits is
  * bounded by the sum's size, never by the number of tables. Not thread-safe.
  */
 public final class RunningColumnSum {
@@ -21,6 +22,7 @@ public final class RunningColumnSum {
     private long waitingRows;
     private int[] at = new int[0];
     private boolean taken;
+    private boolean inPlace = true; // whether to try adding in place: no table failed since the last merge
 
     public RunningColumnSum(int columns, int keyColumns) {
         if (keyColumns < 1 || keyColumns > columns) {
@@ -56,9 +58,10 @@ public final class RunningColumnSum {
         if (at.length < n) {
             at = new int[Math.max(n, at.length * 2)];
         }
-        if (SortedColumns.addInPlace(sum, table, keyColumns, at)) {
+        if (inPlace && SortedColumns.addInPlace(sum, table, keyColumns, at)) {
             return;
         }
+        inPlace = false; // the sum lacks keys: the tables until the next merge wait without trying
         waiting.add(table);
         waitingRows += n;
         if (waitingRows >= Math.max(MIN_WAITING_ROWS, sum[0].length)) {
@@ -84,5 +87,6 @@ public final class RunningColumnSum {
         sum = SortedColumns.sumAll(waiting, keyColumns);
         waiting.clear();
         waitingRows = 0;
+        inPlace = true;
     }
 }
