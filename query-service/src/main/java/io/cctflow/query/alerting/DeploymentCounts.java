@@ -22,8 +22,9 @@ import java.util.TreeMap;
  * a time and each is added to its instance's and its slot's running sums ({@link RunningCounts})
  * as the driver streams it in, none held ({@link WindowReader#foldStoredWindows}): what a refresh
  * holds is bounded by the instances, the slots and the topology, not by how many windows
- * {@code alerting.window} spans. Equal to {@link WindowReader#sum} and {@link SideReplicates#of(List)} of the same
- * windows read whole: expanding counts is linear in their self counts. Not thread-safe.
+ * {@code alerting.window} spans. Equal to {@link WindowReader#sum} and {@link
+ * SideReplicates#of(List)} of the same windows read whole: expanding counts is linear in their
+ * self counts. Not thread-safe.
  */
 final class DeploymentCounts {
     /** Instances whose windows one read fetches. */
