@@ -59,6 +59,38 @@ class TreeCountsTest {
     }
 
     /**
+     * Counts summed as they arrive ({@link RunningCounts}) equal their one-pass sum, names and raw
+     * names included: parts of a partition (new nodes keep arriving: merged) and repeats of earlier
+     * parts (nothing new: added in place), some empty, some with raw thread names.
+     */
+    @Property(tries = 200)
+    void runningSumEqualsTheOnePassSum(@ForAll long seed, @ForAll @IntRange(min = 0, max = 300) int stacks,
+            @ForAll @IntRange(min = 0, max = 60) int parts) {
+        RandomStacks data = RandomStacks.generate(seed, stacks, 12, 5);
+        java.util.Random random = new java.util.Random(seed);
+        List<TreeCounts> counts = new ArrayList<>();
+        int from = 0;
+        for (int p = 0; p < parts; p++) {
+            TreeCounts c;
+            if (!counts.isEmpty() && random.nextInt(3) == 0) {
+                c = counts.get(random.nextInt(counts.size()));
+            } else {
+                int to = p == parts - 1 ? stacks : from + random.nextInt(stacks - from + 1);
+                c = TreeCounts.of(tree(data, from, to));
+                from = to;
+            }
+            if (random.nextInt(4) == 0) {
+                c = c.withRawThreadNames(RawThreadNames.of("pool-1-thread-" + random.nextInt(20), "main"));
+            }
+            counts.add(c);
+        }
+        RunningCounts running = new RunningCounts();
+        counts.forEach(running::add);
+
+        assertThat(running.counts()).isEqualTo(TreeCounts.sum(counts));
+    }
+
+    /**
      * Counts of a part of the samples taken over a tree that already holds other stacks (and gains
      * nodes meanwhile) = counts of a fresh tree with only that part: {@link StackCounts} against the
      * tree-per-batch reference.

@@ -114,15 +114,10 @@ public final class SortedColumns {
             if (at.length < n) {
                 at = new int[Math.max(n, at.length * 2)];
             }
-            if (findRows(acc, t, keyColumns, at)) {
-                for (int col = keyColumns; col < columns; col++) {
-                    long[] sums = acc[col];
-                    long[] counts = t[col];
-                    for (int r = 0; r < n; r++) {
-                        sums[at[r]] += counts[r];
-                    }
-                }
-            } else if (rest.isEmpty() && mergeBudget >= acc[0].length + n) {
+            if (addInPlace(acc, t, keyColumns, at)) {
+                continue;
+            }
+            if (rest.isEmpty() && mergeBudget >= acc[0].length + n) {
                 mergeBudget -= acc[0].length + n;
                 acc = sum(acc, t, keyColumns);
             } else {
@@ -134,6 +129,26 @@ public final class SortedColumns {
         }
         rest.add(0, acc);
         return hashSum(rest, keyColumns);
+    }
+
+    /**
+     * Adds the counts of {@code t} to those of {@code acc}, in place, when every key of {@code t} is
+     * in {@code acc} (both sorted by key; {@code at} at least as long as {@code t}, scratch); false,
+     * with {@code acc} untouched, when one is not.
+     */
+    static boolean addInPlace(long[][] acc, long[][] t, int keyColumns, int[] at) {
+        if (!findRows(acc, t, keyColumns, at)) {
+            return false;
+        }
+        int n = t[0].length;
+        for (int col = keyColumns; col < acc.length; col++) {
+            long[] sums = acc[col];
+            long[] counts = t[col];
+            for (int r = 0; r < n; r++) {
+                sums[at[r]] += counts[r];
+            }
+        }
+        return true;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.cctflow.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -121,6 +122,47 @@ class SortedColumnsTest {
     void sumAllEqualsSummingPerKeyInKeyOrder(@ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int tableCount,
             @ForAll @IntRange(min = 0, max = 200) int maxRows, @ForAll @IntRange(min = 1, max = 3) int keyColumns,
             @ForAll @IntRange(min = 1, max = 400) int keyRange) {
+        List<long[][]> tables = randomTables(seed, tableCount, maxRows, keyColumns, keyRange);
+        TreeMap<List<Long>, long[]> reference = sumsByKey(tables, keyColumns);
+        List<long[][]> copies = tables.stream().map(SortedColumnsTest::deepCopy).toList();
+
+        long[][] sum = SortedColumns.sumAll(tables, keyColumns);
+
+        assertMatches(sum, reference, keyColumns);
+        for (int t = 0; t < tables.size(); t++) {
+            assertThat(tables.get(t)).as("input table %d is not modified", t).isDeepEqualTo(copies.get(t));
+        }
+    }
+
+    /**
+     * The same tables added one at a time to a {@link RunningColumnSum} (in place, waiting, merged),
+     * against the same reference; no input modified, nothing added after the sum is taken.
+     */
+    @Property(tries = 300)
+    void runningSumEqualsSummingPerKeyInKeyOrder(@ForAll long seed, @ForAll @IntRange(min = 0, max = 40) int tableCount,
+            @ForAll @IntRange(min = 0, max = 300) int maxRows, @ForAll @IntRange(min = 1, max = 3) int keyColumns,
+            @ForAll @IntRange(min = 1, max = 3000) int keyRange) {
+        List<long[][]> tables = randomTables(seed, tableCount, maxRows, keyColumns, keyRange);
+        TreeMap<List<Long>, long[]> reference = sumsByKey(tables, keyColumns);
+        List<long[][]> copies = tables.stream().map(SortedColumnsTest::deepCopy).toList();
+        RunningColumnSum running = new RunningColumnSum(keyColumns + 2, keyColumns);
+
+        tables.forEach(running::add);
+        long[][] sum = running.table();
+
+        assertMatches(sum, reference, keyColumns);
+        for (int t = 0; t < tables.size(); t++) {
+            assertThat(tables.get(t)).as("input table %d is not modified", t).isDeepEqualTo(copies.get(t));
+        }
+        assertThatThrownBy(() -> running.add(copies.isEmpty() ? new long[keyColumns + 2][0] : copies.get(0)))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    /**
+     * Tables whose keys nest (a prefix of one key range), overlap (a shifted prefix) or are
+     * disjoint, some empty, each sorted and combined.
+     */
+    private static List<long[][]> randomTables(long seed, int tableCount, int maxRows, int keyColumns, int keyRange) {
         Random random = new Random(seed);
         int columns = keyColumns + 2;
         List<long[][]> tables = new ArrayList<>();
@@ -139,15 +181,7 @@ class SortedColumnsTest {
             }
             tables.add(SortedColumns.sortAndCombine(raw, keyColumns));
         }
-        TreeMap<List<Long>, long[]> reference = sumsByKey(tables, keyColumns);
-        List<long[][]> copies = tables.stream().map(SortedColumnsTest::deepCopy).toList();
-
-        long[][] sum = SortedColumns.sumAll(tables, keyColumns);
-
-        assertMatches(sum, reference, keyColumns);
-        for (int t = 0; t < tables.size(); t++) {
-            assertThat(tables.get(t)).as("input table %d is not modified", t).isDeepEqualTo(copies.get(t));
-        }
+        return tables;
     }
 
     /** The brute-force reference: every key of the tables with its two counts summed, in key order. */

@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
@@ -37,11 +39,20 @@ final class Reads {
     }
 
     <T> List<T> read(String query, Map<String, Object> params, Function<Record, T> map) {
+        return fold(query, params, ArrayList::new, (out, r) -> out.add(map.apply(r)));
+    }
+
+    /**
+     * The records of {@code query} folded into an accumulator as the driver streams them (none
+     * held beyond the driver's fetch): a fresh one from {@code fresh} for every run of the
+     * transaction, so a run the driver repeats (a transient error) starts from nothing.
+     */
+    <A> A fold(String query, Map<String, Object> params, Supplier<A> fresh, BiConsumer<A, Record> fold) {
         try (Session session = Sessions.open(driver, database)) {
             return session.executeRead(tx -> {
-                List<T> out = new ArrayList<>();
-                tx.run(query, params).forEachRemaining(r -> out.add(map.apply(r)));
-                return out;
+                A acc = fresh.get();
+                tx.run(query, params).forEachRemaining(r -> fold.accept(acc, r));
+                return acc;
             }, transaction);
         }
     }

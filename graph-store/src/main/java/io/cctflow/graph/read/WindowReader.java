@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Value;
@@ -178,13 +180,25 @@ public final class WindowReader {
      * instead of one per window.
      */
     public List<WindowCounts> storedWindows(Collection<String> executionKeys, long fromMillis, long toMillis) {
-        return WindowRows.read(reads, FineWindowBound.LOOKBACK + """
+        return foldStoredWindows(executionKeys, fromMillis, toMillis, ArrayList::new, List::add);
+    }
+
+    /**
+     * {@link #storedWindows} folded into an accumulator one window at a time, as the driver streams
+     * them, none held: what a caller that only sums the windows needs, in memory bounded by its
+     * sums, not by the windows. Each read (a read that met a window being rewritten is repeated,
+     * {@link WindowRows#read}) folds into a fresh accumulator from {@code fresh}; only the one of
+     * the read that succeeded is returned, so nothing is counted twice.
+     */
+    public <A> A foldStoredWindows(Collection<String> executionKeys, long fromMillis, long toMillis,
+            Supplier<A> fresh, BiConsumer<A, WindowCounts> fold) {
+        return WindowRows.fold(reads, FineWindowBound.LOOKBACK + """
                 MATCH (w:Window)
                 WHERE w.instance IN $keys AND w.resolution = $fine AND w.start > $from - longestFine
                   AND w.start < $to AND w.end > $from
                 """ + WindowRows.COLUMNS,
                 Reads.params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis,
-                        "fine", Resolution.FINE.property()));
+                        "fine", Resolution.FINE.property()), fresh, fold);
     }
 
     /**

@@ -9,9 +9,12 @@ import io.cctflow.graph.WindowChecksum;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.TruncationCounts;
 import io.cctflow.model.WindowCounts;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Value;
 
@@ -145,9 +148,26 @@ public final class WindowRows {
 
     static <T> List<T> read(Reads reads, String query, Map<String, Object> params,
             Function<Record, T> map) {
+        return foldRecords(reads, query, params, ArrayList::new, (out, r) -> out.add(map.apply(r)));
+    }
+
+    /**
+     * Windows read with {@code query} ({@link #COLUMNS}) folded into an accumulator one at a time,
+     * as they are decoded, none held: each read, the first and every repeat of a torn one ({@link
+     * #read}), folds into a fresh accumulator from {@code fresh}, and the one of a read that met a
+     * torn window is dropped, so what that read folded before is not counted twice.
+     */
+    static <A> A fold(Reads reads, String query, Map<String, Object> params, Supplier<A> fresh,
+            BiConsumer<A, WindowCounts> fold) {
+        return foldRecords(reads, query, params, fresh, (acc, r) -> fold.accept(acc, toWindow(r)));
+    }
+
+    /** {@link Reads#fold}, repeated as {@link #read} says when a window was torn. */
+    private static <A> A foldRecords(Reads reads, String query, Map<String, Object> params, Supplier<A> fresh,
+            BiConsumer<A, Record> fold) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return reads.read(query, params, map);
+                return reads.fold(query, params, fresh, fold);
             } catch (TornWindowException e) {
                 if (attempt >= TORN_READ_ATTEMPTS) {
                     throw new IllegalStateException(e.getMessage() + " in " + attempt + " reads in a row", e);

@@ -1,5 +1,6 @@
 package io.cctflow.query.alerting;
 
+import io.cctflow.core.RunningCounts;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.diff.stats.MethodSamples;
 import io.cctflow.graph.read.TopologyReader;
@@ -17,10 +18,13 @@ import java.util.TreeMap;
  * instance and per time slot before anything is made whole: the refresher's counts (the sum, made
  * whole, for the samples and the tree; the per-method tables of the instances and slots, for the
  * shift test, {@link TopologyReader#methodSamples}, no expansion built) at one walk per instance
- * and slot instead of one expansion per window, and with the windows of at most {@link #CHUNK}
- * instances in memory at a time (the sums are bounded by the instances and the topology, not by
- * the windows). Equal to {@link WindowReader#sum} and {@link SideReplicates#of(List)} of the same
- * windows read whole: expanding counts is linear in their self counts. Not thread-safe.
+ * and slot instead of one expansion per window. The windows are read {@link #CHUNK} instances at
+ * a time and each is added to its instance's and its slot's running sums ({@link RunningCounts})
+ * as the driver streams it in, none held ({@link WindowReader#foldStoredWindows}): what a refresh
+ * holds is bounded by the instances, the slots and the topology, not by how many windows
+ * {@code alerting.window} spans. Equal to {@link WindowReader#sum} and {@link
+ * SideReplicates#of(List)} of the same windows read whole: expanding counts is linear in their
+ * self counts. Not thread-safe.
  */
 final class DeploymentCounts {
     /** Instances whose windows one read fetches. */
@@ -48,21 +52,28 @@ final class DeploymentCounts {
     /** {@link #read(WindowReader, TopologyReader, List, long, long)}, {@code chunk} instances per read. */
     static DeploymentCounts read(WindowReader windows, TopologyReader topology, List<String> executionKeys,
             long fromMillis, long toMillis, int chunk) {
-        Map<String, TreeCounts> byInstance = new TreeMap<>();
-        Map<Long, List<TreeCounts>> bySlot = new TreeMap<>();
+        Map<String, RunningCounts> byInstance = new TreeMap<>();
+        Map<Long, RunningCounts> bySlot = new TreeMap<>();
         for (int from = 0; from < executionKeys.size(); from += chunk) {
             List<String> keys = executionKeys.subList(from, Math.min(executionKeys.size(), from + chunk));
-            Map<String, List<TreeCounts>> instance = new HashMap<>();
-            Map<Long, List<TreeCounts>> slot = new HashMap<>();
-            for (WindowCounts w : windows.storedWindows(keys, fromMillis, toMillis)) {
-                instance.computeIfAbsent(w.executionKey(), k -> new ArrayList<>()).add(w.counts());
-                slot.computeIfAbsent(w.windowStartMillis(), k -> new ArrayList<>()).add(w.counts());
-            }
-            instance.forEach((k, v) -> byInstance.merge(k, TreeCounts.sum(v), (a, b) -> TreeCounts.sum(List.of(a, b))));
-            slot.forEach((k, v) -> bySlot.computeIfAbsent(k, s -> new ArrayList<>()).add(TreeCounts.sum(v)));
+            // summed as the windows stream in; a read repeated (a torn window) starts from new sums
+            ReadSums read = windows.foldStoredWindows(keys, fromMillis, toMillis, ReadSums::new, ReadSums::add);
+            read.instance.forEach((k, v) -> byInstance.computeIfAbsent(k, x -> new RunningCounts()).add(v.counts()));
+            read.slot.forEach((k, v) -> bySlot.computeIfAbsent(k, x -> new RunningCounts()).add(v.counts()));
         }
-        return new DeploymentCounts(topology, List.copyOf(byInstance.values()),
-                bySlot.values().stream().map(TreeCounts::sum).toList());
+        return new DeploymentCounts(topology, byInstance.values().stream().map(RunningCounts::counts).toList(),
+                bySlot.values().stream().map(RunningCounts::counts).toList());
+    }
+
+    /** The sums of one read's windows, per instance and per slot, in the order the windows came. */
+    private static final class ReadSums {
+        private final Map<String, RunningCounts> instance = new HashMap<>();
+        private final Map<Long, RunningCounts> slot = new HashMap<>();
+
+        void add(WindowCounts w) {
+            instance.computeIfAbsent(w.executionKey(), k -> new RunningCounts()).add(w.counts());
+            slot.computeIfAbsent(w.windowStartMillis(), k -> new RunningCounts()).add(w.counts());
+        }
     }
 
     /** All samples of the windows (the root's total). */

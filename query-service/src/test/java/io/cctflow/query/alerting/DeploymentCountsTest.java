@@ -84,6 +84,45 @@ class DeploymentCountsTest {
         }
     }
 
+    /**
+     * More instances and slots than one read holds, each window added to running sums as it
+     * streams in ({@link WindowReader#foldStoredWindows}): every instance's and slot's table, and
+     * the whole sum (thread and method tables too), equal those of the windows read whole.
+     */
+    @Test
+    void sumsFoldedAsTheWindowsStreamInEqualThoseOfTheWindowsReadWhole() {
+        for (long seed = 11; seed <= 13; seed++) {
+            TestServers.get().cleanNeo4j();
+            GraphSchema.ensure(driver, "");
+            Random random = new Random(seed);
+            StoredProfiles store = new StoredProfiles(new GraphWriter(driver, ""));
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < 10 + random.nextInt(8); i++) {
+                ExecutionId e = new ExecutionId("svc", "v1", "i" + i);
+                keys.add(e.key());
+                for (int m = 0; m < 10; m++) {
+                    if (random.nextInt(5) > 0) {
+                        store.write(e, NOW - m * MINUTE, Profiles.random(random, 1 + random.nextInt(60), 10, ALPHABET)
+                                .tree(), METHODS);
+                    }
+                }
+            }
+            long from = NOW - 8 * MINUTE - 1;
+            int chunk = 1 + random.nextInt(7);
+            List<WindowCounts> whole = new WindowReader(driver, "").windows(keys, from, NOW + MINUTE);
+            SideReplicates expected = SideReplicates.of(whole);
+
+            DeploymentCounts counts = DeploymentCounts.read(new WindowReader(driver, ""), new TopologyReader(driver, ""),
+                    keys, from, NOW + MINUTE, chunk);
+
+            String what = "seed " + seed + ", chunk " + chunk;
+            assertThat(text(counts.replicates().instances())).as(what).isEqualTo(text(expected.instances()))
+                    .hasSizeGreaterThan(chunk);
+            assertThat(text(counts.replicates().windows())).as(what).isEqualTo(text(expected.windows())).hasSize(10);
+            assertThat(counts.sum()).as(what).isEqualTo(WindowReader.sum(whole));
+        }
+    }
+
     private static List<String> text(List<MethodSamples> replicates) {
         return replicates.stream().map(r -> Arrays.toString(r.methodIds()) + Arrays.toString(r.methodSamples())
                 + Arrays.toString(r.selfSamples()) + r.samples()).toList();
