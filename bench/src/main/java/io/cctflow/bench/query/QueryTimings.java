@@ -71,9 +71,25 @@ final class QueryTimings {
      */
     Timing methodMetrics(Duration range, double goalMillis, boolean cold, int instance, Runnable clearCache)
             throws IOException, InterruptedException {
-        return series(range, 0, goalMillis, cold, clearCache, "method metrics, " + describe(range) + ", " + whom(instance)
-                + (cold ? ", cold" : ", warm"), "GET /api/v1/metrics/method, " + options.repetitions() + " different"
-                + " methods", (k, from, to) -> checkedMetrics(methods.get(k), instance, from, to));
+        return series(behindEnd(range, 0), goalMillis, cold, clearCache, "method metrics, " + describe(range) + ", "
+                + whom(instance) + (cold ? ", cold" : ", warm"), "GET /api/v1/metrics/method, " + options.repetitions()
+                + " different methods, ranges not aligned to hours",
+                (k, from, to) -> checkedMetrics(methods.get(k), instance, from, to));
+    }
+
+    /**
+     * {@link #methodMetrics} of the whole fleet, cold, over ranges that end at the dataset's end: a
+     * "last 3 hours" read of a live deployment, which reads the minutes the roll-up pass has not
+     * summed yet as fine windows, one per instance and minute (on a store made live by {@code
+     * --phase live}: the last {@code rollup.minute-settle}). The k-th range starts k windows later
+     * than {@code range} before the end, so no call's plan or tree is another's.
+     */
+    Timing methodMetricsAtEnd(Duration range, double goalMillis, Runnable clearCache)
+            throws IOException, InterruptedException {
+        return series(atEnd(range, 0), goalMillis, true, clearCache, "method metrics, " + describe(range)
+                + " ending at the dataset's end (live edge), " + whom(-1) + ", cold", "GET /api/v1/metrics/method, "
+                + options.repetitions() + " different methods, starts one window apart",
+                (k, from, to) -> checkedMetrics(methods.get(k), -1, from, to));
     }
 
     /**
@@ -84,14 +100,28 @@ final class QueryTimings {
      */
     Timing topMethods(Duration range, double goalMillis, boolean cold, Runnable clearCache)
             throws IOException, InterruptedException {
-        return series(range, methods.size(), goalMillis, cold, clearCache, "top methods (both calls of the hot-methods table), "
-                + describe(range) + ", " + whom(-1) + (cold ? ", cold" : ", warm"),
-                "GET /api/v1/metrics/top by=self then by=method, top=500", (k, from, to) -> {
-                    ApiClient.Call bySelf = checkedTop("self", from, to);
-                    ApiClient.Call byMethod = checkedTop("method", from, to);
-                    return new ApiClient.Call(bySelf.millis() + byMethod.millis(), bySelf.bytes() + byMethod.bytes(),
-                            byMethod.body());
-                });
+        return series(behindEnd(range, methods.size()), goalMillis, cold, clearCache,
+                "top methods (both calls of the hot-methods table), " + describe(range) + ", " + whom(-1)
+                + (cold ? ", cold" : ", warm"), "GET /api/v1/metrics/top by=self then by=method, top=500, ranges not"
+                + " aligned to hours", this::checkedTable);
+    }
+
+    /**
+     * {@link #topMethods}, cold, over ranges ending at the dataset's end as {@link
+     * #methodMetricsAtEnd}'s, other than theirs (the tree cache would serve them).
+     */
+    Timing topMethodsAtEnd(Duration range, double goalMillis, Runnable clearCache)
+            throws IOException, InterruptedException {
+        return series(atEnd(range, methods.size()), goalMillis, true, clearCache, "top methods (both calls of the hot-methods table), "
+                + describe(range) + " ending at the dataset's end (live edge), " + whom(-1) + ", cold",
+                "GET /api/v1/metrics/top by=self then by=method, top=500, starts one window apart", this::checkedTable);
+    }
+
+    /** The hot-methods table's two calls one after the other, timed together. */
+    private ApiClient.Call checkedTable(int k, long from, long to) throws IOException, InterruptedException {
+        ApiClient.Call bySelf = checkedTop("self", from, to);
+        ApiClient.Call byMethod = checkedTop("method", from, to);
+        return new ApiClient.Call(bySelf.millis() + byMethod.millis(), bySelf.bytes() + byMethod.bytes(), byMethod.body());
     }
 
     /** One call of a series: the {@code k}-th, over [from, to), checked. */
@@ -99,18 +129,39 @@ final class QueryTimings {
         ApiClient.Call call(int k, long from, long to) throws IOException, InterruptedException;
     }
 
-    /** {@code shift}: the series' ranges are those of calls {@code shift, shift + 1, ...} ({@link #offset}). */
-    private Timing series(Duration range, int shift, double goalMillis, boolean cold, Runnable clearCache, String what,
+    /** The range [from, to) of the {@code k}-th call of a series. */
+    private interface Ranges {
+        long[] of(int k);
+    }
+
+    /** Ranges of {@code range} ending {@link #offset} before the dataset's end, those of calls {@code shift, shift + 1, ...}. */
+    private Ranges behindEnd(Duration range, int shift) {
+        return k -> {
+            long to = dataset.toMillis() - offset(range, shift + k);
+            return new long[] {to - range.toMillis(), to};
+        };
+    }
+
+    /**
+     * Ranges ending at the dataset's end, those of calls {@code shift, shift + 1, ...}: the k-th
+     * starting k windows later than {@code range} before it.
+     */
+    private Ranges atEnd(Duration range, int shift) {
+        return k -> new long[] {dataset.toMillis() - range.toMillis() + (shift + k) * dataset.windowMillis(),
+                dataset.toMillis()};
+    }
+
+    private Timing series(Ranges ranges, double goalMillis, boolean cold, Runnable clearCache, String what,
             String detail, RangeCall each) throws IOException, InterruptedException {
         clearCache.run();
         double first = 0;
         List<Double> timed = new ArrayList<>();
         for (int k = 0; k < methods.size(); k++) {
-            long to = dataset.toMillis() - offset(range, shift + k);
+            long[] range = ranges.of(k);
             if (cold) {
                 clearCache.run();
             }
-            ApiClient.Call call = each.call(k, to - range.toMillis(), to);
+            ApiClient.Call call = each.call(k, range[0], range[1]);
             if (k == 0) {
                 first = call.millis();
             }
@@ -118,7 +169,7 @@ final class QueryTimings {
                 timed.add(call.millis());
             }
         }
-        return new Timing(what, detail + ", ranges not aligned to hours; " + (cold
+        return new Timing(what, detail + "; " + (cold
                 ? "window cache emptied before every call: every window decoded from Neo4j"
                 : "window cache kept across the calls (emptied before the first): the windows earlier calls read"
                         + " come from it, the moving edges from Neo4j"), first, timed, 0.95, goalMillis);
