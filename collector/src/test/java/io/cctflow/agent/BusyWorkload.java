@@ -26,9 +26,9 @@ import jdk.jfr.RecordingState;
  * has ended (at most 60 s, else exit code 2), for tests where the agent gives up at start (no
  * JFR): {@code premain} starts that thread before {@code main} runs, so this cannot race it.
  *
- * <p>A third argument, a file, ends the busy time early once that file exists (checked every
- * 50 ms): a test that waits for what the agent logs ends the run then, instead of sitting out a
- * duration long enough for a loaded machine.
+ * <p>A third argument, a file, ends the busy time early once that file exists (checked between
+ * rounds of work, as {@link StoppableWorkload} does): a test that waits for what the agent logs
+ * ends the run then, instead of sitting out a duration long enough for a loaded machine.
  *
  * <p>The system property {@value #DEPTH_PROPERTY} sets how deep the busy threads recurse
  * (default 12), for tests of truncated stacks.
@@ -39,7 +39,6 @@ public final class BusyWorkload {
     /** System property: recursion depth of the busy threads. */
     static final String DEPTH_PROPERTY = "busy.depth";
     private static final int DEPTH = Integer.getInteger(DEPTH_PROPERTY, 12);
-    private static volatile boolean stopFileSeen;
 
     private BusyWorkload() {
     }
@@ -54,32 +53,15 @@ public final class BusyWorkload {
             System.out.println("agent start-up thread still running after 60 s");
             System.exit(2);
         }
-        if (args.length > 2) {
-            watchStopFile(Path.of(args[2]));
-        }
+        Path stopFile = args.length > 2 ? Path.of(args[2]) : null;
         long deadline = System.nanoTime() + millis * 1_000_000;
         ExecutorService pool = Executors.newFixedThreadPool(1);
-        Future<Double> background = pool.submit(() -> work(deadline));
-        double sum = work(deadline) + background.get();
+        Future<Double> background = pool.submit(() -> work(deadline, stopFile));
+        double sum = work(deadline, stopFile) + background.get();
         pool.shutdown();
         System.out.println("jmx domains " + new TreeSet<>(Arrays.asList(
                 ManagementFactory.getPlatformMBeanServer().getDomains())));
         System.out.println("workload done " + (sum > 0) + " at " + System.currentTimeMillis());
-    }
-
-    private static void watchStopFile(Path stopFile) {
-        Thread watcher = new Thread(() -> {
-            try {
-                while (!Files.exists(stopFile)) {
-                    Thread.sleep(50); // polling a file the test writes
-                }
-                stopFileSeen = true;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "busy-workload-stop-file");
-        watcher.setDaemon(true);
-        watcher.start();
     }
 
     private static boolean awaitAgent(long timeoutMillis) throws InterruptedException {
@@ -117,10 +99,14 @@ public final class BusyWorkload {
                 .anyMatch(t -> t.getName().equals(threadName));
     }
 
-    private static double work(long deadlineNanos) {
+    /** Busy until the deadline, or until {@code stopFile} (may be null) exists, looked for every 200 rounds. */
+    private static double work(long deadlineNanos, Path stopFile) {
         double sum = 0;
-        while (System.nanoTime() < deadlineNanos && !stopFileSeen) {
+        for (long round = 1; System.nanoTime() < deadlineNanos; round++) {
             sum += recurse(DEPTH);
+            if (stopFile != null && round % 200 == 0 && Files.exists(stopFile)) {
+                break;
+            }
         }
         return sum;
     }
