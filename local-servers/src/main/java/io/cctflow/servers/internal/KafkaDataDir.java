@@ -15,6 +15,8 @@ import io.cctflow.servers.ServerStartException;
 public final class KafkaDataDir {
 
     public static final String PORTS_FILE = "ports.properties";
+    /** Pairs of free ports picked before a busy one is an error. */
+    private static final int PICK_ATTEMPTS = 10;
     public static final String LOG_FILE = "kafka.log";
 
     /** The client and controller ports of a broker. */
@@ -63,22 +65,25 @@ public final class KafkaDataDir {
                     + storedController + " (see " + file + "); it cannot change to " + requestedController
                     + ". Use that port, or a new data directory.");
         }
-        int[] fresh = Ports.free(2);
-        int broker = firstNonZero(requestedBroker, storedBroker, fresh[0]);
-        int controller = firstNonZero(requestedController, storedController, fresh[1]);
         // a port picked free a moment ago can be busy now (another process, or a child starting
         // beside this one, took it): pick again a few times before giving up. Requested and
-        // stored ports stay what they are.
-        for (int attempt = 1; attempt < 5 && !(Ports.isFree(broker) && Ports.isFree(controller)); attempt++) {
-            fresh = Ports.free(2);
+        // stored ports stay what they are. Ports found free are used as found: probing them a second
+        // time only adds a moment in which they can be taken
+        int broker;
+        int controller;
+        boolean free;
+        int attempt = 0;
+        do {
+            int[] fresh = Ports.free(2);
             broker = firstNonZero(requestedBroker, storedBroker, fresh[0]);
             controller = firstNonZero(requestedController, storedController, fresh[1]);
-        }
+            free = Ports.isFree(broker) && Ports.isFree(controller);
+        } while (!free && ++attempt < PICK_ATTEMPTS);
         if (broker == controller) {
             throw new ServerStartException("Kafka broker and controller ports must differ, both are " + broker);
         }
         for (int port : new int[] {broker, controller}) {
-            if (!Ports.isFree(port)) {
+            if (!free && !Ports.isFree(port)) {
                 throw new ServerStartException("Port " + port + " on " + Ports.LOOPBACK + " is in use, so Kafka cannot"
                         + " start on data directory " + dir + ". Is a broker on this directory still running?"
                         + " Ports are kept in " + file + " so that restarts reuse them.");
