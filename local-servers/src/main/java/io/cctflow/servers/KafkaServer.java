@@ -11,10 +11,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import io.cctflow.servers.internal.KafkaBrokerMain;
 import io.cctflow.servers.internal.KafkaDataDir;
 import io.cctflow.servers.internal.KafkaProcess;
+import io.cctflow.servers.internal.PortTakenException;
 import io.cctflow.servers.internal.Ports;
 import io.cctflow.servers.internal.Topics;
 import org.slf4j.Logger;
@@ -160,6 +162,9 @@ public final class KafkaServer implements AutoCloseable {
     /** Options for {@link KafkaServer}; not thread-safe. */
     public static final class Builder {
 
+        /** Starts on a new data directory, each on ports picked afresh, before a taken port is an error. */
+        static final int PORT_ATTEMPTS = 3;
+
         private final Path dataDir;
         private int port;
         private int controllerPort;
@@ -167,6 +172,7 @@ public final class KafkaServer implements AutoCloseable {
         private String maxHeap = "512m";
         private final Map<String, String> properties = new LinkedHashMap<>();
         private final List<String> jvmOptions = new ArrayList<>();
+        private Consumer<KafkaDataDir.KafkaPorts> beforeLaunch = ports -> { };
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -214,22 +220,48 @@ public final class KafkaServer implements AutoCloseable {
             return this;
         }
 
+        /** Test hook: called with the ports of each attempt before the broker is launched on them. */
+        Builder beforeLaunch(Consumer<KafkaDataDir.KafkaPorts> beforeLaunch) {
+            this.beforeLaunch = Objects.requireNonNull(beforeLaunch, "beforeLaunch");
+            return this;
+        }
+
         /**
-         * Formats the storage if needed, starts the broker and waits until it answers.
+         * Formats the storage if needed, starts the broker and waits until it answers. On a new
+         * data directory with no port set, a port picked free can be taken by another process
+         * before the broker binds it (the broker binds seconds later, once its JVM is up): then
+         * the directory is formatted again on other ports, up to {@value #PORT_ATTEMPTS} times.
          *
-         * @throws ServerStartException if a stored port is busy, the broker exits, or it does
-         *                              not answer within the start timeout
+         * @throws ServerStartException if a set or stored port is busy, the broker exits, or it
+         *                              does not answer within the start timeout
          */
         public KafkaServer start() {
             long startNanos = System.nanoTime();
             KafkaDataDir data = new KafkaDataDir(dataDir);
+            int attempts = port == 0 && controllerPort == 0 && !data.isFormatted() ? PORT_ATTEMPTS : 1;
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return startOnce(data, startNanos);
+                } catch (PortTakenException e) {
+                    if (attempt >= attempts) {
+                        throw e;
+                    }
+                    LOG.warn("Kafka could not bind its ports on {}; formatting again on other ports ({} of {}): {}",
+                            data.path(), attempt + 1, attempts, e.getMessage().lines().findFirst().orElse(""));
+                    data.forgetFormat();
+                }
+            }
+        }
+
+        private KafkaServer startOnce(KafkaDataDir data, long startNanos) {
             KafkaDataDir.KafkaPorts ports = data.resolvePorts(port, controllerPort);
             data.writeConfig(ports, properties);
+            beforeLaunch.accept(ports);
             Process process = KafkaProcess.launch(data, !data.isFormatted(), maxHeap, jvmOptions);
             try {
                 KafkaProcess.awaitReady(process, data, ports.broker(), startNanos, startTimeout);
             } catch (RuntimeException e) {
-                process.destroyForcibly();
+                stopForcibly(process);
                 throw e;
             }
             Duration startupTime = Duration.ofNanos(System.nanoTime() - startNanos);
@@ -237,6 +269,16 @@ public final class KafkaServer implements AutoCloseable {
             LOG.info("Kafka ready on {} (controller {}) in {} ms, pid {}, data {}", server.bootstrapServers(),
                     ports.controller(), startupTime.toMillis(), process.pid(), data.path());
             return server;
+        }
+
+        /** Kills a child that did not come up and waits for it, so that its files can be reused. */
+        private static void stopForcibly(Process process) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
 
         private static int requirePort(int port) {

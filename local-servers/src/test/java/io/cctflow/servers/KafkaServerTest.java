@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.cctflow.servers.internal.KafkaDataDir;
+import io.cctflow.servers.internal.Ports;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -65,6 +71,61 @@ class KafkaServerTest {
                 .isInstanceOf(ServerStartException.class)
                 .hasMessageContaining("controller port " + controllerPort)
                 .hasMessageContaining(dataDir.toString());
+    }
+
+    /**
+     * Another process takes the broker's port after it was picked free and before the broker
+     * binds it: the new directory is formatted again on other ports and the broker serves.
+     */
+    @Test
+    void aPortTakenBeforeTheBrokerBindsItIsReplacedByAnother() throws Exception {
+        List<KafkaDataDir.KafkaPorts> tried = new ArrayList<>();
+        List<ServerSocket> taken = new ArrayList<>();
+        try {
+            KafkaServer.Builder builder = KafkaServer.builder(dataDir).beforeLaunch(ports -> {
+                tried.add(ports);
+                if (tried.size() == 1) {
+                    taken.add(bind(ports.broker()));
+                }
+            });
+            try (KafkaServer server = builder.start()) {
+                assertThat(tried).as("ports of each launch").hasSize(2);
+                assertThat(server.port()).isEqualTo(tried.get(1).broker()).isNotEqualTo(tried.get(0).broker());
+                assertThat(Files.readString(dataDir.resolve(KafkaServer.LOG_FILE))).contains("Address already in use");
+                server.createTopic("after-retry", 1, Map.of());
+                try (KafkaProducer<String, String> producer = KafkaClients.producer(server.bootstrapServers())) {
+                    producer.send(new ProducerRecord<>("after-retry", "k", "served")).get();
+                }
+                assertThat(readAll(server.bootstrapServers(), "after-retry", 1)).containsExactly("served");
+            }
+        } finally {
+            for (ServerSocket socket : taken) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void aSetPortThatIsTakenFailsWithoutRetrying() throws Exception {
+        try (ServerSocket busy = bind(0)) {
+            List<KafkaDataDir.KafkaPorts> tried = new ArrayList<>();
+            assertThatThrownBy(() -> KafkaServer.builder(dataDir).port(busy.getLocalPort())
+                    .beforeLaunch(tried::add).start())
+                    .isInstanceOf(ServerStartException.class)
+                    .hasMessageContaining("Port " + busy.getLocalPort() + " on 127.0.0.1 is in use")
+                    .hasMessageContaining("LISTEN");
+            assertThat(tried).as("no broker launched").isEmpty();
+        }
+    }
+
+    private static ServerSocket bind(int port) {
+        try {
+            ServerSocket socket = new ServerSocket();
+            socket.bind(new InetSocketAddress(InetAddress.getByName(Ports.LOOPBACK), port));
+            return socket;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.cctflow.servers.internal;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -52,7 +54,8 @@ public final class KafkaDataDir {
      * the stored one, then a free one; the controller port cannot change once formatted,
      * because the KRaft metadata log holds the voter's address.
      *
-     * @throws ServerStartException if the controller port would change or a port is busy
+     * @throws ServerStartException if the controller port would change
+     * @throws PortTakenException   if a port is busy
      */
     public KafkaPorts resolvePorts(int requestedBroker, int requestedController) {
         Path file = dir.resolve(PORTS_FILE);
@@ -84,14 +87,29 @@ public final class KafkaDataDir {
         }
         for (int port : new int[] {broker, controller}) {
             if (!free && !Ports.isFree(port)) {
-                throw new ServerStartException("Port " + port + " on " + Ports.LOOPBACK + " is in use, so Kafka cannot"
-                        + " start on data directory " + dir + ". Is a broker on this directory still running?"
+                throw new PortTakenException("Port " + port + " on " + Ports.LOOPBACK + " is in use, so Kafka cannot"
+                        + " start on data directory " + dir + " (" + PortHolders.describe(port) + ", after " + attempt
+                        + " picks). Is a broker on this directory still running?"
                         + " Ports are kept in " + file + " so that restarts reuse them.");
             }
         }
         PropertiesFiles.write(file, Map.of("broker.port", Integer.toString(broker),
                 "controller.port", Integer.toString(controller)), "ports of this Kafka data directory, reused on restart");
         return new KafkaPorts(broker, controller);
+    }
+
+    /**
+     * Forgets a format and the ports of a start that never served (its ports were taken): the
+     * next start formats again on other ports. Only for a directory this start formatted itself,
+     * since the partitions go too.
+     */
+    public void forgetFormat() {
+        Directories.deleteRecursively(dir.resolve("logs"));
+        try {
+            Files.deleteIfExists(dir.resolve(PORTS_FILE));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not delete " + dir.resolve(PORTS_FILE), e);
+        }
     }
 
     /** Writes {@code server.properties} for a combined broker+controller node, then {@code overrides}. */

@@ -4,6 +4,8 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +26,10 @@ import org.apache.kafka.common.Node;
 public final class KafkaProcess {
 
     private static final int LOG_TAIL_LINES = 40;
+    /** How the broker's log says a listener could not bind its port (the JDK's BindException message). */
+    /** Our line in {@code kafka.log} before each start's own. */
+    private static final String START_LINE = " starting Kafka: ";
+    private static final String BIND_FAILURE = "Address already in use";
 
     private KafkaProcess() {
     }
@@ -60,7 +66,7 @@ public final class KafkaProcess {
         command.add(KafkaBrokerMain.class.getName());
         command.addAll(brokerOptions);
         command.add(data.configFile().toString());
-        data.appendToLog("cctflow: " + Instant.now() + " starting Kafka: "
+        data.appendToLog("cctflow: " + Instant.now() + START_LINE
                 + String.join(" ", command.subList(command.indexOf(KafkaBrokerMain.class.getName()), command.size())));
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(data.path().toFile())
@@ -156,10 +162,29 @@ public final class KafkaProcess {
         }
     }
 
-    private static void checkAlive(Process process, KafkaDataDir data) {
-        if (!process.isAlive()) {
-            throw new ServerStartException("Kafka exited with code " + process.exitValue() + " while starting; last lines of "
-                    + data.logFile() + ":\n" + LogTail.of(data.logFile(), LOG_TAIL_LINES));
+    /** What {@code kafka.log} holds since the last start's line ({@link #launch}), or "" if unreadable. */
+    private static String thisStartLog(KafkaDataDir data) {
+        try {
+            String log = Files.readString(data.logFile(), StandardCharsets.UTF_8);
+            return log.substring(Math.max(0, log.lastIndexOf(START_LINE)));
+        } catch (IOException | RuntimeException e) {
+            return "";
         }
+    }
+
+    /**
+     * @throws PortTakenException   if the process exited because a port was in use
+     * @throws ServerStartException if it exited for another reason
+     */
+    private static void checkAlive(Process process, KafkaDataDir data) {
+        if (process.isAlive()) {
+            return;
+        }
+        String tail = "; last lines of " + data.logFile() + ":\n" + LogTail.of(data.logFile(), LOG_TAIL_LINES);
+        String exited = "Kafka exited with code " + process.exitValue() + " while starting";
+        String bindFailure = thisStartLog(data).lines().filter(line -> line.contains(BIND_FAILURE)).findFirst()
+                .orElse(null);
+        throw bindFailure != null ? new PortTakenException(exited + ", a port taken: " + bindFailure.strip() + tail)
+                : new ServerStartException(exited + tail);
     }
 }

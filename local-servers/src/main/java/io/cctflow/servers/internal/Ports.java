@@ -2,6 +2,7 @@ package io.cctflow.servers.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -56,13 +57,20 @@ public final class Ports {
         return free(1)[0];
     }
 
-    /** True if nothing listens on {@code port} of the loopback interface right now. */
+    /**
+     * True if a server could bind {@code port} of the loopback interface right now.
+     *
+     * @throws UncheckedIOException if the probe failed for another reason than the port being in
+     *                              use (no file descriptors left, say): that is not a busy port
+     */
     public static boolean isFree(int port) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
             return true;
-        } catch (IOException e) {
+        } catch (BindException e) {
             return false;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not probe port " + port + " on " + LOOPBACK + ": " + e, e);
         }
     }
 
