@@ -193,12 +193,12 @@ public final class SamplesJob {
     public static Sinks productionSinks(SamplesJobConfig config) {
         Duration delay = Duration.ofMillis(500);
         return new Sinks(
-                new Neo4jSink<>(config.graph(), new TopologyWrite(config.topologyRecentIds()), 200, delay, config.neo4jRetryBudget()),
-                new Neo4jSink<>(config.graph(), GraphWriter::addContributions, 200, delay, config.neo4jRetryBudget()),
+                new Neo4jSink<>(config.graph(), new TopologyWrite(config.topologyRecentIds()), 200, delay, config.neo4jRetry()),
+                new Neo4jSink<>(config.graph(), GraphWriter::addContributions, 200, delay, config.neo4jRetry()),
                 deadLetterSink(config),
                 // a new definition may relabel millions of nodes: large buffers, few transactions
-                new Neo4jSink<>(config.graph(), GraphWriter::writeNodeTasks, 20_000, delay, config.neo4jRetryBudget()),
-                new Neo4jSink<>(config.graph(), TaskDefinitionChange::write, 200, delay, config.neo4jRetryBudget()));
+                new Neo4jSink<>(config.graph(), GraphWriter::writeNodeTasks, 20_000, delay, config.neo4jRetry()),
+                new Neo4jSink<>(config.graph(), TaskDefinitionChange::write, 200, delay, config.neo4jRetry()));
     }
 
     /** The dead-letter topic as a sink; every pipeline of the job dead-letters there. */
@@ -209,7 +209,7 @@ public final class SamplesJob {
     /** The code fingerprints' sink: one write per buffer of classes ({@link GraphWriter#writeCode}). */
     public static Sink<CodeClassRecord> codeSink(SamplesJobConfig config) {
         return new Neo4jSink<>(config.graph(), GraphWriter::writeCode, 200, Duration.ofMillis(500),
-                config.neo4jRetryBudget());
+                config.neo4jRetry());
     }
 
     /**

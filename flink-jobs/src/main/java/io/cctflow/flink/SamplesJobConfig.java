@@ -5,6 +5,7 @@ import io.cctflow.core.config.ConfigDef;
 import io.cctflow.core.config.ConfigKey;
 import io.cctflow.core.config.ConfigSources;
 import io.cctflow.core.config.ValueParsers;
+import io.cctflow.flink.sink.Neo4jRetry;
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.GraphStoreKeys;
 import io.cctflow.graph.read.WindowReader;
@@ -37,7 +38,7 @@ public record SamplesJobConfig(
         int treeCacheSize,
         int topologyRecentIds,
         GraphStoreConfig graph,
-        Duration neo4jRetryBudget,
+        Neo4jRetry neo4jRetry,
         boolean bounded) {
 
     public static final String BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
@@ -61,6 +62,8 @@ public record SamplesJobConfig(
     public static final String NEO4J_PASSWORD = GraphStoreKeys.PASSWORD.name();
     public static final String NEO4J_DATABASE = GraphStoreKeys.DATABASE.name();
     public static final String NEO4J_RETRY = "neo4j.retry.max-time";
+    public static final String NEO4J_RETRY_MAX_DELAY = "neo4j.retry.max-delay";
+    public static final String NEO4J_TRANSACTION_RETRY = "neo4j.retry.transaction-time";
     public static final String BOUNDED = "bounded";
 
     private static final ConfigKey<String> BOOTSTRAP_SERVERS_KEY = ConfigKey.of(BOOTSTRAP_SERVERS,
@@ -106,6 +109,11 @@ public record SamplesJobConfig(
             ValueParsers.integer(0, Integer.MAX_VALUE), "250000", "node ids each topology writer remembers as written (two generations of this many, ~48 bytes each), so nodes other instances of a service already created are not written again; 0: write every node new to its instance");
     private static final ConfigKey<Duration> NEO4J_RETRY_KEY = ConfigKey.of(NEO4J_RETRY,
             ValueParsers.nonNegativeDuration(), "10m", "while Neo4j is unavailable, writes are retried (the job backpressured) this long before the job restarts from its last checkpoint");
+    private static final ConfigKey<Duration> NEO4J_RETRY_MAX_DELAY_KEY = ConfigKey.of(NEO4J_RETRY_MAX_DELAY,
+            ValueParsers.positiveDuration().check(d -> d.compareTo(Neo4jRetry.FIRST_DELAY) >= 0, "must be at least 200ms"),
+            "15s", "longest wait between two tries of a write while Neo4j is unavailable (jittered exponential backoff from 200 ms)");
+    private static final ConfigKey<Duration> NEO4J_TRANSACTION_RETRY_KEY = ConfigKey.of(NEO4J_TRANSACTION_RETRY,
+            ValueParsers.nonNegativeDuration(), "30s", "how long the Neo4j driver retries one try's transaction (its own backoff from 1 s) before the job's sink counts a retry and waits");
     private static final ConfigKey<Boolean> BOUNDED_KEY = ConfigKey.of(BOUNDED,
             ValueParsers.bool(), "false", "stop at the end offsets present at start (tests, backfills)");
 
@@ -114,7 +122,8 @@ public record SamplesJobConfig(
             .define(BOOTSTRAP_SERVERS_KEY, SAMPLES_TOPIC_KEY, TASKS_TOPIC_KEY, MANIFESTS_TOPIC_KEY, DEAD_LETTER_TOPIC_KEY,
                     GROUP_ID_KEY, WINDOW_KEY, CHECKPOINT_INTERVAL_KEY, CHECKPOINT_DIR_KEY, STATE_BACKEND_KEY, PARALLELISM_KEY, MATCH_THRESHOLD_KEY,
                     MAX_PENDING_KEY, MAX_PENDING_AGE_KEY, TREE_CACHE_KEY, TOPOLOGY_RECENT_IDS_KEY)
-            .define(GraphStoreKeys.ALL).define(NEO4J_RETRY_KEY, BOUNDED_KEY)
+            .define(GraphStoreKeys.ALL)
+            .define(NEO4J_RETRY_KEY, NEO4J_RETRY_MAX_DELAY_KEY, NEO4J_TRANSACTION_RETRY_KEY, BOUNDED_KEY)
             .build();
 
     /** The configuration with every key at its default. */
@@ -139,7 +148,8 @@ public record SamplesJobConfig(
                 c.get(MANIFESTS_TOPIC_KEY), c.get(DEAD_LETTER_TOPIC_KEY), c.get(GROUP_ID_KEY), c.get(WINDOW_KEY),
                 c.get(CHECKPOINT_INTERVAL_KEY), c.get(CHECKPOINT_DIR_KEY), c.get(STATE_BACKEND_KEY),
                 c.get(PARALLELISM_KEY), c.get(MATCH_THRESHOLD_KEY), c.get(MAX_PENDING_KEY), c.get(MAX_PENDING_AGE_KEY),
-                c.get(TREE_CACHE_KEY), c.get(TOPOLOGY_RECENT_IDS_KEY), GraphStoreKeys.graphOf(c), c.get(NEO4J_RETRY_KEY),
+                c.get(TREE_CACHE_KEY), c.get(TOPOLOGY_RECENT_IDS_KEY), GraphStoreKeys.graphOf(c),
+                new Neo4jRetry(c.get(NEO4J_RETRY_KEY), c.get(NEO4J_RETRY_MAX_DELAY_KEY), c.get(NEO4J_TRANSACTION_RETRY_KEY)),
                 c.get(BOUNDED_KEY));
     }
 
@@ -173,7 +183,9 @@ public record SamplesJobConfig(
         m.put(NEO4J_USER, graph.user());
         m.put(NEO4J_PASSWORD, graph.password());
         m.put(NEO4J_DATABASE, graph.database());
-        m.put(NEO4J_RETRY, neo4jRetryBudget.toMillis() + "ms");
+        m.put(NEO4J_RETRY, neo4jRetry.budget().toMillis() + "ms");
+        m.put(NEO4J_RETRY_MAX_DELAY, neo4jRetry.maxDelay().toMillis() + "ms");
+        m.put(NEO4J_TRANSACTION_RETRY, neo4jRetry.transactionTime().toMillis() + "ms");
         m.put(BOUNDED, Boolean.toString(bounded));
         return m;
     }

@@ -434,7 +434,11 @@ class FaultToleranceTest {
                 SamplesJobConfig.NEO4J_URI, servers.neo4jUri(),
                 SamplesJobConfig.NEO4J_USER, servers.neo4jUser(),
                 SamplesJobConfig.NEO4J_PASSWORD, servers.neo4jPassword(),
-                SamplesJobConfig.CHECKPOINT_INTERVAL, "1s"));
+                SamplesJobConfig.CHECKPOINT_INTERVAL, "1s",
+                // short retries: at the defaults the sink counted its first retry only after the driver's
+                // 30 s of retrying a transaction (60 s once), and waited up to 15 s after Neo4j was back
+                SamplesJobConfig.NEO4J_RETRY_MAX_DELAY, "1s",
+                SamplesJobConfig.NEO4J_TRANSACTION_RETRY, "1s"));
     }
 
     private static StreamExecutionEnvironment environment(Path checkpoints, Path restoreFrom, Configuration base) {

@@ -1,9 +1,12 @@
 package io.cctflow.graph;
 
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import org.neo4j.driver.AuthToken;
 import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Config;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
 
@@ -32,7 +35,21 @@ public record GraphStoreConfig(String uri, String user, String password, String 
 
     /** Opens a driver; one per application, closed by the caller. */
     public Driver openDriver() {
-        AuthToken auth = user.isEmpty() ? AuthTokens.none() : AuthTokens.basic(user, password);
-        return GraphDatabase.driver(uri, auth);
+        return GraphDatabase.driver(uri, auth());
+    }
+
+    /**
+     * Opens a driver whose managed transactions ({@code executeRead}, {@code executeWrite}) are
+     * retried on transient and connection errors for at most {@code maxTransactionRetryTime} (the
+     * driver's default: 30 s) before the error reaches the caller.
+     */
+    public Driver openDriver(Duration maxTransactionRetryTime) {
+        Config config = Config.builder()
+                .withMaxTransactionRetryTime(maxTransactionRetryTime.toMillis(), TimeUnit.MILLISECONDS).build();
+        return GraphDatabase.driver(uri, auth(), config);
+    }
+
+    private AuthToken auth() {
+        return user.isEmpty() ? AuthTokens.none() : AuthTokens.basic(user, password);
     }
 }

@@ -211,15 +211,11 @@ public final class ReleaseComparison {
                 CatalogueReader reader = new CatalogueReader(driver, graph.database());
                 StoredProfiles stored = new StoredProfiles(new WindowReader(driver, graph.database()),
                         new TopologyReader(driver, graph.database()));
-                Cct[] trees = new Cct[runs.size()];
-                for (int i = 0; i < runs.size(); i++) {
-                    step(app, "waiting until " + runs.get(i).instance() + " is stored");
-                    trees[i] = stored.awaitSettled(execution(app, runs.get(i)), Duration.ofMinutes(3));
-                }
-                for (ProfiledRun run : moreOld) {
-                    step(app, "waiting until " + run.instance() + " is stored");
-                    stored.awaitSettled(execution(app, run), Duration.ofMinutes(3));
-                }
+                List<ProfiledRun> all = new ArrayList<>(runs);
+                all.addAll(moreOld);
+                step(app, "waiting until " + all.stream().map(ProfiledRun::instance).toList() + " are stored");
+                Cct[] trees = stored.awaitSettled(all.stream().map(r -> execution(app, r)).toList(), Duration.ofMinutes(3))
+                        .subList(0, runs.size()).toArray(new Cct[0]);
                 CompareClient client = new CompareClient(pipeline.api());
                 CompareClient.Side old1 = side(runs.get(0));
                 CompareClient.Side old2 = side(runs.get(1));

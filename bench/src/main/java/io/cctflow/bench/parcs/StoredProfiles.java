@@ -32,27 +32,29 @@ final class StoredProfiles {
     }
 
     /**
-     * Waits until the execution has samples and their number has not changed for {@link #QUIET},
-     * i.e. the job has written everything the agent sent, and returns the tree.
+     * Waits until every execution has samples and none of their numbers has changed for {@link
+     * #QUIET}, i.e. the job has written everything the agents sent, and returns the trees in the
+     * order of {@code executions}. The executions are watched together, so runs that ended long
+     * before the last share its quiet period instead of each sitting out one of its own.
      *
      * @throws TimeoutException when that does not happen within {@code timeout}
      */
-    Cct awaitSettled(ExecutionId execution, Duration timeout) throws TimeoutException, InterruptedException {
+    List<Cct> awaitSettled(List<ExecutionId> executions, Duration timeout) throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        long last = -1;
+        List<Long> last = List.of();
         long stableSince = System.nanoTime();
         while (System.nanoTime() < deadline) {
-            Cct tree = tree(execution);
-            long samples = tree.total(Cct.ROOT);
-            if (samples != last) {
+            List<Cct> trees = executions.stream().map(this::tree).toList();
+            List<Long> samples = trees.stream().map(t -> t.total(Cct.ROOT)).toList();
+            if (!samples.equals(last)) {
                 last = samples;
                 stableSince = System.nanoTime();
-            } else if (samples > 0 && System.nanoTime() - stableSince >= QUIET.toNanos()) {
-                return tree;
+            } else if (samples.stream().allMatch(n -> n > 0) && System.nanoTime() - stableSince >= QUIET.toNanos()) {
+                return trees;
             }
             Thread.sleep(POLL.toMillis()); // polling a remote store for a condition, with a deadline
         }
-        throw new TimeoutException("the samples of " + execution + " did not settle within " + timeout
-                + " (last count " + last + "); see standalone.log in the data directory");
+        throw new TimeoutException("the samples of " + executions + " did not settle within " + timeout
+                + " (last counts " + last + "); see standalone.log in the data directory");
     }
 }

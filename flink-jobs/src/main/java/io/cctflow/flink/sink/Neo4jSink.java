@@ -21,25 +21,25 @@ public final class Neo4jSink<T> implements Sink<T> {
     private final GraphWrite<T> write;
     private final int maxBuffered;
     private final Duration maxDelay;
-    private final Duration retryBudget;
+    private final Neo4jRetry retry;
 
     /**
      * @param maxBuffered elements buffered before a write
      * @param maxDelay longest an element waits in the buffer
-     * @param retryBudget how long a write is retried while Neo4j is unavailable before the task fails
+     * @param retry how a write is retried while Neo4j is unavailable, and for how long before the task fails
      */
     public Neo4jSink(GraphStoreConfig config, GraphWrite<T> write, int maxBuffered, Duration maxDelay,
-            Duration retryBudget) {
+            Neo4jRetry retry) {
         this.config = config;
         this.write = write;
         this.maxBuffered = maxBuffered;
         this.maxDelay = maxDelay;
-        this.retryBudget = retryBudget;
+        this.retry = retry;
     }
 
     @Override
     public SinkWriter<T> createWriter(WriterInitContext context) {
-        return new Neo4jSinkWriter<>(config, write, maxBuffered, maxDelay.toMillis(), retryBudget,
+        return new Neo4jSinkWriter<>(config, write, maxBuffered, maxDelay.toMillis(), retry,
                 context.getProcessingTimeService(), context.metricGroup());
     }
 }

@@ -2,7 +2,6 @@ package io.cctflow.flink.sink;
 
 import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.write.GraphWriter;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -23,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * timer callback too), so it needs no locking.
  *
  * <p>While Neo4j is unavailable (connection refused, session expired, transient errors) a write is
- * retried with jittered exponential backoff for up to {@code retryBudget}, blocking the task:
+ * retried with jittered exponential backoff ({@link Neo4jRetry}) for up to its budget, blocking the task:
  * backpressure, so the job stops reading instead of piling up data, and no checkpoint completes
  * with unwritten elements. Each retry is counted ({@code neo4jRetries}) and logged at most once a
  * minute. When the budget is used up, or on any other error, the task fails and Flink restarts it
@@ -46,16 +45,16 @@ final class Neo4jSinkWriter<T> implements SinkWriter<T> {
     private long lastWarningMillis;
 
     Neo4jSinkWriter(GraphStoreConfig config, GraphWrite<T> write, int maxBuffered, long maxDelayMillis,
-            Duration retryBudget, ProcessingTimeService timers, SinkWriterMetricGroup metrics) {
+            Neo4jRetry retry, ProcessingTimeService timers, SinkWriterMetricGroup metrics) {
         this.write = write;
         this.maxBuffered = maxBuffered;
         this.maxDelayMillis = maxDelayMillis;
         this.timers = timers;
-        this.driver = config.openDriver();
+        this.driver = config.openDriver(retry.transactionTime());
         this.writer = new GraphWriter(driver, config.database());
         this.written = metrics.getNumRecordsSendCounter();
         this.retries = metrics.counter("neo4jRetries");
-        this.backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(15), retryBudget, new Random());
+        this.backoff = new Backoff(Neo4jRetry.FIRST_DELAY, retry.maxDelay(), retry.budget(), new Random());
     }
 
     @Override
