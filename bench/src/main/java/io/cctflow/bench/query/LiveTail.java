@@ -1,5 +1,6 @@
 package io.cctflow.bench.query;
 
+import io.cctflow.graph.Keys;
 import io.cctflow.graph.maintenance.RollupProgress;
 import io.cctflow.graph.maintenance.RollupState;
 import io.cctflow.graph.maintenance.Rollups;
@@ -69,8 +70,12 @@ final class LiveTail {
         return out.toString();
     }
 
-    /** The pass the query service runs at the dataset's end with its default settle time. */
+    /**
+     * The pass the query service runs at the dataset's end with its default settle times (the
+     * minutes ended but not settled summed provisionally, as its scheduler does).
+     */
     static Rollups.Result passAtEnd(Driver driver, Dataset dataset) {
-        return new Rollups(driver, "", FleetDataset.SETTLE).rollUp(dataset.toMillis());
+        return new Rollups(driver, "", FleetDataset.SETTLE, Rollups.DEFAULT_MINUTE_SETTLE,
+                Keys.DEFAULT_INSTANCE_GROUPS, true).rollUp(dataset.toMillis());
     }
 }
