@@ -63,7 +63,11 @@ import org.slf4j.LoggerFactory;
  * of the last {@code minuteSettle} plus up to one pass interval only. A slot's or an hour's roll-up
  * writes only the ten-minute and minute sums that are due ({@link Due}): those no earlier pass
  * wrote, and those a fine window was written into since; the others keep their {@code written}
- * time, so readers' caches keep them.
+ * time, so readers' caches keep them. With {@code provisionalMinutes} (the query service's
+ * scheduler) each pass also sums the minutes that have ended and are not settled yet, each with
+ * the digest of the fine windows it sums ({@code sources}, {@link io.cctflow.graph.SourcesDigest}),
+ * which a read compares with the fine windows it lists before using the sum; they are summed again
+ * by every pass until they settle, then written as settled sums.
  *
  * <p>The same sums are also written per <em>instance group</em> of each deployment ({@link
  * Keys#instanceGroup}: the executions fall into {@code groups} groups by a stable hash of their

@@ -34,7 +34,10 @@ import java.util.TreeSet;
  * of what it returns equals the sum of the fine windows overlapping [from, to), as long as the
  * roll-ups are up to date ({@link Rollups} only rolls up settled hours, and of the hour not settled
  * yet the deployments' ten-minute and minute sums of its settled ten-minute slots, and minute sums
- * of the settled minutes of the slots not settled yet). The plan lists the windows
+ * of the settled minutes of the slots not settled yet). A provisional minute sum (a minute ended
+ * but not settled, with the {@code sources} of what it sums, {@link SourcesDigest}) is used only
+ * where the fine windows listed under it for its members are those it sums; else they are read.
+ * The plan lists the windows
  * with their write times, so the reader's window cache ({@link WindowCache})
  * serves the versions it holds and only the others are fetched.
  *
