@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.graph.CleanGraph;
-import io.cctflow.graph.FineSums;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.RandomTrees;
 import io.cctflow.graph.read.RangePlanner;
@@ -104,17 +103,7 @@ class ProvisionalMinutesTest extends CleanGraph {
 
     /** Plain and by-groups reads equal the sum of the fine windows overlapping each range. */
     private void assertReadsEqualFineSums(List<List<String>> selections, Random random, String when, long now) {
-        for (long[] r : ranges(random, now)) {
-            for (List<String> keys : selections) {
-                String what = String.format("%s: [%d, %d) ms of %d executions", when, r[0] - T0, r[1] - T0, keys.size());
-                var expected = FineSums.overlapping(fine, keys, r[0], r[1]);
-                RangePlanner.Plan plan = windows.plan(keys, r[0], r[1]);
-                assertThat(plan.sum()).as(what).isEqualTo(expected);
-                assertThat(WindowReader.sum(plan.read())).as(what).isEqualTo(expected);
-                assertThat(windows.planByGroups(keys, r[0], r[1], GROUPS).sum()).as("by groups, " + what)
-                        .isEqualTo(expected);
-            }
-        }
+        LiveHourSlotsTest.assertReadsEqualFineSums(fine, ranges(random, now), selections, when);
     }
 
     /** Writes one fine window of the execution over [start, end) made of the stacks; returns it. */
