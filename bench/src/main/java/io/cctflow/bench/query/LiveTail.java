@@ -1,12 +1,15 @@
 package io.cctflow.bench.query;
 
+import io.cctflow.graph.Keys;
 import io.cctflow.graph.maintenance.RollupProgress;
 import io.cctflow.graph.maintenance.RollupState;
 import io.cctflow.graph.maintenance.Rollups;
 import io.cctflow.graph.read.CatalogueReader;
 import io.cctflow.graph.read.RangePlanner;
 import io.cctflow.graph.read.WindowReader;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.model.Resolution;
+import io.cctflow.model.WindowCounts;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -69,8 +72,40 @@ final class LiveTail {
         return out.toString();
     }
 
-    /** The pass the query service runs at the dataset's end with its default settle time. */
+    /**
+     * Checks the read of the whole fleet over 3 h ending at the dataset's end ("now") against an
+     * expectation made without it: the read of 3 h ending {@code rollup.minute-settle} before the
+     * end (settled roll-ups) plus the fleet's fine windows of those last minutes, read one by one
+     * and summed here. Equal whatever the store holds for those minutes (fine windows only, or
+     * provisional sums the read checks); returns one line, throws if they differ.
+     */
+    static String checkReadEndingNow(Driver driver, Dataset dataset) {
+        List<String> fleet = new CatalogueReader(driver, "").instances(FleetDataset.SERVICE).stream()
+                .map(i -> i.executionId().key()).toList();
+        WindowReader reader = new WindowReader(driver, "", 0L);
+        long end = dataset.toMillis();
+        long tail = end - Rollups.DEFAULT_MINUTE_SETTLE.toMillis();
+        RangePlanner.Plan plan = reader.plan(fleet, end - 3 * Resolution.HOUR.millis(), end);
+        TreeCounts read = plan.sum();
+        List<WindowCounts> fine = reader.windows(fleet, tail, end);
+        TreeCounts expected = TreeCounts.sum(List.of(reader.plan(fleet, end - 3 * Resolution.HOUR.millis(), tail).sum(),
+                WindowReader.sum(fine)));
+        if (!read.equals(expected)) {
+            throw new IllegalStateException("3 h of the fleet ending at the dataset's end differs from the read ending "
+                    + "2 min before plus the last 2 min's fine windows");
+        }
+        return String.format("  3 h of %,d instances ending at the end (%,d roll-ups, %,d fine windows read): equal to"
+                + " 3 h ending 2 min before plus those 2 min's %,d fine windows read one by one (%,d samples)%n",
+                fleet.size(), plan.rollups().size(), plan.windowCount() - plan.rollups().size(), fine.size(),
+                read.samples());
+    }
+
+    /**
+     * The pass the query service runs at the dataset's end with its default settle times (the
+     * minutes ended but not settled summed provisionally, as its scheduler does).
+     */
     static Rollups.Result passAtEnd(Driver driver, Dataset dataset) {
-        return new Rollups(driver, "", FleetDataset.SETTLE).rollUp(dataset.toMillis());
+        return new Rollups(driver, "", FleetDataset.SETTLE, Rollups.DEFAULT_MINUTE_SETTLE,
+                Keys.DEFAULT_INSTANCE_GROUPS, true).rollUp(dataset.toMillis());
     }
 }

@@ -183,6 +183,7 @@ public final class QueryBenchmark {
                         (System.nanoTime() - t0) / 1e9, MachineLoad.now().since(machine), loadAverage());
             }
             System.out.print(LiveTail.plans(driver, dataset, 0, 7, 13));
+            System.out.print(LiveTail.checkReadEndingNow(driver, dataset));
         }
     }
 

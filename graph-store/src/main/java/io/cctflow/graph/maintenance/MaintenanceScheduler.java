@@ -100,7 +100,7 @@ public final class MaintenanceScheduler implements AutoCloseable {
             throw new IllegalArgumentException("maintenance interval must be positive, got " + interval);
         }
         MaintenanceScheduler scheduler = new MaintenanceScheduler(new Rollups(driver, database, settle, minuteSettle,
-                instanceGroups),
+                instanceGroups, true),
                 new Retention(driver, database, retention), retentionBatch, Clock.systemUTC(),
                 new MaintenanceLease(driver, database, LEASE, MaintenanceLease.newHolder(), leaseTtl(interval)), hook);
         long every = interval.toMillis();

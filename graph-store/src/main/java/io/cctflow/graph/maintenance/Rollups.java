@@ -63,7 +63,11 @@ import org.slf4j.LoggerFactory;
  * of the last {@code minuteSettle} plus up to one pass interval only. A slot's or an hour's roll-up
  * writes only the ten-minute and minute sums that are due ({@link Due}): those no earlier pass
  * wrote, and those a fine window was written into since; the others keep their {@code written}
- * time, so readers' caches keep them.
+ * time, so readers' caches keep them. With {@code provisionalMinutes} (the query service's
+ * scheduler) each pass also sums the minutes that have ended and are not settled yet, each with
+ * the digest of the fine windows it sums ({@code sources}, {@link io.cctflow.graph.SourcesDigest}),
+ * which a read compares with the fine windows it lists before using the sum; they are summed again
+ * by every pass until they settle, then written as settled sums.
  *
  * <p>The same sums are also written per <em>instance group</em> of each deployment ({@link
  * Keys#instanceGroup}: the executions fall into {@code groups} groups by a stable hash of their
@@ -130,6 +134,7 @@ public final class Rollups {
     private final RollupProgress progress;
     private final long settleMillis;
     private final long minuteSettleMillis;
+    private final boolean provisionalMinutes;
     private final int groups;
 
     /**
@@ -160,6 +165,20 @@ public final class Rollups {
      * wait for their slot.
      */
     public Rollups(Driver driver, String database, Duration settle, Duration minuteSettle, int groups) {
+        this(driver, database, settle, minuteSettle, groups, false);
+    }
+
+    /**
+     * {@link #Rollups(Driver, String, Duration, Duration, int)}; with {@code provisionalMinutes}
+     * (and {@code minuteSettle} below {@code settle}) each pass also sums the minutes that have
+     * ended but are not settled yet into provisional minute sums, which carry the digest of the
+     * fine windows they sum ({@code sources}, {@link io.cctflow.graph.SourcesDigest}): a range read
+     * uses one only where the fine windows it lists are exactly those (a window rewritten or added
+     * since makes it read the fine windows), and the pass sums the minute again, as a settled sum,
+     * once it settles.
+     */
+    public Rollups(Driver driver, String database, Duration settle, Duration minuteSettle, int groups,
+            boolean provisionalMinutes) {
         if (settle.isNegative() || minuteSettle.isNegative()) {
             throw new IllegalArgumentException("settle times must not be negative, got " + settle + " and "
                     + minuteSettle);
@@ -171,6 +190,7 @@ public final class Rollups {
         this.progress = new RollupProgress(driver, database);
         this.settleMillis = settle.toMillis();
         this.minuteSettleMillis = minuteSettle.toMillis();
+        this.provisionalMinutes = provisionalMinutes && minuteSettleMillis < settleMillis;
     }
 
     /**
@@ -206,6 +226,15 @@ public final class Rollups {
                 minutes.add(Resolution.MINUTE.floor(start));
             }
         }
+        // minutes ended and not settled: summed provisionally, not done (summed again next pass)
+        TreeSet<Long> provisional = new TreeSet<>();
+        long provisionalFrom = Math.max(Math.max(minuteEnd, slotEnd), state.minutesDoneUntil());
+        long provisionalEnd = Resolution.MINUTE.floor(nowMillis);
+        if (provisionalMinutes && provisionalFrom < provisionalEnd) {
+            for (long start : reader.windowStarts(Resolution.FINE, provisionalFrom, provisionalEnd)) {
+                provisional.add(Resolution.MINUTE.floor(start));
+            }
+        }
         Set<Long> late = new HashSet<>(); // minutes with a fine window written since the last pass
         if (state.lastPassMillis() != Long.MIN_VALUE) {
             for (long start : reader.fineStartsWrittenSince(state.lastPassMillis(), Math.max(slotEnd, minuteEnd))) {
@@ -229,11 +258,14 @@ public final class Rollups {
         try {
             rollHoursAndDays(state, hours, dayEnd, due, readAhead, tally);
             for (long slot : slots) {
-                rollSlots(slot, slot + Resolution.TEN_MINUTES.millis(), due.tens(), due.minutes(), readAhead, tally);
+                rollSlots(slot, slot + Resolution.TEN_MINUTES.millis(), due.tens(), due.minutes(), minute -> false,
+                        readAhead, tally);
             }
-            if (!minutes.isEmpty()) { // one read of each execution's windows for all of them; only theirs summed
-                rollSlots(minutes.first(), minutes.last() + Resolution.MINUTE.millis(), slot -> false,
-                        minutes::contains, readAhead, tally);
+            TreeSet<Long> all = new TreeSet<>(minutes);
+            all.addAll(provisional);
+            if (!all.isEmpty()) { // one read of each execution's windows for all of them; only theirs summed
+                rollSlots(all.first(), all.last() + Resolution.MINUTE.millis(), slot -> false, all::contains,
+                        provisional::contains, readAhead, tally);
             }
         } finally {
             readAhead.shutdownNow();
@@ -242,7 +274,7 @@ public final class Rollups {
                 Math.max(dayEnd, state.dayDoneUntil()), Math.max(slotEnd, state.slotsDoneUntil()),
                 Math.max(Math.max(minuteEnd, slotEnd), state.minutesDoneUntil()),
                 passStart - WindowReader.WRITE_MARGIN_MILLIS));
-        return new Result(hours.size(), slots.size(), minutes.size(), tally.days, tally.written, tally.refused);
+        return new Result(hours.size(), slots.size(), minutes.size() + provisional.size(), tally.days, tally.written, tally.refused);
     }
 
     /**
@@ -353,8 +385,8 @@ public final class Rollups {
      * the hour).
      */
     private void rollSlots(long from, long to, LongPredicate tensDue, LongPredicate minutesDue,
-            ExecutorService readAhead, Tally tally) {
-        Supplier<SpanSums> sums = () -> new SpanSums(Resolution.TEN_MINUTES, from, tensDue, minutesDue);
+            LongPredicate provisional, ExecutorService readAhead, Tally tally) {
+        Supplier<SpanSums> sums = () -> new SpanSums(Resolution.TEN_MINUTES, from, tensDue, minutesDue, provisional);
         for (Map.Entry<String, TreeSet<String>> d : byDeployment(from, to, Resolution.FINE).entrySet()) {
             SpanSums deployment = sums.get();
             // no execution roll-up is written: the walk's batch stays empty

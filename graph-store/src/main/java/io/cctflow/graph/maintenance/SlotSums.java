@@ -1,5 +1,7 @@
 package io.cctflow.graph.maintenance;
 
+import io.cctflow.graph.SourcesDigest;
+import io.cctflow.graph.WindowChecksum;
 import io.cctflow.model.DeploymentWindow;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongPredicate;
 import java.util.function.Predicate;
 
 /**
@@ -29,7 +32,11 @@ import java.util.function.Predicate;
  * default one-minute windows): then each of them overlaps every range that overlaps the slot, so
  * a range read may use the window for a range that starts or ends inside the minute, as it would
  * read those fine windows ({@code RangePlanner}). Slots that break the rule are {@link #broken}:
- * their stored window, if any, must go. Not thread-safe.
+ * their stored window, if any, must go.
+ *
+ * <p>A slot that is {@code provisional} (a minute not settled yet, whose fine windows may still be
+ * rewritten) gets the {@link SourcesDigest} of the fine windows it sums as its window's {@code
+ * sources}: a range read uses it only where the fine windows it lists are those. Not thread-safe.
  */
 final class SlotSums {
     private final Resolution resolution;
@@ -41,6 +48,8 @@ final class SlotSums {
     private final Map<Long, Long> partRows = new HashMap<>();
     private final Set<Long> incomplete = new HashSet<>();
     private final Set<Long> broken = new TreeSet<>();
+    private final LongPredicate provisional;
+    private final Map<Long, SourcesDigest> sources = new HashMap<>();
 
     /**
      * @param pending windows each slot's running sum holds before folding them in ({@link RunningSum})
@@ -48,10 +57,16 @@ final class SlotSums {
      * @param whole whether each part must start at its slot's start and last at least the slot's length
      */
     SlotSums(Resolution resolution, int pending, int share, boolean whole) {
+        this(resolution, pending, share, whole, slot -> false);
+    }
+
+    /** @param provisional which slots (by their start) are summed before they settle: their windows carry sources */
+    SlotSums(Resolution resolution, int pending, int share, boolean whole, LongPredicate provisional) {
         this.resolution = resolution;
         this.pending = pending;
         this.share = share;
         this.whole = whole;
+        this.provisional = provisional;
     }
 
     Resolution resolution() {
@@ -68,6 +83,10 @@ final class SlotSums {
         sums.computeIfAbsent(slot, s -> new RunningSum(pending)).add(fine);
         members.computeIfAbsent(slot, s -> new TreeSet<>()).add(execution);
         partRows.merge(slot, rows(fine), Long::sum);
+        if (provisional.test(slot)) { // the checksum as stored: fine windows are read as stored (projections)
+            sources.computeIfAbsent(slot, s -> new SourcesDigest()).add(execution, fine.windowStartMillis(),
+                    WindowChecksum.of(fine.counts(), fine.truncation()));
+        }
     }
 
     /** A fine window that a stored roll-up covers and that is gone: its slot is left as it is. */
@@ -80,8 +99,9 @@ final class SlotSums {
         List<DeploymentWindow> out = new ArrayList<>();
         sums.forEach((slot, sum) -> {
             if (!incomplete.contains(slot) && !broken.contains(slot)) {
+                SourcesDigest digest = sources.get(slot);
                 out.add(new DeploymentWindow(sum.window(deploymentKey, slot, resolution),
-                        List.copyOf(members.get(slot))));
+                        List.copyOf(members.get(slot)), digest == null ? null : digest.value()));
             }
         });
         return out;

@@ -38,6 +38,16 @@ final class SpanSums {
      * @param minutesDue which minutes (by their start) are summed and written
      */
     SpanSums(Resolution resolution, long start, LongPredicate tensDue, LongPredicate minutesDue) {
+        this(resolution, start, tensDue, minutesDue, minute -> false);
+    }
+
+    /**
+     * {@link #SpanSums(Resolution, long, LongPredicate, LongPredicate)} with the minutes (by their
+     * start) that are summed before they settle: their windows carry the {@code sources} of what
+     * they sum ({@link SlotSums}).
+     */
+    SpanSums(Resolution resolution, long start, LongPredicate tensDue, LongPredicate minutesDue,
+            LongPredicate provisionalMinutes) {
         this.resolution = resolution;
         this.start = start;
         this.tensDue = tensDue;
@@ -45,7 +55,8 @@ final class SpanSums {
         boolean fine = resolution != Resolution.DAY;
         this.sum = resolution != Resolution.TEN_MINUTES ? new RunningSum() : null;
         this.tens = fine ? new SlotSums(Resolution.TEN_MINUTES, RunningSum.PENDING, 1, false) : null;
-        this.minutes = fine ? new SlotSums(Resolution.MINUTE, Rollups.MINUTE_PENDING, Rollups.MINUTE_SHARE, true) : null;
+        this.minutes = fine ? new SlotSums(Resolution.MINUTE, Rollups.MINUTE_PENDING, Rollups.MINUTE_SHARE, true,
+                provisionalMinutes) : null;
     }
 
     /** Adds an execution's fine window to the ten-minute and minute sums that are due (not for a day). */

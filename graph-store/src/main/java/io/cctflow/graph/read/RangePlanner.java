@@ -2,6 +2,7 @@ package io.cctflow.graph.read;
 
 import io.cctflow.core.collect.WeighedLru;
 import io.cctflow.graph.Keys;
+import io.cctflow.graph.SourcesDigest;
 import io.cctflow.graph.StoreStamp;
 import io.cctflow.model.Resolution;
 import io.cctflow.core.TreeCounts;
@@ -33,7 +34,10 @@ import java.util.TreeSet;
  * of what it returns equals the sum of the fine windows overlapping [from, to), as long as the
  * roll-ups are up to date ({@link Rollups} only rolls up settled hours, and of the hour not settled
  * yet the deployments' ten-minute and minute sums of its settled ten-minute slots, and minute sums
- * of the settled minutes of the slots not settled yet). The plan lists the windows
+ * of the settled minutes of the slots not settled yet). A provisional minute sum (a minute ended
+ * but not settled, with the {@code sources} of what it sums, {@link SourcesDigest}) is used only
+ * where the fine windows listed under it for its members are those it sums; else they are read.
+ * The plan lists the windows
  * with their write times, so the reader's window cache ({@link WindowCache})
  * serves the versions it holds and only the others are fetched.
  *
@@ -377,8 +381,50 @@ public final class RangePlanner {
         long now = listed.nowMillis();
         Chosen chosen = executionRollups.isEmpty() ? byDeployments
                 : choose(resolutions, listed.deploymentRollups(), executionRollups, selected);
+        // provisional sums (minutes not settled yet) cover nothing until the fine windows listed
+        // under them prove to be those they sum: their spans are listed as gaps first
+        Map<WindowVersion, List<String>> provisional = provisional(chosen.rollups(), listed);
         Map<String, List<WindowSpan>> covered = chosen.covered();
-        List<WindowVersion> rollups = chosen.rollups();
+        for (Map.Entry<WindowVersion, List<String>> p : provisional.entrySet()) {
+            for (String m : p.getValue()) {
+                covered.get(m).remove(memberSpan(p.getKey(), m));
+            }
+        }
+        List<WindowVersion> rollups = new ArrayList<>(chosen.rollups());
+        List<WindowSpan> listedGaps = gaps(executionKeys, covered, fromMillis, toMillis);
+        List<VersionedWindows.ListedFine> listedFine = listedGaps.isEmpty() ? List.of()
+                : reader.fineWindowVersionsIn(listedGaps);
+        List<WindowSpan> gaps = listedGaps;
+        if (!provisional.isEmpty()) {
+            Map<String, List<VersionedWindows.ListedFine>> byExecution = new HashMap<>();
+            for (VersionedWindows.ListedFine f : listedFine) {
+                byExecution.computeIfAbsent(f.version().span().executionKey(), k -> new ArrayList<>()).add(f);
+            }
+            provisional.forEach((sum, members) -> {
+                if (sumsExactly(sum, members, listed.sources().get(sum), byExecution)) {
+                    for (String m : members) {
+                        covered.get(m).add(memberSpan(sum, m));
+                    }
+                } else {
+                    rollups.remove(sum);
+                }
+            });
+            gaps = gaps(executionKeys, covered, fromMillis, toMillis);
+        }
+        List<WindowVersion> fine = new ArrayList<>();
+        for (VersionedWindows.ListedFine f : listedFine) {
+            WindowVersion v = f.version();
+            if (!isCovered(covered, v.span().executionKey(), v.span().startMillis())) {
+                fine.add(v);
+            }
+        }
+        return new Plan(rollups, gaps, fine, now, new Request(List.copyOf(executionKeys), fromMillis, toMillis, groups,
+                attempt));
+    }
+
+    /** Per execution, the intervals of [fromMillis, toMillis) to read from fine windows, given what is covered. */
+    private static List<WindowSpan> gaps(Collection<String> executionKeys, Map<String, List<WindowSpan>> covered,
+            long fromMillis, long toMillis) {
         List<WindowSpan> gaps = new ArrayList<>();
         for (String key : executionKeys) {
             List<WindowSpan> mine = covered.getOrDefault(key, List.of());
@@ -392,16 +438,58 @@ public final class RangePlanner {
                 gaps.add(new WindowSpan(key, Resolution.FINE, gap[0], gap[1]));
             }
         }
-        List<WindowVersion> fine = new ArrayList<>();
-        if (!gaps.isEmpty()) {
-            for (WindowVersion v : reader.fineWindowVersionsIn(gaps)) {
-                if (!isCovered(covered, v.span().executionKey(), v.span().startMillis())) {
-                    fine.add(v);
+        return gaps;
+    }
+
+    /** The chosen roll-ups that are provisional sums ({@link VersionedWindows.RollupVersions#sources}), with their members. */
+    private static Map<WindowVersion, List<String>> provisional(List<WindowVersion> chosen,
+            VersionedWindows.RollupVersions listed) {
+        if (listed.sources().isEmpty()) {
+            return Map.of();
+        }
+        Map<WindowVersion, List<String>> members = new HashMap<>();
+        for (DeploymentWindowVersion d : listed.deploymentRollups()) {
+            members.put(d.version(), d.members());
+        }
+        Map<WindowVersion, List<String>> out = new LinkedHashMap<>();
+        for (WindowVersion v : chosen) {
+            if (listed.sources().containsKey(v)) {
+                out.put(v, members.get(v));
+            }
+        }
+        return out;
+    }
+
+    /** The span a deployment's roll-up covers for one of its members ({@link #choose}). */
+    private static WindowSpan memberSpan(WindowVersion rollup, String member) {
+        WindowSpan s = rollup.span();
+        return new WindowSpan(member, s.resolution(), s.startMillis(), s.endMillis());
+    }
+
+    /**
+     * Whether a provisional sum sums exactly the fine windows listed for its members that start in
+     * its span, in the versions listed: its {@code sources} equal their digest. Every one of them
+     * that a fine-only read of the range counts was listed (the sum's span was a gap), so when they
+     * are equal the sum is what those windows add up to; a window rewritten, added or gone since
+     * the pass summed it (or written before checksums) makes them differ, and the fine windows are read.
+     */
+    private static boolean sumsExactly(WindowVersion sum, List<String> members, String sources,
+            Map<String, List<VersionedWindows.ListedFine>> byExecution) {
+        SourcesDigest digest = new SourcesDigest();
+        long start = sum.span().startMillis();
+        long end = sum.span().endMillis();
+        for (String m : members) {
+            for (VersionedWindows.ListedFine f : byExecution.getOrDefault(m, List.of())) {
+                long at = f.version().span().startMillis();
+                if (at >= start && at < end) {
+                    if (f.checksum() == null) {
+                        return false;
+                    }
+                    digest.add(m, at, f.checksum());
                 }
             }
         }
-        return new Plan(rollups, gaps, fine, now, new Request(List.copyOf(executionKeys), fromMillis, toMillis, groups,
-                attempt));
+        return digest.value().equals(sources);
     }
 
     /**

@@ -51,9 +51,15 @@ final class VersionedWindows {
      *
      * @param deploymentRollups roll-ups of whole deployments, members empty if a window has none
      * @param executionRollups roll-ups of single executions
+     * @param sources of the deployments' roll-ups that are provisional sums (minutes not settled
+     *     yet, {@link io.cctflow.graph.SourcesDigest}): their {@code sources}; settled ones are absent
      */
     record RollupVersions(long nowMillis, List<DeploymentWindowVersion> deploymentRollups,
-            List<WindowVersion> executionRollups) {
+            List<WindowVersion> executionRollups, Map<WindowVersion, String> sources) {
+        RollupVersions(long nowMillis, List<DeploymentWindowVersion> deploymentRollups,
+                List<WindowVersion> executionRollups) {
+            this(nowMillis, deploymentRollups, executionRollups, Map.of());
+        }
     }
 
     /**
@@ -87,11 +93,12 @@ final class VersionedWindows {
                     AND w.end <= s.endBy
                   RETURN collect(w.instance) AS instance, collect(w.resolution) AS resolution,
                          collect(w.start) AS start, collect(w.end) AS end,
-                         collect(coalesce(w.written, $noWritten)) AS written, collect(coalesce(w.members, [])) AS members
+                         collect(coalesce(w.written, $noWritten)) AS written, collect(coalesce(w.members, [])) AS members,
+                         collect(coalesce(w.sources, '')) AS sources
                 }
-                WITH instance, resolution, start, end, written, members,
+                WITH instance, resolution, start, end, written, members, sources,
                      reduce(sets = [], m IN members | CASE WHEN m IN sets THEN sets ELSE sets + [m] END) AS memberSets
-                RETURN timestamp() AS now, instance, resolution, start, end, written, memberSets,
+                RETURN timestamp() AS now, instance, resolution, start, end, written, sources, memberSets,
                        [m IN members | [k IN range(0, size(memberSets) - 1) WHERE memberSets[k] = m][0]] AS memberSet
                 """, Reads.params("seeks", rows, "noWritten", Long.MAX_VALUE), r -> {
                     Value instance = r.get("instance");
@@ -99,6 +106,7 @@ final class VersionedWindows {
                     Value start = r.get("start");
                     Value end = r.get("end");
                     Value written = r.get("written");
+                    Value sources = r.get("sources");
                     // each distinct member list once (every roll-up of a deployment has the same
                     // members, mostly): 34 roll-ups of 1,000 instances send 1,000 keys, not 34,000
                     List<List<String>> memberSets = r.get("memberSets")
@@ -106,6 +114,7 @@ final class VersionedWindows {
                     Value memberSet = r.get("memberSet");
                     List<DeploymentWindowVersion> ofDeployments = new ArrayList<>();
                     List<WindowVersion> ofExecutions = new ArrayList<>();
+                    Map<WindowVersion, String> provisional = new HashMap<>();
                     for (int i = 0; i < instance.size(); i++) {
                         String key = instance.get(i).asString();
                         WindowVersion v = new WindowVersion(new WindowSpan(key,
@@ -113,11 +122,14 @@ final class VersionedWindows {
                                 start.get(i).asLong(), end.get(i).asLong()), written.get(i).asLong());
                         if (deployments.contains(key)) {
                             ofDeployments.add(new DeploymentWindowVersion(v, memberSets.get(memberSet.get(i).asInt())));
+                            if (!sources.get(i).asString().isEmpty()) {
+                                provisional.put(v, sources.get(i).asString());
+                            }
                         } else {
                             ofExecutions.add(v);
                         }
                     }
-                    return new RollupVersions(r.get("now").asLong(), ofDeployments, ofExecutions);
+                    return new RollupVersions(r.get("now").asLong(), ofDeployments, ofExecutions, provisional);
                 }).get(0);
     }
 
@@ -127,9 +139,11 @@ final class VersionedWindows {
      * the same query) before an interval are looked at: without the bound the index seek on {@code
      * start} would walk every earlier window of the execution (a week of them for the end of a
      * range), and with a fixed bound of an hour it walked 60 one-minute windows per execution and
-     * interval start, to find at most one.
+     * interval start, to find at most one. Each with its {@code checksum} (null for a window
+     * written before checksums), which provisional sums are checked against ({@link
+     * io.cctflow.graph.SourcesDigest}).
      */
-    List<WindowVersion> fineWindowVersionsIn(Collection<WindowSpan> intervals) {
+    List<ListedFine> fineWindowVersionsIn(Collection<WindowSpan> intervals) {
         List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
                 "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
         return reads.read(FineWindowBound.LOOKBACK + """
@@ -138,8 +152,13 @@ final class VersionedWindows {
                 WHERE w.instance = g.instance AND w.resolution = $fine AND w.start > g.from - longestFine
                   AND w.start < g.to AND w.end > g.from
                 WITH DISTINCT w
-                RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written
-                """, Reads.params("rows", rows, "fine", Resolution.FINE.property()), r -> toVersion(r, Resolution.FINE));
+                RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written, w.checksum AS checksum
+                """, Reads.params("rows", rows, "fine", Resolution.FINE.property()), r -> new ListedFine(
+                        toVersion(r, Resolution.FINE), r.get("checksum").isNull() ? null : r.get("checksum").asLong()));
+    }
+
+    /** A fine window listed by {@link #fineWindowVersionsIn}: its version and stored checksum (null: none). */
+    record ListedFine(WindowVersion version, Long checksum) {
     }
 
     private static WindowVersion toVersion(Record r, Resolution resolution) {

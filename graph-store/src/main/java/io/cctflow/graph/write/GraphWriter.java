@@ -98,7 +98,7 @@ public final class GraphWriter {
     /** The properties every window write sets (null removes one). */
     private static final String SET_WINDOW = """
             SET w.key = null, w.end = r.end,
-                w.written = timestamp(), w.members = r.members, w.batches = r.batches, w.checksum = r.checksum,
+                w.written = timestamp(), w.members = r.members, w.sources = r.sources, w.batches = r.batches, w.checksum = r.checksum,
                 w.counts = r.counts, w.nodeIds = r.nodeIds, w.self = r.self, w.total = r.total,
                 w.threadNodeIds = r.threadNodeIds, w.threadIds = r.threadIds, w.threadSelf = r.threadSelf,
                 w.threadDictIds = r.threadDictIds, w.threadDictNames = r.threadDictNames,
@@ -273,6 +273,7 @@ public final class GraphWriter {
         Function<DeploymentWindow, Map<String, Object>> toRow = w -> {
             Map<String, Object> row = windowRow(w.window(), resolution);
             row.put("members", w.members());
+            row.put("sources", w.sources()); // null (settled) removes those of a provisional sum
             return row;
         };
         write(WRITE_WINDOWS, shared, toRow);

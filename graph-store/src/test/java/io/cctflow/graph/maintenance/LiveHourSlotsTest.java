@@ -146,7 +146,16 @@ class LiveHourSlotsTest extends CleanGraph {
 
     /** {@link #assertReadsEqualFineSums(List, Random, String)} with the ranges ending at {@code now}. */
     private void assertReadsEqualFineSums(List<List<String>> selections, Random random, String when, long now) {
-        for (long[] r : ranges(random, now)) {
+        assertReadsEqualFineSums(fine, ranges(random, now), selections, when);
+    }
+
+    /**
+     * Plain and by-groups ({@value #GROUPS} groups) reads of each range equal the sum of the
+     * {@code fine} windows overlapping it (package-visible for the other live-edge tests).
+     */
+    static void assertReadsEqualFineSums(List<WindowCounts> fine, List<long[]> ranges, List<List<String>> selections,
+            String when) {
+        for (long[] r : ranges) {
             for (List<String> keys : selections) {
                 String what = String.format("%s: [%d, %d) ms of %d executions", when, r[0] - T0, r[1] - T0, keys.size());
                 var expected = FineSums.overlapping(fine, keys, r[0], r[1]);
