@@ -72,6 +72,9 @@ public final class KafkaDataDir {
         // beside this one, took it): pick again a few times before giving up. Requested and
         // stored ports stay what they are. Ports found free are used as found: probing them a second
         // time only adds a moment in which they can be taken
+        // picking again only helps a port that is picked: with both set or stored, one look
+        boolean picks = firstNonZero(requestedBroker, storedBroker, 0) == 0
+                || firstNonZero(requestedController, storedController, 0) == 0;
         int broker;
         int controller;
         boolean free;
@@ -81,15 +84,15 @@ public final class KafkaDataDir {
             broker = firstNonZero(requestedBroker, storedBroker, fresh[0]);
             controller = firstNonZero(requestedController, storedController, fresh[1]);
             free = Ports.isFree(broker) && Ports.isFree(controller);
-        } while (!free && ++attempt < PICK_ATTEMPTS);
+        } while (!free && picks && ++attempt < PICK_ATTEMPTS);
         if (broker == controller) {
             throw new ServerStartException("Kafka broker and controller ports must differ, both are " + broker);
         }
         for (int port : new int[] {broker, controller}) {
             if (!free && !Ports.isFree(port)) {
                 throw new PortTakenException("Port " + port + " on " + Ports.LOOPBACK + " is in use, so Kafka cannot"
-                        + " start on data directory " + dir + " (" + PortHolders.describe(port) + ", after " + attempt
-                        + " picks). Is a broker on this directory still running?"
+                        + " start on data directory " + dir + " (" + PortHolders.describe(port)
+                        + (picks ? ", after " + attempt + " picks" : "") + "). Is a broker on this directory still running?"
                         + " Ports are kept in " + file + " so that restarts reuse them.");
             }
         }

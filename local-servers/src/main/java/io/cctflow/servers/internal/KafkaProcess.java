@@ -26,9 +26,9 @@ import org.apache.kafka.common.Node;
 public final class KafkaProcess {
 
     private static final int LOG_TAIL_LINES = 40;
-    /** How the broker's log says a listener could not bind its port (the JDK's BindException message). */
     /** Our line in {@code kafka.log} before each start's own. */
     private static final String START_LINE = " starting Kafka: ";
+    /** How the broker's log says a listener could not bind its port (the JDK's BindException message). */
     private static final String BIND_FAILURE = "Address already in use";
 
     private KafkaProcess() {
