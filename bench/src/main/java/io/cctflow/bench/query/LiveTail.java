@@ -90,14 +90,15 @@ final class LiveTail {
         List<WindowCounts> fine = reader.windows(fleet, tail, end);
         TreeCounts expected = TreeCounts.sum(List.of(reader.plan(fleet, end - 3 * Resolution.HOUR.millis(), tail).sum(),
                 WindowReader.sum(fine)));
+        long settle = Rollups.DEFAULT_MINUTE_SETTLE.toMinutes();
         if (!read.equals(expected)) {
-            throw new IllegalStateException("3 h of the fleet ending at the dataset's end differs from the read ending "
-                    + "2 min before plus the last 2 min's fine windows");
+            throw new IllegalStateException(String.format("3 h of the fleet ending at the dataset's end differs from the"
+                    + " read ending %d min before plus the last %d min's fine windows", settle, settle));
         }
         return String.format("  3 h of %,d instances ending at the end (%,d roll-ups, %,d fine windows read): equal to"
-                + " 3 h ending 2 min before plus those 2 min's %,d fine windows read one by one (%,d samples)%n",
-                fleet.size(), plan.rollups().size(), plan.windowCount() - plan.rollups().size(), fine.size(),
-                read.samples());
+                + " 3 h ending %d min before plus those %d min's %,d fine windows read one by one (%,d samples)%n",
+                fleet.size(), plan.rollups().size(), plan.windowCount() - plan.rollups().size(), settle, settle,
+                fine.size(), read.samples());
     }
 
     /**
