@@ -23,7 +23,16 @@ public final class CompareApi {
      * the figures quoted in notes and READMEs).
      */
     public static JsonNode compare(int port, String service, String a, String b) throws Exception {
-        String query = "/api/v1/compare?service=" + service + "&a.version=" + a + "&b.version=" + b + "&top=100";
+        return compare(port, service, a, b, "");
+    }
+
+    /** {@link #compare(int, String, String, String)} at the false discovery rate {@code fdr}. */
+    public static JsonNode compare(int port, String service, String a, String b, double fdr) throws Exception {
+        return compare(port, service, a, b, "&fdr=" + fdr);
+    }
+
+    private static JsonNode compare(int port, String service, String a, String b, String more) throws Exception {
+        String query = "/api/v1/compare?service=" + service + "&a.version=" + a + "&b.version=" + b + "&top=100" + more;
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + port + query)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as("%s -> %s", query, response.body()).isEqualTo(200);

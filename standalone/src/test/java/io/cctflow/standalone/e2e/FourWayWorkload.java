@@ -13,8 +13,15 @@ package io.cctflow.standalone.e2e;
  * then until its standard input ends, as {@link SplitWorkload} does.
  */
 public final class FourWayWorkload {
-    /** CPU time of one slice of each method in the release without the slowdown. */
-    static final long SLICE_NANOS = 10_000_000L;
+    /**
+     * CPU time of one slice of each method in the release without the slowdown. Short against the
+     * sampling period, so that consecutive samples of a thread seldom fall in one slice: JFR samples
+     * in wall time, and on a loaded machine a 10 ms slice lasts tens of milliseconds. At 10 ms,
+     * three runs at once at 2 ms sampling beside 4 busy threads (2 cores) gave 1.7-2.4 samples per
+     * run of one method in a thread's samples; at 1 ms, 1.3 (JFR files read directly, 2026-11-30).
+     * Runs of samples are what makes windows scatter beyond binomial sampling.
+     */
+    static final long SLICE_NANOS = 1_000_000L;
     private static volatile boolean stopRequested;
 
     private FourWayWorkload() {
