@@ -1,5 +1,7 @@
 package io.cctflow.bench.query;
 
+import io.cctflow.bench.overhead.Quantiles;
+import io.cctflow.bench.pipeline.ProcFs;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.maintenance.RollupProgress;
 import io.cctflow.graph.maintenance.RollupState;
@@ -10,6 +12,7 @@ import io.cctflow.graph.read.WindowReader;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.WindowCounts;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -106,7 +109,42 @@ final class LiveTail {
      * minutes ended but not settled summed provisionally, as its scheduler does).
      */
     static Rollups.Result passAtEnd(Driver driver, Dataset dataset) {
+        return pass(driver, true).rollUp(dataset.toMillis());
+    }
+
+    /**
+     * What provisional minute sums add to every pass: after {@link #passAtEnd}, {@code rounds} more
+     * passes at the same time, with and without them, alternating. Without, such a pass finds
+     * nothing new; with, it sums the ended, unsettled minutes again, as each pass of a live query
+     * service does. Prints one line a pass and returns the medians. CPU is this JVM's, the benchmark's
+     * Neo4j (embedded) included.
+     */
+    static String repeatedPasses(Driver driver, Dataset dataset, int rounds) {
+        double[][] wall = new double[2][rounds];
+        double[][] cpu = new double[2][rounds];
+        long self = ProcessHandle.current().pid();
+        for (int r = 0; r < rounds; r++) {
+            for (int on = 1; on >= 0; on--) {
+                long cpu0 = ProcFs.cpuNanos(self);
+                long t0 = System.nanoTime();
+                Rollups.Result result = pass(driver, on == 1).rollUp(dataset.toMillis());
+                wall[on][r] = (System.nanoTime() - t0) / 1e9;
+                cpu[on][r] = (ProcFs.cpuNanos(self) - cpu0) / 1e9;
+                System.out.printf("  pass again at the end, provisional minutes %s: %d minutes, %,d windows written in"
+                        + " %.2f s, %.2f s CPU%n", on == 1 ? "on" : "off", result.minutes(),
+                        result.windowsWritten(), wall[on][r], cpu[on][r]);
+            }
+        }
+        return String.format("  passes again at the end, median of %d: provisional minutes on %.2f s (%.2f s CPU),"
+                + " off %.2f s (%.2f s CPU)%n", rounds, median(wall[1]), median(cpu[1]), median(wall[0]), median(cpu[0]));
+    }
+
+    private static Rollups pass(Driver driver, boolean provisionalMinutes) {
         return new Rollups(driver, "", FleetDataset.SETTLE, Rollups.DEFAULT_MINUTE_SETTLE,
-                Keys.DEFAULT_INSTANCE_GROUPS, true).rollUp(dataset.toMillis());
+                Keys.DEFAULT_INSTANCE_GROUPS, provisionalMinutes);
+    }
+
+    private static double median(double[] values) {
+        return Quantiles.of(Arrays.stream(values).boxed().toList()).median();
     }
 }

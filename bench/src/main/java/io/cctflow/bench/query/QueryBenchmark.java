@@ -163,7 +163,8 @@ public final class QueryBenchmark {
     /**
      * {@code --phase unroll}: deletes the roll-ups of the dataset's last hour ({@link LiveTail});
      * {@code --phase live}: that, then the roll-up pass at the dataset's end (timed), which rolls up
-     * the ten-minute slots and minutes of the last hour settled by then; both, and {@code --phase plans} alone,
+     * the ten-minute slots and minutes of the last hour settled by then, and three more passes there
+     * with provisional minute sums on and off ({@link LiveTail#repeatedPasses}); both, and {@code --phase plans} alone,
      * print what the planner reads for 3 h of the fleet ending at the dataset's end and before it.
      */
     private static void makeLive(Path home, Dataset dataset, QueryBenchOptions options) {
@@ -181,6 +182,7 @@ public final class QueryBenchmark {
                 System.out.printf("roll-up pass at the dataset's end: %d hours, %d ten-minute slots, %d minutes,"
                         + " %,d windows written in %.1f s; %s; %s%n", r.hours(), r.slots(), r.minutes(), r.windowsWritten(),
                         (System.nanoTime() - t0) / 1e9, MachineLoad.now().since(machine), loadAverage());
+                System.out.print(LiveTail.repeatedPasses(driver, dataset, 3));
             }
             System.out.print(LiveTail.plans(driver, dataset, 0, 7, 13));
             System.out.print(LiveTail.checkReadEndingNow(driver, dataset));
