@@ -37,10 +37,9 @@ import org.junit.jupiter.api.Timeout;
  * assumed binomial: with 2,000 samples, 10 ms slices and 10 s windows (3 to 5 windows a side), a
  * CI run fitted a noise trend of 5.6 times binomial at 100 samples a window and 147 at 1,000, and
  * the slowed method at q 0.085 was not flagged; the slowed release's share came out at 0.361 and
- * 0.367 in the two such failures. With 1 ms slices, 3,000
- * samples and 5 s windows, three runs here beside two busy threads (2026-11-30) had 11 to 14
- * windows a side, the slowed share at 0.394-0.403 and q 1e-13 to 4e-39, and the same release's
- * two runs at q 0.24 or more. Two runs of one release are compared at a false discovery rate of
+ * 0.367 in the two such failures. With 1 ms slices, 3,000 samples and 5 s windows, three runs here
+ * beside two busy threads (2026-11-30) had 11 to 14 windows a side, the slowed share at
+ * 0.394-0.403 and q 1e-13 to 4e-39, and the same release's two runs at q 0.24 or more. Two runs of one release are compared at a false discovery rate of
  * {@value #SAME_RELEASE_FDR}: at the default 0.05 a pair with no change names a method in up to
  * one pair of twenty by design, which a test must not count as a failure. The agent samples every
  * 2 ms, and the three runs go at once, which keeps the test within minutes on a busy machine.
