@@ -376,8 +376,12 @@ public final class RangePlanner {
                 }
             }
         }
-        List<WindowVersion> executionRollups = ofExecutions.isEmpty() ? List.of()
-                : reader.rollupVersions(ofExecutions, List.of()).executionRollups();
+        VersionedWindows.RollupVersions listedOfExecutions = ofExecutions.isEmpty() ? null
+                : reader.rollupVersions(ofExecutions, List.of());
+        List<WindowVersion> executionRollups = listedOfExecutions == null ? List.of()
+                : listedOfExecutions.executionRollups();
+        boolean withinMinutes = listedOfExecutions == null ? listed.fineWithinMinutes()
+                : listedOfExecutions.fineWithinMinutes();
         long now = listed.nowMillis();
         Chosen chosen = executionRollups.isEmpty() ? byDeployments
                 : choose(resolutions, listed.deploymentRollups(), executionRollups, selected);
@@ -391,7 +395,7 @@ public final class RangePlanner {
             }
         }
         List<WindowVersion> rollups = new ArrayList<>(chosen.rollups());
-        List<WindowSpan> listedGaps = gaps(executionKeys, covered, fromMillis, toMillis);
+        List<WindowSpan> listedGaps = gaps(executionKeys, covered, fromMillis, toMillis, withinMinutes);
         List<VersionedWindows.ListedFine> listedFine = listedGaps.isEmpty() ? List.of()
                 : reader.fineWindowVersionsIn(listedGaps);
         List<WindowSpan> gaps = listedGaps;
@@ -409,7 +413,7 @@ public final class RangePlanner {
                     rollups.remove(sum);
                 }
             });
-            gaps = gaps(executionKeys, covered, fromMillis, toMillis);
+            gaps = gaps(executionKeys, covered, fromMillis, toMillis, withinMinutes);
         }
         List<WindowVersion> fine = new ArrayList<>();
         for (VersionedWindows.ListedFine f : listedFine) {
@@ -422,17 +426,28 @@ public final class RangePlanner {
                 attempt));
     }
 
-    /** Per execution, the intervals of [fromMillis, toMillis) to read from fine windows, given what is covered. */
+    /**
+     * Per execution, the intervals of [fromMillis, toMillis) to read from fine windows, given what is
+     * covered ({@link VersionedWindows#fineWindowVersionsIn}).
+     *
+     * @param withinMinutes no fine window stored crosses a minute ({@link io.cctflow.graph.FineWindowBound})
+     */
     private static List<WindowSpan> gaps(Collection<String> executionKeys, Map<String, List<WindowSpan>> covered,
-            long fromMillis, long toMillis) {
+            long fromMillis, long toMillis, boolean withinMinutes) {
         List<WindowSpan> gaps = new ArrayList<>();
         for (String key : executionKeys) {
             List<WindowSpan> mine = covered.getOrDefault(key, List.of());
-            if (mine.stream().anyMatch(s -> s.startMillis() <= fromMillis)) {
-                // a fine window that starts before the range (or before a minute roll-up that starts
-                // before it) but reaches into it (the job's window need not divide an hour) still
-                // counts, as in a fine-only read
-                gaps.add(new WindowSpan(key, Resolution.FINE, fromMillis, fromMillis + 1));
+            // a fine window that starts before the roll-up covering the range's start but reaches
+            // into the range (the job's window need not divide an hour) still counts, as in a
+            // fine-only read: listed as those starting before the roll-up and ending after the
+            // range's start (an interval that ends where it starts or earlier), so the windows the
+            // roll-up holds are not listed too; none to look for when no fine window crosses a
+            // minute, as every roll-up starts on one (a seek per execution: 1,000 for a fleet read)
+            if (!withinMinutes) {
+                mine.stream().filter(s -> s.startMillis() <= fromMillis && fromMillis < s.endMillis())
+                        .mapToLong(WindowSpan::startMillis).min()
+                        .ifPresent(coverStart -> gaps.add(
+                                new WindowSpan(key, Resolution.FINE, fromMillis, coverStart)));
             }
             for (long[] gap : uncovered(mine, fromMillis, toMillis)) {
                 gaps.add(new WindowSpan(key, Resolution.FINE, gap[0], gap[1]));

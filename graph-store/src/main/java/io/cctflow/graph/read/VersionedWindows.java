@@ -53,12 +53,14 @@ final class VersionedWindows {
      * @param executionRollups roll-ups of single executions
      * @param sources of the deployments' roll-ups that are provisional sums (minutes not settled
      *     yet, {@link io.cctflow.graph.SourcesDigest}): their {@code sources}; settled ones are absent
+     * @param fineWithinMinutes no fine window stored crosses a minute, as the store records it
+     *     ({@link FineWindowBound}): none starts before a roll-up and reaches into it
      */
     record RollupVersions(long nowMillis, List<DeploymentWindowVersion> deploymentRollups,
-            List<WindowVersion> executionRollups, Map<WindowVersion, String> sources) {
+            List<WindowVersion> executionRollups, Map<WindowVersion, String> sources, boolean fineWithinMinutes) {
         RollupVersions(long nowMillis, List<DeploymentWindowVersion> deploymentRollups,
                 List<WindowVersion> executionRollups) {
-            this(nowMillis, deploymentRollups, executionRollups, Map.of());
+            this(nowMillis, deploymentRollups, executionRollups, Map.of(), false);
         }
     }
 
@@ -85,7 +87,7 @@ final class VersionedWindows {
         }
         Set<String> deployments = new HashSet<>(deploymentKeys);
         // collect() skips nulls, so every collected value is non-null (coalesce) to keep the columns aligned
-        return reads.read("""
+        return reads.read(FineWindowBound.WITHIN_MINUTES + """
                 CALL {
                   UNWIND $seeks AS s
                   MATCH (w:Window)
@@ -96,9 +98,10 @@ final class VersionedWindows {
                          collect(coalesce(w.written, $noWritten)) AS written, collect(coalesce(w.members, [])) AS members,
                          collect(coalesce(w.sources, '')) AS sources
                 }
-                WITH instance, resolution, start, end, written, members, sources,
+                WITH fineWithinMinutes, instance, resolution, start, end, written, members, sources,
                      reduce(sets = [], m IN members | CASE WHEN m IN sets THEN sets ELSE sets + [m] END) AS memberSets
-                RETURN timestamp() AS now, instance, resolution, start, end, written, sources, memberSets,
+                RETURN timestamp() AS now, fineWithinMinutes, instance, resolution, start, end, written, sources,
+                       memberSets,
                        [m IN members | [k IN range(0, size(memberSets) - 1) WHERE memberSets[k] = m][0]] AS memberSet
                 """, Reads.params("seeks", rows, "noWritten", Long.MAX_VALUE), r -> {
                     Value instance = r.get("instance");
@@ -129,12 +132,15 @@ final class VersionedWindows {
                             ofExecutions.add(v);
                         }
                     }
-                    return new RollupVersions(r.get("now").asLong(), ofDeployments, ofExecutions, provisional);
+                    return new RollupVersions(r.get("now").asLong(), ofDeployments, ofExecutions, provisional,
+                            r.get("fineWithinMinutes").asBoolean());
                 }).get(0);
     }
 
     /**
-     * Span and write time of the fine windows overlapping any of the intervals (each window once).
+     * Span and write time of the fine windows that start before an interval's end and end after its
+     * start, for any of the intervals (each window once): those overlapping it, or for an interval
+     * that ends where it starts or earlier, those that start before its end and reach past its start.
      * Only those starting less than the longest fine window stored ({@link FineWindowBound}, read by
      * the same query) before an interval are looked at: without the bound the index seek on {@code
      * start} would walk every earlier window of the execution (a week of them for the end of a

@@ -30,7 +30,9 @@ import org.neo4j.driver.Value;
  * Range reads look back for fine windows only as far as the longest one recorded ({@link
  * FineWindowBound}): windows of several lengths, written in batches of mixed lengths, each read
  * back by ranges that start inside them (down to their last millisecond) and compared with the
- * brute-force sum of the windows written; on a store without the record, and racing writers.
+ * brute-force sum of the windows written; on a store without the record, and racing writers. And
+ * the record of whether a fine window crosses a minute, without which a read looks for one before
+ * each roll-up that covers its start.
  */
 class FineWindowBoundTest extends CleanGraph {
     private static final long MINUTE = 60_000;
@@ -106,6 +108,65 @@ class FineWindowBoundTest extends CleanGraph {
         GraphSchema.ensure(driver, "");
         assertThat(recorded()).as("recorded once, then left").isEqualTo(3 * MINUTE + 1);
         checkReadsInside(random, windows);
+    }
+
+    @Test
+    void aWindowCrossingAMinuteIsFoundWhereARollUpCoversTheRangeStart() {
+        Random random = new Random(71);
+        assertThat(withinMinutes()).as("an empty store: no fine window crosses a minute").isTrue();
+        List<WindowCounts> minutes = new ArrayList<>();
+        for (String key : KEYS) {
+            for (long start = T0; start < T0 + 4 * HOUR; start += MINUTE) {
+                Cct tree = RandomTrees.tree(random, 1 + random.nextInt(5));
+                writeTopology(tree);
+                minutes.add(new WindowCounts(key, start, start + MINUTE, RandomTrees.counts(tree)));
+            }
+        }
+        writer.writeWindowCounts(minutes);
+        remember(minutes);
+        assertThat(withinMinutes()).as("one-minute windows on minutes").isTrue();
+        new Rollups(driver, "", Duration.ofMinutes(10)).rollUp(T0 + 5 * HOUR);
+        checkReadsFrom(random, new long[] {T0 + HOUR, T0 + 2 * HOUR - 1, T0 + 2 * HOUR, T0 + 90 * MINUTE + 17});
+
+        // one window of 90 s from 30 s before the second hour: it starts before that hour's roll-up
+        // and reaches into it, so a range from the hour counts it
+        Cct tree = RandomTrees.tree(random, 3);
+        writeTopology(tree);
+        List<WindowCounts> crossing = List.of(new WindowCounts(KEYS.get(1), T0 + 2 * HOUR - 30_000,
+                T0 + 2 * HOUR + 60_000, RandomTrees.counts(tree)));
+        writer.writeWindowCounts(crossing);
+        remember(crossing);
+        assertThat(withinMinutes()).as("after a window that crosses a minute").isFalse();
+        checkReadsFrom(random, new long[] {T0 + 2 * HOUR, T0 + 2 * HOUR + 1, T0 + 2 * HOUR + 59_999});
+        new Rollups(driver, "", Duration.ofMinutes(10)).rollUp(T0 + 5 * HOUR);
+        checkReadsFrom(random, new long[] {T0 + 2 * HOUR, T0 + 2 * HOUR + 1, T0 + 2 * HOUR + 59_999});
+
+        unrecord();
+        GraphSchema.ensure(driver, "");
+        assertThat(withinMinutes()).as("ensure finds the crossing window").isFalse();
+    }
+
+    @Test
+    void ensureRecordsWhetherAFineWindowCrossesAMinuteOnAnOldStore() {
+        Random random = new Random(73);
+        List<WindowCounts> windows = new ArrayList<>(randomWindows(random, MINUTE, KEYS));
+        windows.addAll(randomWindows(random, 20_000, KEYS));
+        writer.writeWindowCounts(windows);
+        remember(windows);
+        unrecord();
+        GraphSchema.ensure(driver, "");
+        assertThat(withinMinutes()).as("windows on minutes, and 20 s ones from a minute's start").isTrue();
+        assertThat(recorded()).as("the longest left as recorded").isEqualTo(MINUTE);
+        checkReadsInside(random, windows);
+
+        List<WindowCounts> crossing = randomWindows(random, 2 * MINUTE, KEYS);
+        writer.writeWindowCounts(crossing);
+        remember(crossing);
+        assertThat(withinMinutes()).isFalse();
+        unrecord();
+        GraphSchema.ensure(driver, "");
+        assertThat(withinMinutes()).as("recorded again from the windows stored").isFalse();
+        checkReadsInside(random, List.copyOf(written.values()));
     }
 
     @Test
@@ -205,6 +266,20 @@ class FineWindowBoundTest extends CleanGraph {
         }
     }
 
+    /** Ranges from each of {@code froms}, of random selections, read by a plan: equal to the brute-force sum. */
+    private void checkReadsFrom(Random random, long[] froms) {
+        List<WindowCounts> all = List.copyOf(written.values());
+        List<List<String>> selections = List.of(KEYS, KEYS.subList(0, 1), KEYS.subList(1, 3));
+        for (long from : froms) {
+            for (long to : new long[] {from + HOUR, from + 1 + random.nextLong(3 * HOUR)}) {
+                List<String> keys = selections.get(random.nextInt(selections.size()));
+                assertThat(windows.plan(keys, from, to).sum())
+                        .as("[%d, %d) ms after T0 of %s", from - T0, to - T0, keys)
+                        .isEqualTo(FineSums.overlapping(all, keys, from, to));
+            }
+        }
+    }
+
     private static long length(WindowCounts w) {
         return w.windowEndMillis() - w.windowStartMillis();
     }
@@ -215,6 +290,23 @@ class FineWindowBoundTest extends CleanGraph {
             Value v = session.run("MATCH (s:StoreStamp {name: 'windows'}) RETURN s.longestFine AS l").single().get("l");
             return v.isNull() ? null : v.asLong();
         }
+    }
+
+    /** Whether the store records that no fine window crosses a minute, null when it records nothing. */
+    private static Boolean withinMinutes() {
+        try (Session session = driver.session()) {
+            Value v = session.run("MATCH (s:StoreStamp {name: 'windows'}) RETURN s.fineWithinMinutes AS w").single()
+                    .get("w");
+            return v.isNull() ? null : v.asBoolean();
+        }
+    }
+
+    /** Removes whether a fine window crosses a minute, as on a store written before that was recorded. */
+    private static void unrecord() {
+        try (Session session = driver.session()) {
+            session.run("MATCH (s:StoreStamp {name: 'windows'}) REMOVE s.fineWithinMinutes").consume();
+        }
+        assertThat(withinMinutes()).isNull();
     }
 
     /** Removes the record, as on a store written before it existed. */
