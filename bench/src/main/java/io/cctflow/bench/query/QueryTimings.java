@@ -197,8 +197,10 @@ final class QueryTimings {
      * enough, so they share no window with the timed ones (which lie within the last 38 hours);
      * else the timed series' own ranges shortened by one window, so the tree cache (keyed by the
      * windows read) holds no answer a timed call could use. The window cache is emptied before
-     * every call, here as in the cold series. Each method of the series in turn. Neo4j plans each
-     * query again once it has run ten times ({@code internal.cypher.expression_recompilation_limit}):
+     * every call, here as in the cold series. Each method of the series in turn. After each, one
+     * over {@code range} and up to {@code calls} windows more ending at the dataset's end, so the
+     * queries only a read ending there runs (on a live store) are past their planning too. Neo4j
+     * plans each query again once it has run ten times ({@code internal.cypher.expression_recompilation_limit}):
      * with 7 calls or more, plus a series' {@link #WARMUP} untimed calls, the queries every call
      * runs are past that before the timed calls (a list parameter in a new size decade is a new
      * plan-cache entry, planned again).
@@ -213,6 +215,12 @@ final class QueryTimings {
                     : dataset.toMillis() - offset(range, k);
             clearCache.run();
             checkedMetrics(methods.get(k % methods.size()), -1, to - (apart ? day : range.toMillis() - window), to);
+            // and one ending at the dataset's end, starting before any of the live-edge series: on a
+            // live store only those reads list the fine windows under provisional minute sums
+            long end = dataset.toMillis();
+            clearCache.run();
+            checkedMetrics(methods.get(k % methods.size()), -1,
+                    Math.max(dataset.fromMillis(), end - range.toMillis() - (1 + k) * window), end);
         }
     }
 
