@@ -81,15 +81,12 @@ public final class RangePlanner {
     /** Which windows a range read will fetch; {@link #windowCount()} before paying for the counts. */
     public final class Plan {
         private final List<WindowVersion> rollups;
-        private final List<WindowSpan> gaps;
         private final List<WindowVersion> fine;
         private final long nowMillis;
         private final Request request;
 
-        private Plan(List<WindowVersion> rollups, List<WindowSpan> gaps, List<WindowVersion> fine, long nowMillis,
-                Request request) {
+        private Plan(List<WindowVersion> rollups, List<WindowVersion> fine, long nowMillis, Request request) {
             this.rollups = rollups;
-            this.gaps = gaps;
             this.fine = fine;
             this.nowMillis = nowMillis;
             this.request = request;
@@ -98,11 +95,6 @@ public final class RangePlanner {
         /** Roll-up windows to read. */
         public List<WindowSpan> rollups() {
             return rollups.stream().map(WindowVersion::span).toList();
-        }
-
-        /** Per execution, the intervals read from fine windows. */
-        public List<WindowSpan> fineIntervals() {
-            return List.copyOf(gaps);
         }
 
         /** Rows the read will fetch (from Neo4j or the reader's window cache): roll-ups plus fine windows. */
@@ -395,10 +387,8 @@ public final class RangePlanner {
             }
         }
         List<WindowVersion> rollups = new ArrayList<>(chosen.rollups());
-        List<WindowSpan> listedGaps = gaps(executionKeys, covered, fromMillis, toMillis, withinMinutes);
-        List<VersionedWindows.ListedFine> listedFine = listedGaps.isEmpty() ? List.of()
-                : reader.fineWindowVersionsIn(listedGaps);
-        List<WindowSpan> gaps = listedGaps;
+        List<WindowSpan> gaps = gaps(executionKeys, covered, fromMillis, toMillis, withinMinutes);
+        List<VersionedWindows.ListedFine> listedFine = gaps.isEmpty() ? List.of() : reader.fineWindowVersionsIn(gaps);
         if (!provisional.isEmpty()) {
             Map<String, List<VersionedWindows.ListedFine>> byExecution = new HashMap<>();
             for (VersionedWindows.ListedFine f : listedFine) {
@@ -413,7 +403,6 @@ public final class RangePlanner {
                     rollups.remove(sum);
                 }
             });
-            gaps = gaps(executionKeys, covered, fromMillis, toMillis, withinMinutes);
         }
         List<WindowVersion> fine = new ArrayList<>();
         for (VersionedWindows.ListedFine f : listedFine) {
@@ -422,8 +411,8 @@ public final class RangePlanner {
                 fine.add(v);
             }
         }
-        return new Plan(rollups, gaps, fine, now, new Request(List.copyOf(executionKeys), fromMillis, toMillis, groups,
-                attempt));
+        return new Plan(rollups, fine, now,
+                new Request(List.copyOf(executionKeys), fromMillis, toMillis, groups, attempt));
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
+import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.CleanGraph;
 import io.cctflow.graph.FineSums;
 import io.cctflow.graph.FineWindowBound;
@@ -42,6 +43,8 @@ class FineWindowBoundTest extends CleanGraph {
     private static final long[] LENGTHS = {1_000, MINUTE, 7 * MINUTE + 13, 25 * MINUTE, 60 * MINUTE, 150 * MINUTE};
     private static final List<String> KEYS = List.of(new ExecutionId("svc", "v1", "a").key(),
             new ExecutionId("svc", "v1", "b").key(), new ExecutionId("svc", "v2", "c").key());
+    /** The selections reads are checked for: all executions, one, and two of different deployments. */
+    private static final List<List<String>> SELECTIONS = List.of(KEYS, KEYS.subList(0, 1), KEYS.subList(1, 3));
 
     /** The windows written, the last write of each (execution, start) kept. */
     private final Map<String, WindowCounts> written = new LinkedHashMap<>();
@@ -240,7 +243,7 @@ class FineWindowBoundTest extends CleanGraph {
      * windows written.
      */
     private void checkReadsInside(Random random, List<WindowCounts> inside) {
-        checkReadsInside(random, inside, List.of(KEYS, KEYS.subList(0, 1), KEYS.subList(1, 3)));
+        checkReadsInside(random, inside, SELECTIONS);
     }
 
     private void checkReadsInside(Random random, List<WindowCounts> inside, List<List<String>> selections) {
@@ -256,28 +259,27 @@ class FineWindowBoundTest extends CleanGraph {
                     w.windowStartMillis() + random.nextLong(length)}) {
                 long to = from + 1 + random.nextLong(3 * 60 * MINUTE);
                 List<String> keys = selections.get(random.nextInt(selections.size()));
-                String what = String.format("[%d, %d) ms after T0 of %s, in a window of %d ms", from - T0,
-                        to - T0, keys, length);
-                assertThat(windows.plan(keys, from, to).sum()).as(what)
-                        .isEqualTo(FineSums.overlapping(all, keys, from, to));
-                assertThat(WindowReader.sum(windows.windows(keys, from, to))).as(what)
-                        .isEqualTo(FineSums.overlapping(all, keys, from, to));
+                checkRead(all, keys, from, to, String.format(", in a window of %d ms", length));
             }
         }
     }
 
-    /** Ranges from each of {@code froms}, of random selections, read by a plan: equal to the brute-force sum. */
+    /** Ranges from each of {@code froms}, of random selections ({@link #checkRead}). */
     private void checkReadsFrom(Random random, long[] froms) {
         List<WindowCounts> all = List.copyOf(written.values());
-        List<List<String>> selections = List.of(KEYS, KEYS.subList(0, 1), KEYS.subList(1, 3));
         for (long from : froms) {
             for (long to : new long[] {from + HOUR, from + 1 + random.nextLong(3 * HOUR)}) {
-                List<String> keys = selections.get(random.nextInt(selections.size()));
-                assertThat(windows.plan(keys, from, to).sum())
-                        .as("[%d, %d) ms after T0 of %s", from - T0, to - T0, keys)
-                        .isEqualTo(FineSums.overlapping(all, keys, from, to));
+                checkRead(all, SELECTIONS.get(random.nextInt(SELECTIONS.size())), from, to, "");
             }
         }
+    }
+
+    /** A plan's sum and the fine-window read of [from, to) for {@code keys}: each the brute-force sum over {@code all}. */
+    private void checkRead(List<WindowCounts> all, List<String> keys, long from, long to, String detail) {
+        String what = String.format("[%d, %d) ms after T0 of %s%s", from - T0, to - T0, keys, detail);
+        TreeCounts expected = FineSums.overlapping(all, keys, from, to);
+        assertThat(windows.plan(keys, from, to).sum()).as(what).isEqualTo(expected);
+        assertThat(WindowReader.sum(windows.windows(keys, from, to))).as(what).isEqualTo(expected);
     }
 
     private static long length(WindowCounts w) {
