@@ -199,7 +199,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             return;
         }
 
-        InstanceTrees.Entry instance = trees.get(execution.key(), nodes.get());
+        InstanceTrees.Entry instance = trees.get(execution.key(), nodes::get);
         BatchMerge.Result merged = batchMerge.merge(batch, instance, ctx.timerService().currentProcessingTime());
         int sizeBefore = merged.sizeBefore();
         StackCounts batchCounts = merged.counts();

@@ -181,7 +181,7 @@ public final class TaskLabelling {
                 return;
             }
             executions[0]++;
-            InstanceTrees.Entry instance = trees.get(key, nodes.get());
+            InstanceTrees.Entry instance = trees.get(key, nodes::get);
             ServiceLabeller was = before.forService(service);
             ServiceLabeller now = after.forService(service);
             TaskLabels old = labelsOf(instance, was);
