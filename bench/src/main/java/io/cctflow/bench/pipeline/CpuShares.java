@@ -17,8 +17,16 @@ import java.util.TreeMap;
  * <p>Immutable snapshot; take one before and one after a steady phase.
  */
 record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNanosByRole) {
+    /**
+     * The role of the simulated fleet: the agents' side, which runs on the pipeline's machine only
+     * in the benchmark, so "the pipeline" is all less it.
+     */
+    static final String GENERATOR = "generator and its producer (the agents' side, not the pipeline's)";
+
     /** Thread name prefixes (Flink names task threads after their operators) and their roles, first match wins. */
     private static final List<Map.Entry<String, String>> ROLES = List.of(
+            // the generator's thread and its producer's network thread ("... | fleet-generator")
+            Map.entry(FleetLoad.THREAD_NAME, GENERATOR),
             Map.entry("merge-into-cct", "job: merge operator (decode, merge, topology)"),
             Map.entry("window", "job: window operator and sink"),
             Map.entry("topology", "job: topology and label sinks"),
@@ -30,14 +38,14 @@ record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNan
             Map.entry("neo4j", "Neo4j (Bolt workers, storage)"),
             Map.entry("bolt", "Neo4j (Bolt workers, storage)"),
             Map.entry("Neo4j", "Neo4j (Bolt workers, storage)"),
-            Map.entry("kafka-producer", "Kafka producers (generator's and job's)"),
-            Map.entry("fleet", "generator"));
+            Map.entry("kafka-producer", "Kafka producers (the job's)"));
 
     /** The JVM's own threads (not Java threads: the MXBean does not see them) by name prefix, from /proc. */
     private static final Map<String, String> NATIVE_ROLES = Map.of(
             "GC Thread", "GC (collector threads)", "G1 ", "GC (collector threads)",
             "C1 CompilerThre", "JIT compiler threads", "C2 CompilerThre", "JIT compiler threads",
-            "VM Thread", "VM thread (safepoints)");
+            "VM Thread", "VM thread (safepoints)",
+            "rocksdb:", "job: RocksDB's own threads (flush, compaction)");
 
     static CpuShares now() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -71,8 +79,8 @@ record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNan
 
     /**
      * CPU-µs per committed sample since {@code start}, the benchmark JVM and its children (the
-     * broker) apart, then this JVM's roles: e.g. "all 14.2 (this JVM 12.9, broker 1.3); merge
-     * operator 3.1, ...".
+     * broker) apart, and the pipeline's (all less the {@link #GENERATOR}), then this JVM's roles:
+     * e.g. "all 14.2 (this JVM 12.9, broker 1.3); the pipeline 12.5; merge operator 3.1, ...".
      */
     String perSampleSince(CpuShares start, double committedSamples) {
         double jvm = (processNanos - start.processNanos) / 1e3 / committedSamples;
@@ -86,7 +94,9 @@ record CpuShares(long processNanos, long childNanos, Map<String, Long> threadNan
         }
         roles.put("other JVM threads, threads that ended", jvm - accounted);
         StringBuilder s = new StringBuilder(String.format(
-                "CPU-µs per committed sample: all %.1f (benchmark JVM %.1f, broker JVM %.1f)", jvm + children, jvm, children));
+                "CPU-µs per committed sample: all %.1f (benchmark JVM %.1f, broker JVM %.1f); the pipeline %.1f"
+                        + " (all less the generator)", jvm + children, jvm, children,
+                jvm + children - roles.getOrDefault(GENERATOR, 0.0)));
         roles.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                 .forEach(e -> s.append(String.format("%n      %5.1f  %s", e.getValue(), e.getKey())));
         return s.toString();

@@ -174,6 +174,8 @@ public final class EmbeddedPipeline implements BatchTarget, AutoCloseable {
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // its network thread is then "kafka-producer-network-thread | fleet-generator": CpuShares counts it as the generator's
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, FleetLoad.THREAD_NAME);
         // lz4 rather than the agent's gzip: the generator shares the machine's two cores with the pipeline
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);

@@ -40,6 +40,9 @@ public final class FleetLoad {
         }
     }
 
+    /** The generator's thread; also its producer's {@code client.id}, so its network thread is named after it. */
+    static final String THREAD_NAME = "fleet-generator";
+
     private final BatchTarget target;
     private final Fleet fleet;
     private final EncodedFleetBatches batches;
@@ -66,7 +69,7 @@ public final class FleetLoad {
         this.flushMillis = flushMillis;
         this.probes = probes;
         this.probeEveryBatches = probeEveryBatches;
-        this.thread = new Thread(this::generate, "fleet-generator");
+        this.thread = new Thread(this::generate, THREAD_NAME);
         thread.setDaemon(true);
     }
 

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 
 /**
  * Batch-to-queryable latency: for a probed batch, the time from the broker's acknowledgement to
@@ -53,8 +54,8 @@ public final class LatencyProbes {
     private final Map<String, long[]> windowSamples = new HashMap<>();
     private final ConcurrentLinkedQueue<Probe> submitted = new ConcurrentLinkedQueue<>();
     private final List<Probe> outstanding = new ArrayList<>();
-    private final List<Long> latenciesMillis = new ArrayList<>();
-    private int timedOut;
+    /** Per probe done (readable or timed out): its acknowledgement time, and its latency or -1 for timed out. */
+    private final List<long[]> done = new ArrayList<>();
 
     public LatencyProbes(long jobWindowMillis, long timeoutMillis) {
         this.jobWindowMillis = jobWindowMillis;
@@ -102,10 +103,10 @@ public final class LatencyProbes {
                 continue;
             }
             if (readable.getOrDefault(p.window(jobWindowMillis), 0L) >= p.expectedSamples) {
-                latenciesMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - p.ackNanos));
+                done.add(new long[] {p.ackNanos, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - p.ackNanos)});
                 it.remove();
             } else if (now - p.ackNanos > timeoutNanos) {
-                timedOut++;
+                done.add(new long[] {p.ackNanos, -1});
                 it.remove();
             }
         }
@@ -134,12 +135,46 @@ public final class LatencyProbes {
         return out;
     }
 
-    /** Latencies measured so far, and clears them (the timed-out count too). */
+    /** Latencies measured so far, and clears them (the timed-out count too); every probe outstanding is still waiting. */
     public Result drain() {
-        Result r = new Result(List.copyOf(latenciesMillis), timedOut, outstanding.size() + submitted.size());
-        latenciesMillis.clear();
-        timedOut = 0;
-        return r;
+        return drain(ack -> true, true);
+    }
+
+    /**
+     * {@link #drain()} of the batches acknowledged at or after {@code nanos} ({@link
+     * System#nanoTime}) and of those not acknowledged yet: what a phase that started then measured,
+     * without the batches sent before it that were still waiting when it started.
+     */
+    public Result drainAckedSince(long nanos) {
+        return drain(ack -> ack - nanos >= 0, true);
+    }
+
+    /** {@link #drain()} of the batches acknowledged before {@code nanos}: those of an earlier phase. */
+    public Result drainAckedBefore(long nanos) {
+        return drain(ack -> ack - nanos < 0, false);
+    }
+
+    private Result drain(LongPredicate ackedWhen, boolean withUnacknowledged) {
+        List<Long> latencies = new ArrayList<>();
+        int timedOut = 0;
+        for (Iterator<long[]> it = done.iterator(); it.hasNext(); ) {
+            long[] d = it.next();
+            if (ackedWhen.test(d[0])) {
+                if (d[1] < 0) {
+                    timedOut++;
+                } else {
+                    latencies.add(d[1]);
+                }
+                it.remove();
+            }
+        }
+        int waiting = withUnacknowledged ? submitted.size() : 0;
+        for (Probe p : outstanding) {
+            if (p.ackNanos == 0 ? withUnacknowledged : ackedWhen.test(p.ackNanos)) {
+                waiting++;
+            }
+        }
+        return new Result(latencies, timedOut, waiting);
     }
 
     /** Measured latencies in milliseconds, probes that never became readable, probes still waiting. */

@@ -63,8 +63,8 @@ public final class SustainedRatePhase implements Phase {
         summary.forEach(out::println);
         out.printf("largest sustained fleet: %d instances = %,.0f samples/s (goal 1,000 instances = 100,000 samples/s)%n",
                 lastGood, lastGood * (double) batches.samplesPerBatch() * 1000.0 / options.flushMillis());
-        out.println("batch-to-queryable latency, all steps: "
-                + new LatencyProbes.Result(allLatencies, 0, 0).summary() + " (goal: median < 15 s)");
+        out.println("batch-to-queryable latency, all steps' steady phases: "
+                + new LatencyProbes.Result(allLatencies, 0, 0).summary() + " (goals: median < 15 s; issue 31: p99 < 15 s)");
     }
 
     private int nextSize(int lastGood, int firstBad) {
@@ -92,7 +92,6 @@ public final class SustainedRatePhase implements Phase {
             probes.poll(pipeline.reader());
             Thread.sleep(200);
         }
-        probes.drain(); // warm-up latencies are not steady-state figures
         List<ConsumerLag.Snapshot> lags = new ArrayList<>();
         MachineLoad machineStart = MachineLoad.now();
         CpuShares cpuStart = CpuShares.now();
@@ -124,7 +123,10 @@ public final class SustainedRatePhase implements Phase {
         double toleranceBatches = n * (double) pipeline.config().checkpointInterval().toMillis() / options.flushMillis();
         Verdict verdict = verdict(lags, toleranceBatches, load.behindSends());
         boolean sustained = verdict.sustained();
-        LatencyProbes.Result latency = probes.drain();
+        // the steady phase's figure counts the batches acknowledged in it; those of the warm-up (after
+        // a cold start, the backlog the job built while compiling) are printed apart, whenever they became readable
+        LatencyProbes.Result latency = probes.drainAckedSince(measureStart);
+        LatencyProbes.Result warmupLatency = probes.drainAckedBefore(measureStart);
         allLatencies.addAll(latency.latenciesMillis());
         out.printf("   produced (acked) %,.0f samples/s; committed by the job %,.0f samples/s over %.0f s%n",
                 produced, committed, seconds);
@@ -137,7 +139,9 @@ public final class SustainedRatePhase implements Phase {
             out.printf("   generator fell behind schedule %,d times (it shares the 2 cores with the pipeline)%n",
                     load.behindSends());
         }
-        out.println("   batch-to-queryable latency: " + latency.summary());
+        out.println("   batch-to-queryable latency, batches acknowledged in the steady phase: " + latency.summary());
+        out.println("   batch-to-queryable latency, batches acknowledged in the warm-up (" + options.warmup().toSeconds()
+                + " s): " + warmupLatency.summary());
         out.println("   machine: " + machine);
         double committedSamples = (last.committedOffsets() - first.committedOffsets()) * (double) spb;
         if (committedSamples > 0) {
@@ -145,9 +149,10 @@ public final class SustainedRatePhase implements Phase {
         }
         out.println("   => " + (sustained ? "SUSTAINED" : "NOT sustained"));
         summary.add(String.format("%5d instances  offered %,9.0f  produced %,9.0f  committed %,9.0f samples/s  "
-                        + "lag %,6d -> %,6d batches  latency median %5.1f s p99 %5.1f s  %s",
+                        + "lag %,6d -> %,6d batches  latency median %5.1f s p99 %5.1f s (warm-up's max %5.1f s)  %s",
                 n, load.offeredSamplesPerSecond(), produced, committed, first.lag(), last.lag(),
-                latency.percentile(50) / 1000.0, latency.percentile(99) / 1000.0, sustained ? "sustained" : "NOT sustained"));
+                latency.percentile(50) / 1000.0, latency.percentile(99) / 1000.0, warmupLatency.percentile(100) / 1000.0,
+                sustained ? "sustained" : "NOT sustained"));
         drain(pipeline, out);
         return sustained;
     }

@@ -128,6 +128,31 @@ class LatencyProbesTest {
         assertThat(result.stillWaiting()).isEqualTo(1);
     }
 
+    @Test
+    void aPhaseCountsTheBatchesAcknowledgedInItAndLeavesTheEarlierOnesToDrain() {
+        LatencyProbes probes = new LatencyProbes(WINDOW, TimeUnit.HOURS.toMillis(1));
+        String key = new ExecutionId("svc", "v1", "phase").key();
+        String other = new ExecutionId("svc", "v1", "phase-other").key();
+        long phaseStart = System.nanoTime();
+        // acknowledged in the warm-up 20 s before the phase, readable only once the phase has started
+        probes.expect(key, T0, 10).acked(phaseStart - TimeUnit.SECONDS.toNanos(20));
+        probes.expect(key, T0 + 1, 5).acked(phaseStart); // in the phase: 15 samples up to it
+        probes.expect(other, T0, 7).acked(phaseStart - 1); // in the warm-up, never readable
+        probes.expect(other, T0 + 1, 1); // not acknowledged yet: the phase's
+        new GraphWriter(driver, "").writeWindowCounts(List.of(window(key, T0, 15, new Random(5))));
+        probes.poll(WindowReader.asStored(driver, ""));
+
+        LatencyProbes.Result phase = probes.drainAckedSince(phaseStart);
+        assertThat(phase.latenciesMillis()).hasSize(1).allMatch(ms -> ms < 20_000);
+        assertThat(phase.stillWaiting()).isEqualTo(1);
+        LatencyProbes.Result warmup = probes.drainAckedBefore(phaseStart);
+        assertThat(warmup.latenciesMillis()).hasSize(1).allMatch(ms -> ms >= 20_000);
+        assertThat(warmup.stillWaiting()).isEqualTo(1);
+        LatencyProbes.Result rest = probes.drain();
+        assertThat(rest.latenciesMillis()).as("drained once").isEmpty();
+        assertThat(rest.stillWaiting()).as("every outstanding probe").isEqualTo(2);
+    }
+
     /** A stored job window of {@code key} whose self counts sum to {@code samples}, over a few stacks. */
     private static WindowCounts window(String key, long start, long samples, Random random) {
         Cct tree = new Cct();
