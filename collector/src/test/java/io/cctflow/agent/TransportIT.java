@@ -350,9 +350,14 @@ class TransportIT {
         List<Long> missing = gaps(received);
         System.err.println("overflow: received " + received + ", missing " + missing);
         assertThat(missing).as("dropped sequences").isNotEmpty();
-        long newestMissing = missing.get(missing.size() - 1);
-        // the oldest go first; only a batch the producer was holding at that moment is spared
-        assertThat(received.stream().filter(s -> s < newestMissing).count()).isLessThanOrEqualTo(1);
+        // the oldest go first: while the broker is away nothing leaves the queue, so older than the
+        // first batch dropped is at most the one the producer was holding. Later gaps need not
+        // follow it: once the broker is back, a starved sender can still hold a head in flight
+        // over two flushes, and the drop that makes room is then newer than batches already sent
+        // (seen here: received [9, 11, 12, ...], missing [0, ..., 8, 10])
+        long firstMissing = missing.get(0);
+        assertThat(received.stream().filter(s -> s < firstMissing).count())
+                .as("received before the first dropped batch").isLessThanOrEqualTo(1);
         AgentStats last = batches.get(batches.size() - 1).getStats();
         assertThat(last.getBatchesDropped()).as("counted in a later batch's stats").isEqualTo(missing.size());
         assertThat(last.getBytesDropped()).isPositive();
