@@ -84,6 +84,15 @@ public final class GraphSchema {
             "CREATE INDEX method_class_name IF NOT EXISTS FOR (m:Method) ON (m.className, m.name)",
             "CREATE INDEX cct_node_method IF NOT EXISTS FOR (n:CctNode) ON (n.methodId)");
 
+    /**
+     * A planner hint for a {@code MATCH} of the windows of named executions, {@code w} the window:
+     * seek the {@code window_identity} constraint's index by instance. On a new or nearly empty
+     * store Neo4j planned some such reads with {@code window_resolution_start} instead, every
+     * instance's windows of the range filtered down to the named ones, and kept that plan for its
+     * replan interval. On a store with statistics it picks this index anyway.
+     */
+    public static final String SEEK_WINDOWS_BY_INSTANCE = "USING INDEX w:Window(instance, resolution, start)\n";
+
     private GraphSchema() {
     }
 

@@ -108,7 +108,7 @@ public final class Keys {
     public static final String MATCH_WINDOWS = """
             UNWIND $windows AS s
             MATCH (w:Window {instance: s.instance, resolution: s.resolution, start: s.start})
-            """;
+            """ + GraphSchema.SEEK_WINDOWS_BY_INSTANCE;
 
     public static String nodeTasks(String service, long nodeId) {
         return service + SEP + nodeId;

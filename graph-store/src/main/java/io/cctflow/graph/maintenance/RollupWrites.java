@@ -1,5 +1,6 @@
 package io.cctflow.graph.maintenance;
 
+import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.Sessions;
@@ -32,12 +33,14 @@ final class RollupWrites {
     private static final String WRITE_COVERAGE = """
             UNWIND $rows AS r
             MATCH (w:Window {instance: r.instance, resolution: r.resolution, start: r.start})
+            """ + GraphSchema.SEEK_WINDOWS_BY_INSTANCE + """
             SET w.coverStarts = r.starts, w.coverChecksums = r.checksums, w.coverFor = r.coverFor
             """;
 
     private static final String DELETE_WINDOWS = """
             UNWIND $starts AS s
             MATCH (w:Window {instance: $key, resolution: $resolution, start: s})
+            """ + GraphSchema.SEEK_WINDOWS_BY_INSTANCE + """
             DETACH DELETE w
             RETURN count(*) AS n
             """;

@@ -3,6 +3,7 @@ package io.cctflow.graph.read;
 import io.cctflow.core.Hashing;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.FineWindowBound;
+import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.StoreStamp;
 import io.cctflow.model.DeploymentWindowVersion;
@@ -30,6 +31,41 @@ import org.neo4j.driver.Value;
  * <p>Thread-safe as far as the {@link Driver} is.
  */
 final class VersionedWindows {
+    /**
+     * Versions of the windows each of {@code $seeks} names (execution, resolution, start range, end
+     * bound). collect() skips nulls, so every collected value is non-null (coalesce) to keep the
+     * columns aligned.
+     */
+    static final String ROLLUP_VERSIONS = FineWindowBound.WITHIN_MINUTES + """
+            CALL {
+              UNWIND $seeks AS s
+              MATCH (w:Window)
+            """ + GraphSchema.SEEK_WINDOWS_BY_INSTANCE + """
+              WHERE w.instance = s.key AND w.resolution = s.resolution AND w.start >= s.from AND w.start < s.to
+                AND w.end <= s.endBy
+              RETURN collect(w.instance) AS instance, collect(w.resolution) AS resolution,
+                     collect(w.start) AS start, collect(w.end) AS end,
+                     collect(coalesce(w.written, $noWritten)) AS written, collect(coalesce(w.members, [])) AS members,
+                     collect(coalesce(w.sources, '')) AS sources
+            }
+            WITH fineWithinMinutes, instance, resolution, start, end, written, members, sources,
+                 reduce(sets = [], m IN members | CASE WHEN m IN sets THEN sets ELSE sets + [m] END) AS memberSets
+            RETURN timestamp() AS now, fineWithinMinutes, instance, resolution, start, end, written, sources,
+                   memberSets,
+                   [m IN members | [k IN range(0, size(memberSets) - 1) WHERE memberSets[k] = m][0]] AS memberSet
+            """;
+
+    /** Versions of the fine windows of each execution of {@code $rows} that overlap its interval. */
+    static final String FINE_VERSIONS = FineWindowBound.LOOKBACK + """
+            UNWIND $rows AS g
+            MATCH (w:Window)
+            """ + GraphSchema.SEEK_WINDOWS_BY_INSTANCE + """
+            WHERE w.instance = g.instance AND w.resolution = $fine AND w.start > g.from - longestFine
+              AND w.start < g.to AND w.end > g.from
+            WITH DISTINCT w
+            RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written, w.checksum AS checksum
+            """;
+
     /** The FNV-1a start of the digest's second half ({@link #versionsDigest}), unlike the first's. */
     private static final long DIGEST_SEED = 0x6a09e667f3bcc909L;
 
@@ -86,24 +122,7 @@ final class VersionedWindows {
                     "to", seek.toMillis(), "endBy", seek.endByMillis()));
         }
         Set<String> deployments = new HashSet<>(deploymentKeys);
-        // collect() skips nulls, so every collected value is non-null (coalesce) to keep the columns aligned
-        return reads.read(FineWindowBound.WITHIN_MINUTES + """
-                CALL {
-                  UNWIND $seeks AS s
-                  MATCH (w:Window)
-                  WHERE w.instance = s.key AND w.resolution = s.resolution AND w.start >= s.from AND w.start < s.to
-                    AND w.end <= s.endBy
-                  RETURN collect(w.instance) AS instance, collect(w.resolution) AS resolution,
-                         collect(w.start) AS start, collect(w.end) AS end,
-                         collect(coalesce(w.written, $noWritten)) AS written, collect(coalesce(w.members, [])) AS members,
-                         collect(coalesce(w.sources, '')) AS sources
-                }
-                WITH fineWithinMinutes, instance, resolution, start, end, written, members, sources,
-                     reduce(sets = [], m IN members | CASE WHEN m IN sets THEN sets ELSE sets + [m] END) AS memberSets
-                RETURN timestamp() AS now, fineWithinMinutes, instance, resolution, start, end, written, sources,
-                       memberSets,
-                       [m IN members | [k IN range(0, size(memberSets) - 1) WHERE memberSets[k] = m][0]] AS memberSet
-                """, Reads.params("seeks", rows, "noWritten", Long.MAX_VALUE), r -> {
+        return reads.read(ROLLUP_VERSIONS, Reads.params("seeks", rows, "noWritten", Long.MAX_VALUE), r -> {
                     Value instance = r.get("instance");
                     Value resolution = r.get("resolution");
                     Value start = r.get("start");
@@ -152,14 +171,7 @@ final class VersionedWindows {
     List<ListedFine> fineWindowVersionsIn(Collection<WindowSpan> intervals) {
         List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
                 "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
-        return reads.read(FineWindowBound.LOOKBACK + """
-                UNWIND $rows AS g
-                MATCH (w:Window)
-                WHERE w.instance = g.instance AND w.resolution = $fine AND w.start > g.from - longestFine
-                  AND w.start < g.to AND w.end > g.from
-                WITH DISTINCT w
-                RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written, w.checksum AS checksum
-                """, Reads.params("rows", rows, "fine", Resolution.FINE.property()), r -> new ListedFine(
+        return reads.read(FINE_VERSIONS, Reads.params("rows", rows, "fine", Resolution.FINE.property()), r -> new ListedFine(
                         toVersion(r, Resolution.FINE), r.get("checksum").isNull() ? null : r.get("checksum").asLong()));
     }
 

@@ -2,6 +2,7 @@ package io.cctflow.graph.read;
 
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.FineWindowBound;
+import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.RollupCoverage;
 import io.cctflow.model.DeploymentWindow;
@@ -33,6 +34,21 @@ import org.neo4j.driver.Value;
  * <p>Thread-safe as far as the {@link Driver} is; the caller owns the driver.
  */
 public final class WindowReader {
+    /** Fine windows of the executions {@code $keys} that overlap [{@code $from}, {@code $to}). */
+    static final String STORED_WINDOWS = FineWindowBound.LOOKBACK + """
+            MATCH (w:Window)
+            """ + GraphSchema.SEEK_WINDOWS_BY_INSTANCE + """
+            WHERE w.instance IN $keys AND w.resolution = $fine AND w.start > $from - longestFine
+              AND w.start < $to AND w.end > $from
+            """ + WindowRows.COLUMNS;
+
+    /** Windows of execution {@code $key} and {@code $resolution} starting in [{@code $from}, {@code $to}). */
+    static final String COVERED_WINDOWS = """
+            MATCH (w:Window)
+            """ + GraphSchema.SEEK_WINDOWS_BY_INSTANCE + """
+            WHERE w.instance = $key AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
+            """ + WindowRows.COVERED_COLUMNS;
+
     /**
      * The longest fine window the samples job may be configured to write (its {@code window}, 1 min
      * by default). Range reads do not rely on it: they look back as far as the longest fine window
@@ -192,11 +208,7 @@ public final class WindowReader {
      */
     public <A> A foldStoredWindows(Collection<String> executionKeys, long fromMillis, long toMillis,
             Supplier<A> fresh, BiConsumer<A, WindowCounts> fold) {
-        return WindowRows.fold(reads, FineWindowBound.LOOKBACK + """
-                MATCH (w:Window)
-                WHERE w.instance IN $keys AND w.resolution = $fine AND w.start > $from - longestFine
-                  AND w.start < $to AND w.end > $from
-                """ + WindowRows.COLUMNS,
+        return WindowRows.fold(reads, STORED_WINDOWS,
                 Reads.params("keys", List.copyOf(executionKeys), "from", fromMillis, "to", toMillis,
                         "fine", Resolution.FINE.property()), fresh, fold);
     }
@@ -267,10 +279,7 @@ public final class WindowReader {
      */
     public List<CoveredWindow> coveredWindows(String executionKey, Resolution resolution, long fromStart,
             long toStart) {
-        List<CoveredWindow> stored = WindowRows.read(reads, """
-                MATCH (w:Window)
-                WHERE w.instance = $key AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
-                """ + WindowRows.COVERED_COLUMNS,
+        List<CoveredWindow> stored = WindowRows.read(reads, COVERED_WINDOWS,
                 Reads.params("key", executionKey, "resolution", resolution.property(), "from", fromStart,
                         "to", toStart),
                 r -> {
