@@ -16,8 +16,8 @@ import org.neo4j.driver.summary.Plan;
  * which share {@link Keys#MATCH_WINDOWS}) seek the window identity index by instance, also on an
  * empty store, where Neo4j otherwise planned them on {@code (resolution, start)} and filtered every
  * instance's windows down to the named ones. Without the hint, which reads get that plan depends
- * on the store's statistics: here two of the four; on a new server the one-key read of stored
- * windows too (the pipeline benchmark's probes).
+ * on the store's statistics: here the covered windows' and the roll-up versions' reads; on a new
+ * server the one-key read of stored windows too (the pipeline benchmark's probes).
  */
 class WindowSeekPlansTest extends CleanGraph {
     private static final Map<String, Object> WINDOW = Map.of("key", "svc/v1/i-1", "instance", "svc/v1/i-1",
@@ -25,7 +25,8 @@ class WindowSeekPlansTest extends CleanGraph {
 
     private static Map<String, Object> params(List<String> keys) {
         return Map.of("keys", keys, "key", "svc/v1/i-1", "fine", "fine", "resolution", "fine", "from", 0L,
-                "to", 60_000L, "seeks", List.of(WINDOW), "rows", List.of(WINDOW), "windows", List.of(WINDOW), "noWritten", Long.MAX_VALUE);
+                "to", 60_000L, "seeks", List.of(WINDOW), "rows", List.of(WINDOW), "windows", List.of(WINDOW),
+                "noWritten", Long.MAX_VALUE);
     }
 
     @Test
