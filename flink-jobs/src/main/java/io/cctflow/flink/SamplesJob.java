@@ -4,6 +4,7 @@ import io.cctflow.flink.cct.BatchCounts;
 import io.cctflow.flink.cct.CctMergeFunction;
 import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.sink.TopologyWrite;
+import io.cctflow.flink.sink.WindowWrite;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.RawRecordDeserializer;
@@ -194,7 +195,8 @@ public final class SamplesJob {
         Duration delay = Duration.ofMillis(500);
         return new Sinks(
                 new Neo4jSink<>(config.graph(), new TopologyWrite(config.topologyRecentIds()), 200, delay, config.neo4jRetry()),
-                new Neo4jSink<>(config.graph(), GraphWriter::addContributions, 200, delay, config.neo4jRetry()),
+                new Neo4jSink<>(config.graph(), new WindowWrite(config.windowsRecentMib() * (1L << 20)), 200, delay,
+                        config.neo4jRetry()),
                 deadLetterSink(config),
                 // a new definition may relabel millions of nodes: large buffers, few transactions
                 new Neo4jSink<>(config.graph(), GraphWriter::writeNodeTasks, 20_000, delay, config.neo4jRetry()),

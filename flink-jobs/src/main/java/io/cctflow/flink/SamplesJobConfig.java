@@ -37,6 +37,7 @@ public record SamplesJobConfig(
         Duration maxPendingAge,
         int treeCacheSize,
         int topologyRecentIds,
+        int windowsRecentMib,
         GraphStoreConfig graph,
         Neo4jRetry neo4jRetry,
         boolean bounded) {
@@ -57,6 +58,7 @@ public record SamplesJobConfig(
     public static final String MAX_PENDING_AGE = "truncated.max-age";
     public static final String TREE_CACHE = "tree-cache.size";
     public static final String TOPOLOGY_RECENT_IDS = "topology.recent-ids";
+    public static final String WINDOWS_RECENT_MIB = "windows.recent-mib";
     public static final String NEO4J_URI = GraphStoreKeys.URI.name();
     public static final String NEO4J_USER = GraphStoreKeys.USER.name();
     public static final String NEO4J_PASSWORD = GraphStoreKeys.PASSWORD.name();
@@ -107,6 +109,8 @@ public record SamplesJobConfig(
             ValueParsers.integer(1, Integer.MAX_VALUE), "1024", "instance trees kept in memory per subtask for truncated-stack merging; others are rebuilt from state on use");
     private static final ConfigKey<Integer> TOPOLOGY_RECENT_IDS_KEY = ConfigKey.of(TOPOLOGY_RECENT_IDS,
             ValueParsers.integer(0, Integer.MAX_VALUE), "250000", "node ids each topology writer remembers as written (two generations of this many, ~48 bytes each), so nodes other instances of a service already created are not written again; 0: write every node new to its instance");
+    private static final ConfigKey<Integer> WINDOWS_RECENT_MIB_KEY = ConfigKey.of(WINDOWS_RECENT_MIB,
+            ValueParsers.integer(0, 1 << 20), "64", "MiB of fine windows each window writer remembers as it last wrote them (packed: ~8 KB a busy instance's minute), so adding a batch to them needs no read of Neo4j; least recently written forgotten first; 0: read every window before adding to it");
     private static final ConfigKey<Duration> NEO4J_RETRY_KEY = ConfigKey.of(NEO4J_RETRY,
             ValueParsers.nonNegativeDuration(), "10m", "while Neo4j is unavailable, writes are retried (the job backpressured) this long before the job restarts from its last checkpoint");
     private static final ConfigKey<Duration> NEO4J_RETRY_MAX_DELAY_KEY = ConfigKey.of(NEO4J_RETRY_MAX_DELAY,
@@ -121,7 +125,7 @@ public record SamplesJobConfig(
     public static final ConfigDef KEYS = ConfigDef.builder("job configuration")
             .define(BOOTSTRAP_SERVERS_KEY, SAMPLES_TOPIC_KEY, TASKS_TOPIC_KEY, MANIFESTS_TOPIC_KEY, DEAD_LETTER_TOPIC_KEY,
                     GROUP_ID_KEY, WINDOW_KEY, CHECKPOINT_INTERVAL_KEY, CHECKPOINT_DIR_KEY, STATE_BACKEND_KEY, PARALLELISM_KEY, MATCH_THRESHOLD_KEY,
-                    MAX_PENDING_KEY, MAX_PENDING_AGE_KEY, TREE_CACHE_KEY, TOPOLOGY_RECENT_IDS_KEY)
+                    MAX_PENDING_KEY, MAX_PENDING_AGE_KEY, TREE_CACHE_KEY, TOPOLOGY_RECENT_IDS_KEY, WINDOWS_RECENT_MIB_KEY)
             .define(GraphStoreKeys.ALL)
             .define(NEO4J_RETRY_KEY, NEO4J_RETRY_MAX_DELAY_KEY, NEO4J_TRANSACTION_RETRY_KEY, BOUNDED_KEY)
             .build();
@@ -148,7 +152,7 @@ public record SamplesJobConfig(
                 c.get(MANIFESTS_TOPIC_KEY), c.get(DEAD_LETTER_TOPIC_KEY), c.get(GROUP_ID_KEY), c.get(WINDOW_KEY),
                 c.get(CHECKPOINT_INTERVAL_KEY), c.get(CHECKPOINT_DIR_KEY), c.get(STATE_BACKEND_KEY),
                 c.get(PARALLELISM_KEY), c.get(MATCH_THRESHOLD_KEY), c.get(MAX_PENDING_KEY), c.get(MAX_PENDING_AGE_KEY),
-                c.get(TREE_CACHE_KEY), c.get(TOPOLOGY_RECENT_IDS_KEY), GraphStoreKeys.graphOf(c),
+                c.get(TREE_CACHE_KEY), c.get(TOPOLOGY_RECENT_IDS_KEY), c.get(WINDOWS_RECENT_MIB_KEY), GraphStoreKeys.graphOf(c),
                 new Neo4jRetry(c.get(NEO4J_RETRY_KEY), c.get(NEO4J_RETRY_MAX_DELAY_KEY), c.get(NEO4J_TRANSACTION_RETRY_KEY)),
                 c.get(BOUNDED_KEY));
     }
@@ -179,6 +183,7 @@ public record SamplesJobConfig(
         m.put(MAX_PENDING_AGE, maxPendingAge.toMillis() + "ms");
         m.put(TREE_CACHE, Integer.toString(treeCacheSize));
         m.put(TOPOLOGY_RECENT_IDS, Integer.toString(topologyRecentIds));
+        m.put(WINDOWS_RECENT_MIB, Integer.toString(windowsRecentMib));
         m.put(NEO4J_URI, graph.uri());
         m.put(NEO4J_USER, graph.user());
         m.put(NEO4J_PASSWORD, graph.password());

@@ -9,6 +9,7 @@ import io.cctflow.graph.GraphStoreConfig;
 import io.cctflow.graph.maintenance.Rollups;
 import io.cctflow.graph.read.WindowReader;
 import io.cctflow.graph.write.GraphWriter;
+import io.cctflow.graph.write.WrittenWindows;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.Resolution;
 import io.cctflow.servers.Neo4jProcess;
@@ -51,6 +52,8 @@ public final class RollupBenchmark {
                                          (the samples job's window writes for the largest count: ContributionWrites)
               --sink-minutes 3           minutes of windows the sink phase writes
               --batches-per-minute 6     contributions per instance-minute in the sink phase (the agent's 10 s flush)
+              --sink-memory-mib 64       the sink phase's writer remembers this many MiB of windows (the job's
+                                         windows.recent-mib); four rounds, alternately without and with it
             Run this JVM with the -Xmx to test (the pass's heap bound: e.g. -Xmx256m).
             """;
     /** The query service's default {@code rollup.settle}. */
@@ -67,9 +70,11 @@ public final class RollupBenchmark {
         }
         int status;
         try {
-            status = run(BenchArgs.overlay(Map.of("instances", "100,300,1000", "samples-per-window", "6000",
-                    "pool", "101", "seed", "31", "neo4j-heap", "1g", "writers", "2", "data-dir", "", "phase", "all",
-                    "sink-minutes", "3", "batches-per-minute", "6"), args));
+            status = run(BenchArgs.overlay(Map.ofEntries(Map.entry("instances", "100,300,1000"),
+                    Map.entry("samples-per-window", "6000"), Map.entry("pool", "101"), Map.entry("seed", "31"),
+                    Map.entry("neo4j-heap", "1g"), Map.entry("writers", "2"), Map.entry("data-dir", ""),
+                    Map.entry("phase", "all"), Map.entry("sink-minutes", "3"), Map.entry("batches-per-minute", "6"),
+                    Map.entry("sink-memory-mib", "64")), args));
         } catch (IllegalArgumentException e) {
             System.err.println("RollupBenchmark: " + e.getMessage());
             status = 2;
@@ -118,8 +123,13 @@ public final class RollupBenchmark {
                 GraphSchema.ensure(driver, "");
                 writeInstances(new GraphWriter(driver, ""), data);
                 String before = load();
-                System.out.println(ContributionWrites.measure(batches, new GraphWriter(driver, ""), data.largest(),
-                        BenchArgs.positive(o, "sink-minutes"), perMinute, data.hourStart(0), neo4j.pid()));
+                long memoryBytes = BenchArgs.positive(o, "sink-memory-mib") * (1L << 20);
+                for (int round = 0; round < 4; round++) { // each round its own hour: new windows, as live ones
+                    WrittenWindows memory = round % 2 == 0 ? WrittenWindows.none() : new WrittenWindows(memoryBytes);
+                    System.out.println(ContributionWrites.measure(batches, new GraphWriter(driver, ""), memory,
+                            data.largest(), BenchArgs.positive(o, "sink-minutes"), perMinute, data.hourStart(round),
+                            neo4j.pid()));
+                }
                 System.out.printf("before: %s, after: %s; %s UTC%n", before, load(), Instant.now());
                 return 0;
             }

@@ -3,6 +3,7 @@ package io.cctflow.graph.write;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.PackedLongs;
+import io.cctflow.graph.PackedWindow;
 import io.cctflow.graph.read.WindowRows;
 import io.cctflow.model.Resolution;
 import io.cctflow.model.TruncationCounts;
@@ -22,7 +23,8 @@ import org.neo4j.driver.Value;
  * whose id is there already are left out, and each window is written as its stored counts plus the
  * new contributions, with the union of the ids. So a window's stored counts only grow with the
  * batches seen, whatever the order, age or repetition of the contributions, and a reader still
- * reads one row per window. Not thread-safe; one instance per transaction.
+ * reads one row per window. Windows the writer remembers as it last wrote them ({@link
+ * WrittenWindows}) are not read. Not thread-safe; one instance per transaction.
  */
 final class ContributionMerge {
     private static final String READ = Keys.MATCH_WINDOWS + WindowRows.COLUMNS + ", w.batches AS batches";
@@ -30,42 +32,65 @@ final class ContributionMerge {
     private ContributionMerge() {
     }
 
+    /** A window's row to write, and what {@link WrittenWindows} remembers of it once committed. */
+    record Merged(String windowKey, Map<String, Object> row, TruncationCounts truncation) {
+        void rememberIn(WrittenWindows memory) {
+            memory.remember(windowKey, (byte[]) row.get("counts"), truncation, (byte[]) row.get("batches"));
+        }
+    }
+
     /**
-     * The rows to write for {@code contributions} (in their windows' first-seen order), after
-     * reading their windows in {@code tx}; windows that gain nothing are left out.
+     * The windows to write for {@code contributions} (in their windows' first-seen order): those
+     * {@code memory} holds as remembered, the others as read in {@code tx}; windows that gain
+     * nothing are left out.
      */
-    static List<Map<String, Object>> rows(TransactionContext tx, List<WindowContribution> contributions) {
+    static List<Merged> merge(TransactionContext tx, List<WindowContribution> contributions, WrittenWindows memory) {
         Map<String, List<WindowContribution>> byWindow = new LinkedHashMap<>();
         for (WindowContribution c : contributions) {
             byWindow.computeIfAbsent(c.windowKey(), k -> new ArrayList<>()).add(c);
         }
-        Map<String, Record> stored = new LinkedHashMap<>();
+        Map<String, Stored> stored = new LinkedHashMap<>();
         List<Map<String, Object>> identities = new ArrayList<>();
-        for (List<WindowContribution> c : byWindow.values()) {
-            WindowCounts w = c.get(0).counts();
+        for (Map.Entry<String, List<WindowContribution>> e : byWindow.entrySet()) {
+            WrittenWindows.Written remembered = memory.get(e.getKey());
+            if (remembered != null) {
+                stored.put(e.getKey(), new Stored(PackedWindow.unpack(remembered.counts()), remembered.truncation(),
+                        PackedLongs.unpack(remembered.batches())));
+                continue;
+            }
+            WindowCounts w = e.getValue().get(0).counts();
             identities.add(Keys.windowIdentity(w.executionKey(), Resolution.FINE, w.windowStartMillis()));
         }
-        tx.run(READ, Map.of("windows", identities)).forEachRemaining(r -> stored.put(WindowRows.key(r), r));
-        List<Map<String, Object>> rows = new ArrayList<>();
+        if (!identities.isEmpty()) {
+            tx.run(READ, Map.of("windows", identities)).forEachRemaining(r -> stored.put(WindowRows.key(r), Stored.of(r)));
+        }
+        List<Merged> merged = new ArrayList<>();
         for (Map.Entry<String, List<WindowContribution>> e : byWindow.entrySet()) {
-            Map<String, Object> row = merge(stored.get(e.getKey()), e.getValue());
-            if (row != null) {
-                rows.add(row);
+            Merged m = merge(e.getKey(), stored.get(e.getKey()), e.getValue());
+            if (m != null) {
+                merged.add(m);
             }
         }
-        return rows;
+        return merged;
     }
 
-    /** The row of one window: stored (null if none) plus the contributions not in it; null if none is new. */
-    private static Map<String, Object> merge(Record stored, List<WindowContribution> contributions) {
-        long[] ids = stored == null ? new long[0] : ids(stored.get("batches"));
+    /** A window as stored: counts, truncation and the sorted ids of the contributions it holds. */
+    private record Stored(TreeCounts counts, TruncationCounts truncation, long[] ids) {
+        static Stored of(Record r) {
+            WindowCounts w = WindowRows.toWindow(r);
+            return new Stored(w.counts(), w.truncation(), storedIds(r.get("batches")));
+        }
+    }
+
+    /** Window {@code key}: stored (null if none) plus the contributions not in it; null if none is new. */
+    private static Merged merge(String key, Stored stored, List<WindowContribution> contributions) {
+        long[] ids = stored == null ? new long[0] : stored.ids();
         List<TreeCounts> counts = new ArrayList<>();
         TruncationCounts truncation = TruncationCounts.NONE;
         WindowCounts first = contributions.get(0).counts();
         if (stored != null) {
-            WindowCounts w = WindowRows.toWindow(stored);
-            counts.add(w.counts());
-            truncation = w.truncation();
+            counts.add(stored.counts());
+            truncation = stored.truncation();
         }
         long[] added = new long[contributions.size()];
         int n = 0;
@@ -87,7 +112,7 @@ final class ContributionMerge {
                 TreeCounts.sum(counts), truncation);
         Map<String, Object> row = GraphWriter.windowRow(sum, Resolution.FINE);
         row.put("batches", PackedLongs.pack(union));
-        return row;
+        return new Merged(key, row, truncation);
     }
 
     private static boolean contains(long[] ids, int n, long id) {
@@ -100,7 +125,7 @@ final class ContributionMerge {
     }
 
     /** The sorted ids a stored window holds; none for a window written before they were kept. */
-    private static long[] ids(Value batches) {
+    private static long[] storedIds(Value batches) {
         return batches.isNull() ? new long[0] : PackedLongs.unpack(batches.asByteArray());
     }
 }

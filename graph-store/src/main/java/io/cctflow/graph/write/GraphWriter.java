@@ -192,24 +192,12 @@ public final class GraphWriter {
      * record's. Deployments first, in their own transactions, then instances, in key order.
      */
     public void writeInstances(List<InstanceRecord> instances) {
-        Map<String, Map<String, Object>> deployments = new TreeMap<>(); // key order: writers lock in one order
+        Map<String, DeploymentSpan> deployments = new TreeMap<>(); // key order: writers lock in one order
         for (InstanceRecord r : instances) {
-            String key = Keys.deployment(r.service(), r.version());
-            Map<String, Object> row = deployments.get(key);
-            if (row == null) {
-                row = new HashMap<>();
-                row.put("service", r.service());
-                row.put("version", r.version());
-                row.put("deploymentKey", key);
-                row.put("first", r.firstSampleMillis());
-                row.put("last", r.lastSampleMillis());
-                deployments.put(key, row);
-            } else {
-                row.put("first", Math.min((Long) row.get("first"), r.firstSampleMillis()));
-                row.put("last", Math.max((Long) row.get("last"), r.lastSampleMillis()));
-            }
+            deployments.merge(Keys.deployment(r.service(), r.version()), new DeploymentSpan(r.service(), r.version(),
+                    r.firstSampleMillis(), r.lastSampleMillis()), DeploymentSpan::union);
         }
-        write(WRITE_DEPLOYMENTS, List.copyOf(deployments.values()), Function.identity());
+        write(WRITE_DEPLOYMENTS, List.copyOf(deployments.entrySet()), e -> e.getValue().row(e.getKey()));
         List<InstanceRecord> sorted = new ArrayList<>(instances);
         sorted.sort(Comparator.comparing(r -> r.executionId().key()));
         write(WRITE_INSTANCES, sorted, r -> {
@@ -228,6 +216,23 @@ public final class GraphWriter {
             row.put("last", r.lastSampleMillis());
             return row;
         });
+    }
+
+    /** The span of a deployment's samples in one {@link #writeInstances} call. */
+    private record DeploymentSpan(String service, String version, long first, long last) {
+        DeploymentSpan union(DeploymentSpan o) {
+            return new DeploymentSpan(service, version, Math.min(first, o.first), Math.max(last, o.last));
+        }
+
+        Map<String, Object> row(String deploymentKey) {
+            Map<String, Object> row = new HashMap<>(); // as every row here: a null is passed on, not refused
+            row.put("service", service);
+            row.put("version", version);
+            row.put("deploymentKey", deploymentKey);
+            row.put("first", first);
+            row.put("last", last);
+            return row;
+        }
     }
 
     /**
@@ -348,19 +353,35 @@ public final class GraphWriter {
      * windows from one subtask).
      */
     public void addContributions(List<WindowContribution> contributions) {
+        addContributions(contributions, WrittenWindows.none());
+    }
+
+    /**
+     * {@link #addContributions(List)}, reading from the graph only the windows {@code memory} does
+     * not hold as this writer last wrote them; it then holds what was committed. If a write fails,
+     * {@code memory} forgets every window (the failed commit may have been applied) and the error
+     * is thrown. {@code memory} must be this writer's alone, and it the only writer of its windows.
+     */
+    public void addContributions(List<WindowContribution> contributions, WrittenWindows memory) {
         if (contributions.isEmpty()) {
             return;
         }
         try (Session session = Sessions.open(driver, database)) {
             for (int from = 0; from < contributions.size(); from += CHUNK) {
                 List<WindowContribution> chunk = contributions.subList(from, Math.min(contributions.size(), from + CHUNK));
-                session.executeWriteWithoutResult(tx -> {
-                    List<Map<String, Object>> rows = ContributionMerge.rows(tx, chunk);
-                    if (!rows.isEmpty()) {
-                        tx.run(WRITE_WINDOWS, Map.of("rows", rows)).consume();
+                List<ContributionMerge.Merged> written = session.executeWrite(tx -> {
+                    List<ContributionMerge.Merged> merged = ContributionMerge.merge(tx, chunk, memory);
+                    if (!merged.isEmpty()) {
+                        tx.run(WRITE_WINDOWS, Map.of("rows", merged.stream().map(ContributionMerge.Merged::row).toList()))
+                                .consume();
                     }
+                    return merged;
                 });
+                written.forEach(m -> m.rememberIn(memory));
             }
+        } catch (RuntimeException e) {
+            memory.forgetAll();
+            throw e;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.cctflow.graph.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
@@ -12,6 +13,7 @@ import io.cctflow.graph.RandomTrees;
 import io.cctflow.model.InstanceRecord;
 import io.cctflow.model.TruncationCounts;
 import io.cctflow.model.WindowCounts;
+import io.cctflow.servers.TestServers;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -20,21 +22,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Session;
 
 /**
  * {@link GraphWriter#addContributions} against a brute-force sum: random contributions to a few
  * windows, each sent one to four times, in random order and random buffers (as a replay, copies
  * and a job restarted without state send them), leave every window equal to the sum of its
  * distinct contributions (raw thread names included: their bounded union), and no buffer makes a
- * window's samples shrink.
+ * window's samples shrink; so too with the writer remembering the windows it wrote ({@link
+ * WrittenWindows}), whether it holds them all or forgets the oldest.
  */
 class WindowContributionsTest extends CleanGraph {
     private static final String EXEC = new ExecutionId("svc", "v1", "i-1").key();
     private static final long[] METHODS = {MethodId.of("A", "main", "()V"), MethodId.of("A", "f", "()V"),
         MethodId.of("A", "g", "()V"), MethodId.of("B", "h", "()V")};
 
-    @Test
-    void eachContributionCountsOnceWhateverItsRepetitionsAndOrder() {
+    @ParameterizedTest(name = "remembering {0} bytes")
+    @ValueSource(longs = {0, 3_000, 64 << 20})
+    void eachContributionCountsOnceWhateverItsRepetitionsAndOrder(long rememberedBytes) {
+        WrittenWindows memory = new WrittenWindows(rememberedBytes);
         writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 600_000)));
         Random random = new Random(3);
         List<WindowContribution> distinct = new ArrayList<>();
@@ -54,7 +63,7 @@ class WindowContributionsTest extends CleanGraph {
         Map<Long, Long> samplesBefore = new HashMap<>();
         for (int from = 0; from < sent.size(); ) {
             int to = Math.min(sent.size(), from + 1 + random.nextInt(12));
-            writer.addContributions(sent.subList(from, to));
+            writer.addContributions(sent.subList(from, to), memory);
             from = to;
             Map<Long, Long> samples = storedSamples();
             samplesBefore.forEach((start, before) -> assertThat(samples.get(start)).as("window %d", start)
@@ -73,6 +82,60 @@ class WindowContributionsTest extends CleanGraph {
                     .reduce(TruncationCounts.NONE, TruncationCounts::plus));
         }
         assertThat(windows.windows(List.of(EXEC), 0, Long.MAX_VALUE)).hasSize(expected.size());
+        if (rememberedBytes > 0) {
+            assertThat(memory.size()).as("windows remembered").isPositive();
+            assertThat(memory.bytes()).as("bytes remembered").isPositive().isLessThanOrEqualTo(rememberedBytes);
+        }
+        if (rememberedBytes > 1_000_000) {
+            assertThat(memory.size()).as("all windows remembered").isEqualTo(expected.size());
+        } else if (rememberedBytes > 0) {
+            assertThat(memory.size()).as("the oldest forgotten").isLessThan(expected.size());
+        }
+    }
+
+    /**
+     * A remembered window is added to as remembered, not read: a window deleted behind the
+     * writer's back (which the single-writer rule excludes) comes back whole with the next
+     * contribution. A failed write forgets every window, and a memory of none reads them all.
+     */
+    @Test
+    void aRememberedWindowIsNotReadAndAFailedWriteForgetsThemAll() {
+        writer.writeInstances(List.of(new InstanceRecord("svc", "v1", "i-1", "h", 1, 0, Map.of(), 0, 600_000)));
+        Random random = new Random(5);
+        WindowContribution first = contribution(random, 1);
+        WindowContribution second = contribution(random, 2);
+        TreeCounts both = TreeCounts.sum(List.of(first.counts().counts(), second.counts().counts()));
+
+        WrittenWindows memory = new WrittenWindows(1 << 20);
+        writer.addContributions(List.of(first), memory);
+        assertThat(memory.size()).isEqualTo(1);
+        deleteWindows();
+        writer.addContributions(List.of(second), memory);
+        assertThat(stored(0).counts()).as("remembered, not read").isEqualTo(both);
+
+        deleteWindows();
+        writer.addContributions(List.of(first), WrittenWindows.none());
+        writer.addContributions(List.of(second), WrittenWindows.none());
+        assertThat(stored(0).counts()).as("read each time").isEqualTo(both);
+
+        Driver closed = TestServers.get().newDriver();
+        closed.close();
+        assertThatThrownBy(() -> new GraphWriter(closed, "").addContributions(List.of(contribution(random, 3)), memory))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(memory.size()).as("forgotten after a failed write").isZero();
+        deleteWindows();
+        writer.addContributions(List.of(second), memory);
+        assertThat(stored(0).counts()).as("read again after a failure").isEqualTo(second.counts().counts());
+    }
+
+    private static WindowContribution contribution(Random random, long id) {
+        return new WindowContribution(new WindowCounts(EXEC, 0, 60_000, randomCounts(random), TruncationCounts.NONE), id);
+    }
+
+    private static void deleteWindows() {
+        try (Session session = driver.session()) {
+            session.run("MATCH (w:Window) DETACH DELETE w").consume();
+        }
     }
 
     private static WindowCounts stored(long start) {
