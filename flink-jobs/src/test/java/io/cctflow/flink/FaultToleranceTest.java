@@ -134,6 +134,8 @@ class FaultToleranceTest {
                 await("every node stored once").atMost(WAIT).pollInterval(Duration.ofMillis(500))
                         .untilAsserted(() -> assertNoNodeStoredTwice(driver, batches));
             }
+            // the window sink reports what it read and what it took from its memory (forgotten at each failure)
+            assertThat(count(metrics, job, "windowsRead") + count(metrics, job, "windowsRemembered")).isPositive();
         } finally {
             job.cancel().get(1, TimeUnit.MINUTES);
         }
@@ -528,8 +530,13 @@ class FaultToleranceTest {
     }
 
     private static long retries(InMemoryReporter metrics, JobClient job) {
-        return metrics.findMetrics(job.getJobID(), "neo4jRetries").values().stream()
-                .mapToLong(m -> ((Counter) m).getCount()).sum();
+        return count(metrics, job, "neo4jRetries");
+    }
+
+    /** The sum over subtasks of the job's counter {@code name}. */
+    private static long count(InMemoryReporter metrics, JobClient job, String name) {
+        return metrics.findMetrics(job.getJobID(), name).entrySet().stream() // the names that contain it
+                .filter(e -> e.getKey().endsWith("." + name)).mapToLong(e -> ((Counter) e.getValue()).getCount()).sum();
     }
 
     private static Optional<Path> latestCheckpoint(Path dir) throws Exception {

@@ -55,6 +55,7 @@ final class Neo4jSinkWriter<T> implements SinkWriter<T> {
         this.written = metrics.getNumRecordsSendCounter();
         this.retries = metrics.counter("neo4jRetries");
         this.backoff = new Backoff(Neo4jRetry.FIRST_DELAY, retry.maxDelay(), retry.budget(), new Random());
+        write.open(metrics);
     }
 
     @Override

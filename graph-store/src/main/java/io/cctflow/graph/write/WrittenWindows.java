@@ -30,6 +30,8 @@ public final class WrittenWindows {
     private final long maxBytes;
     private final LinkedHashMap<String, Written> windows = new LinkedHashMap<>(64, 0.75f, true);
     private long bytes;
+    private long found;
+    private long missed;
 
     /** A window as last written: its packed counts ({@code PackedWindow}), truncation and packed ids ({@code PackedLongs}). */
     record Written(byte[] counts, TruncationCounts truncation, byte[] batches) {
@@ -53,7 +55,13 @@ public final class WrittenWindows {
 
     /** The window named {@code key} ({@code Keys.window}) as last written, or null if not remembered. */
     Written get(String key) {
-        return windows.get(key);
+        Written w = windows.get(key);
+        if (w == null) {
+            missed++;
+        } else {
+            found++;
+        }
+        return w;
     }
 
     /**
@@ -91,6 +99,16 @@ public final class WrittenWindows {
     /** Windows remembered. */
     public int size() {
         return windows.size();
+    }
+
+    /** Windows looked up and found here (not read from the graph), since this memory was made. */
+    public long found() {
+        return found;
+    }
+
+    /** Windows looked up and not found here (read from the graph), since this memory was made. */
+    public long missed() {
+        return missed;
     }
 
     /** Bytes held, as counted against the bound. */
