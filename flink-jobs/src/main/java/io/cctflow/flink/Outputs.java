@@ -33,17 +33,33 @@ public final class Outputs {
             new OutputTag<>("task-definition-changes", TypeInformation.of(TaskDefinitionChange.class));
 
     /**
-     * Per execution: its CCT's nodes (id, parent, method, line, depth: {@code StoredNodes}) in
-     * chunks, one per batch that created nodes, compacted into one when there are many. Bytes in few
-     * elements, because every checkpoint of the heap state backend writes every execution's state.
+     * Per execution: its CCT's nodes in the order the tree created them ({@code StoredNodes}: parent
+     * as a distance back, method, line) in chunks, one per batch that created nodes, compacted into
+     * one when there are many. Bytes in few elements, because every checkpoint of the heap state
+     * backend writes every execution's state.
      */
-    public static final ListStateDescriptor<byte[]> CCT_NODE_CHUNKS = new ListStateDescriptor<>("cct-node-chunks",
+    public static final ListStateDescriptor<byte[]> CCT_TREE_CHUNKS = new ListStateDescriptor<>("cct-tree-chunks",
             PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     /**
-     * Per execution: {@code className.methodName} of each method of its CCT, for task matching, as
-     * chunks of UTF-8 names, one per batch that brought new methods ({@code StoredNames}).
+     * Per execution, in a job restored from a savepoint of before 2026-11-30: its CCT's nodes in
+     * the first form ({@code StoredNodes.Legacy}: id, parent, method, line, depth). Read once, when
+     * the execution's tree is rebuilt, then rewritten into {@link #CCT_TREE_CHUNKS} and cleared.
      */
-    public static final ListStateDescriptor<byte[]> CCT_METHOD_NAME_CHUNKS = new ListStateDescriptor<>(
+    public static final ListStateDescriptor<byte[]> LEGACY_CCT_NODE_CHUNKS = new ListStateDescriptor<>(
+            "cct-node-chunks", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+    /**
+     * Per subtask (operator state, a union list, so after a restore or a rescale every subtask has
+     * all of them): {@code className.methodName} of each method of the subtask's trees, for task
+     * matching, as chunks of UTF-8 names ({@code StoredNames}). Executions of a service share their
+     * methods: kept per execution, the names were a third of the job's state at 1,000 instances.
+     */
+    public static final ListStateDescriptor<byte[]> METHOD_NAME_CHUNKS = new ListStateDescriptor<>(
+            "method-name-chunks", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+    /**
+     * Per execution, in a job restored from a savepoint of before 2026-11-30: the names of its
+     * methods ({@code StoredNames}). Read when its tree is labelled or rewritten, then cleared.
+     */
+    public static final ListStateDescriptor<byte[]> LEGACY_CCT_METHOD_NAME_CHUNKS = new ListStateDescriptor<>(
             "cct-method-name-chunks", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     /**
      * Per execution: its latest run and the highest batch sequence number seen of it

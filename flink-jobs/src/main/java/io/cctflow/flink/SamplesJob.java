@@ -73,7 +73,9 @@ public final class SamplesJob {
      * {@code TaskDefinitionStateSerializer}, no longer graph-store's record as a POJO: a version 6
      * savepoint is refused on restore, its serializer incompatible; 8: no window operator, batches
      * go to the graph as contributions named by batch, which the graph adds once; keyed state of
-     * the batches seen, for duplicates; pending truncated stacks carry their contribution id).
+     * the batches seen, for duplicates; pending truncated stacks carry their contribution id; since
+     * 2026-11-30 nodes in keyed state as {@code StoredNodes} chunks and method names in operator
+     * state, a version 8 savepoint of before still restored: its state is read and rewritten).
      */
     public static final int STATE_VERSION = 8;
     /** The samples consumer's fetches: answered once this many bytes are there, or after {@link #FETCH_MAX_WAIT}. */

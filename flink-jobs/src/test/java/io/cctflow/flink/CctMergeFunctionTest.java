@@ -10,6 +10,9 @@ import io.cctflow.flink.cct.TopologyUpdate;
 import io.cctflow.flink.ingest.DeadLetter;
 import io.cctflow.flink.ingest.RawRecord;
 import io.cctflow.flink.ingest.RunSequences;
+import io.cctflow.flink.state.StoredNames;
+import io.cctflow.flink.state.StoredNodes;
+import io.cctflow.core.Cct;
 import io.cctflow.model.MethodRecord;
 import io.cctflow.model.NodeRecord;
 import io.cctflow.schema.AgentStats;
@@ -81,39 +84,62 @@ class CctMergeFunctionTest {
         assertThat(harness.getSideOutput(Outputs.DEAD_LETTERS)).isNull();
     }
 
+    /**
+     * A job restored from a savepoint of before 2026-11-30: the execution's nodes in the first form
+     * and its method names in keyed state. The tree is rebuilt from them (a truncated stack merges
+     * under it, and only the new node goes to the graph), rewritten as one chunk of the current
+     * form, and the old state is cleared; the names are the subtask's now (a definition matches).
+     */
     @Test
-    void keepsTheNameOfEachMethodOfTheTreeOnceInState() throws Exception {
-        long[] one = {1};
-        harness.processElement(new StreamRecord<>(TestBatches.record(
-                TestBatches.batch(EXEC, 0, 60_000, new int[][] {{0, 1}}, one), 0)));
-        // new nodes with a new method (m2) and with known ones
-        harness.processElement(new StreamRecord<>(TestBatches.record(
-                TestBatches.batch(EXEC, 1, 70_000, new int[][] {{0, 1, 2}, {0, 2}}, new long[] {1, 1}), 1)));
-        // a new node of known methods only, then nothing new
-        harness.processElement(new StreamRecord<>(TestBatches.record(
-                TestBatches.batch(EXEC, 2, 80_000, new int[][] {{0, 2, 1}}, one), 2)));
-        harness.processElement(new StreamRecord<>(TestBatches.record(
-                TestBatches.batch(EXEC, 3, 90_000, new int[][] {{0, 2, 1}}, one), 3)));
-
+    void aSavepointOfTheFirstFormIsReadRewrittenAndCleared() throws Exception {
+        long[] ids = path(0, 1, 2, 3);
+        List<NodeRecord> legacy = new ArrayList<>();
+        List<Long> methodIds = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int d = ids.length - 1; d >= 0; d--) { // deepest first: the first form has no order
+            long method = MethodId.of("T", "m" + d, "()V");
+            legacy.add(new NodeRecord(ids[d], d == 0 ? NodeId.ROOT : ids[d - 1], method, d == 0 ? 0 : 1, d + 1,
+                    NodeRecord.NO_RECURSIVE_PARENT));
+            methodIds.add(method);
+            names.add("T.m" + d);
+        }
         var backend = harness.getOperator().getKeyedStateBackend();
         backend.setCurrentKey(EXEC.key());
+        ListState<byte[]> legacyNodes = backend.getPartitionedState(VoidNamespace.INSTANCE,
+                VoidNamespaceSerializer.INSTANCE, Outputs.LEGACY_CCT_NODE_CHUNKS);
+        ListState<byte[]> legacyNames = backend.getPartitionedState(VoidNamespace.INSTANCE,
+                VoidNamespaceSerializer.INSTANCE, Outputs.LEGACY_CCT_METHOD_NAME_CHUNKS);
+        legacyNodes.add(StoredNodes.Legacy.encode(legacy.subList(0, 2)));
+        legacyNodes.add(StoredNodes.Legacy.encode(legacy.subList(2, 4)));
+        legacyNames.add(StoredNames.encode(methodIds, names));
+
+        harness.processElement(new StreamRecord<>(TestBatches.record(TestBatches.truncate(
+                TestBatches.batch(EXEC, 1, 120_000, new int[][] {{2, 3, 4}}, new long[] {3}), 0), 1)));
+        BatchCounts out = harness.extractOutputValues().get(0);
+        assertThat(out.truncatedMerged).isEqualTo(3);
+        assertThat(harness.getSideOutput(Outputs.TOPOLOGY).peek().getValue().nodes).extracting(NodeRecord::id)
+                .containsExactly(path(0, 1, 2, 3, 4)[4]);
+
+        backend.setCurrentKey(EXEC.key());
+        assertThat(legacyNodes.get()).isNullOrEmpty();
+        assertThat(legacyNames.get()).isNullOrEmpty();
         ListState<byte[]> chunks = backend.getPartitionedState(VoidNamespace.INSTANCE,
-                VoidNamespaceSerializer.INSTANCE, Outputs.CCT_METHOD_NAME_CHUNKS);
-        List<String> names = new ArrayList<>();
-        int count = 0;
-        for (byte[] chunk : chunks.get()) {
-            count++;
-            ByteBuffer b = ByteBuffer.wrap(chunk);
-            while (b.hasRemaining()) {
-                long id = b.getLong();
-                byte[] name = new byte[b.getInt()];
-                b.get(name);
-                names.add(new String(name, StandardCharsets.UTF_8));
-                assertThat(id).isEqualTo(MethodId.of("T", names.get(names.size() - 1).substring(2), "()V"));
-            }
+                VoidNamespaceSerializer.INSTANCE, Outputs.CCT_TREE_CHUNKS);
+        List<byte[]> stored = new ArrayList<>();
+        chunks.get().forEach(stored::add);
+        assertThat(stored).as("the whole tree, rewritten as one chunk").hasSize(1);
+        Cct rebuilt = Cct.topologyOnly(8);
+        StoredNodes.decodeInto(stored.get(0), rebuilt);
+        long[] expected = path(0, 1, 2, 3, 4);
+        assertThat(rebuilt.size()).isEqualTo(6);
+        for (int n = 1; n < rebuilt.size(); n++) {
+            assertThat(rebuilt.id(n)).isEqualTo(expected[n - 1]);
         }
-        assertThat(count).as("chunks: one per batch that brought a new method").isEqualTo(2);
-        assertThat(names).containsExactly("T.m0", "T.m1", "T.m2");
+
+        harness.processBroadcastElement(new StreamRecord<>(TestTasks.record(
+                TestTasks.regex("t", null, "^T\\.m2$", "task"), 2)));
+        assertThat(harness.getSideOutput(Outputs.NODE_TASKS)).extracting(r -> r.getValue().nodeId())
+                .containsExactly(expected[2]);
     }
 
     @Test
@@ -184,7 +210,7 @@ class CctMergeFunctionTest {
         assertThat(harness.getSideOutput(Outputs.TOPOLOGY)).as("topology, instance span").isNull();
         assertThat(harness.getSideOutput(Outputs.DEAD_LETTERS)).isNull();
         assertThat(harness.numProcessingTimeTimers()).isZero();
-        // the last sequence and the batches seen only: no nodes, no method names, no pending stacks
+        // the last sequence and the batches seen only: no nodes, no pending stacks
         assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(2);
         assertThat(lastSequence()).isZero();
     }
@@ -288,8 +314,8 @@ class CctMergeFunctionTest {
         assertThat(total(out.get(1), path(0, 5, 6)[2])).isEqualTo(1);
         // nothing pending any more: state and timer are gone
         assertThat(harness.numProcessingTimeTimers()).isZero();
-        // the node map, its method names, the last sequence and the batches seen only
-        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(4);
+        // the tree, the last sequence and the batches seen only (method names are operator state)
+        assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(3);
     }
 
     @Test
@@ -313,7 +339,7 @@ class CctMergeFunctionTest {
                 .containsExactly(120_000L, 180_000L, 240_000L);
         assertThat(out.subList(out.size() - 3, out.size())).extracting(b -> b.truncatedExpired).containsExactly(2L, 3L, 4L);
         assertThat(harness.numProcessingTimeTimers()).isZero();
-        // the last sequence and the batches seen only: no nodes, no method names, no pending
+        // the last sequence and the batches seen only: no nodes, no pending
         assertThat(MergeHarness.numKeyedStateEntries(harness)).isEqualTo(2);
     }
 

@@ -8,7 +8,6 @@ import io.cctflow.core.StackCounts;
 import io.cctflow.core.TreeCounts;
 import io.cctflow.core.collect.LongIntMap;
 import io.cctflow.core.truncated.MergeResult;
-import io.cctflow.core.truncated.MethodNodeIndex;
 import io.cctflow.core.truncated.TruncatedStackMerger;
 import io.cctflow.flink.Outputs;
 import io.cctflow.flink.ingest.BatchDecoder;
@@ -33,14 +32,17 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
  * Merges the sample batches of one execution (the key) into that execution's CCT.
  *
- * <p>Keyed state holds the execution's tree as chunks of nodes (id and topology), a chunk per batch
- * that created nodes; a node is written to the graph only the first time the execution sees it. Each batch is merged into the
+ * <p>Keyed state holds the execution's tree as chunks of nodes ({@link StoredNodes}: topology only,
+ * ids derived), a chunk per batch that created nodes; a node is written to the graph only the first time the execution sees it. Each batch is merged into the
  * execution's in-memory tree with its counts kept apart ({@link StackCounts}; seed 003: a sample is
  * charged to its leaf, totals along the path), so the batch's counts are computed once per distinct
  * node, and a node already in the tree costs one hash lookup per frame. Depth and recursive parent come from
@@ -63,8 +65,8 @@ import org.apache.flink.util.Collector;
  * whose task roots changed is emitted once. Only task roots (the tasks a node carries and its
  * parent does not) are emitted, new nodes' too: the graph stores roots, readers take the subtrees
  * below them. Labels are a pure function of path, service and
- * definitions, so they are not kept in state; the method names they need are ({@link
- * Outputs#CCT_METHOD_NAME_CHUNKS}). An invalid definition is dead-lettered with the reason and counted,
+ * definitions, so they are not kept in state; the method names they need are, once per subtask
+ * ({@link Outputs#METHOD_NAME_CHUNKS}, operator state). An invalid definition is dead-lettered with the reason and counted,
  * and removes an earlier definition with its id: the accepted definitions are always the valid
  * subset of the topic's latest values, whatever the restart.
  *
@@ -80,7 +82,8 @@ import org.apache.flink.util.Collector;
  * Outputs#DEAD_LETTERS}, counted, while the job goes on. Definition changes and rejections are the
  * same on every subtask, so only the first subtask emits them.
  */
-public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawRecord, RawRecord, BatchCounts> {
+public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawRecord, RawRecord, BatchCounts>
+        implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
     /**
      * Dictionary entries remembered per subtask ({@link MethodDictionary}): the entry's bytes plus its
@@ -95,7 +98,10 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     private final long maxPendingAgeMillis;
     private final int treeCacheSize;
 
-    private transient ListState<byte[]> nodes;
+    private transient ListState<byte[]> treeChunks;
+    private transient ListState<byte[]> legacyNodes;
+    /** Operator state: the subtask's method names ({@link Outputs#METHOD_NAME_CHUNKS}). */
+    private transient ListState<byte[]> methodNames;
     private transient ValueState<long[]> lastSequence;
     private transient ValueState<long[]> seenBatches;
     private transient ListState<TruncatedStack> pending;
@@ -140,8 +146,9 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
     }
 
     @Override
-    public void open(OpenContext openContext) {
-        nodes = getRuntimeContext().getListState(Outputs.CCT_NODE_CHUNKS);
+    public void open(OpenContext openContext) throws Exception {
+        treeChunks = getRuntimeContext().getListState(Outputs.CCT_TREE_CHUNKS);
+        legacyNodes = getRuntimeContext().getListState(Outputs.LEGACY_CCT_NODE_CHUNKS);
         lastSequence = getRuntimeContext().getState(Outputs.LAST_SEQUENCE);
         seenBatches = getRuntimeContext().getState(Outputs.SEEN_BATCHES);
         pending = getRuntimeContext().getListState(Outputs.PENDING_TRUNCATED);
@@ -166,8 +173,20 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
         duplicateBatches = metrics.counter("duplicateBatches");
         uncheckedBatches = metrics.counter("batchesNotCheckedForDuplicates");
         hashCollisions = metrics.counter("hashCollisions");
-        tasks = new TaskLabelling(getRuntimeContext().getListState(Outputs.CCT_METHOD_NAME_CHUNKS), metrics,
+        tasks = new TaskLabelling(getRuntimeContext().getListState(Outputs.LEGACY_CCT_METHOD_NAME_CHUNKS), metrics,
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0);
+        tasks.restoreNames(methodNames.get());
+    }
+
+    /** Called before {@link #open}: the operator state of the subtask's method names. */
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        methodNames = context.getOperatorStateStore().getUnionListState(Outputs.METHOD_NAME_CHUNKS);
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        tasks.snapshotNames(methodNames);
     }
 
     @Override
@@ -199,7 +218,7 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
             return;
         }
 
-        InstanceTrees.Entry instance = trees.get(execution.key(), nodes::get);
+        InstanceTrees.Entry instance = tree(execution.key());
         BatchMerge.Result merged = batchMerge.merge(batch, instance, ctx.timerService().currentProcessingTime());
         int sizeBefore = merged.sizeBefore();
         StackCounts batchCounts = merged.counts();
@@ -391,44 +410,34 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
      */
     @Override
     public void processBroadcastElement(RawRecord record, Context ctx, Collector<BatchCounts> out) throws Exception {
-        tasks.apply(record, ctx, trees);
+        tasks.apply(record, ctx, this::tree);
+    }
+
+    /** The tree of the current key, rebuilt from its state if not in memory. */
+    private InstanceTrees.Entry tree(String key) throws Exception {
+        return trees.get(key, legacyNodes::get, treeChunks::get);
     }
 
     /**
-     * Appends the batch's new nodes to the execution's state as one chunk; past {@link
-     * StoredNodes#MAX_CHUNKS} chunks, compacts them into one (state is read only then).
+     * Appends the batch's new nodes (from {@code sizeBefore}) to the execution's state as one chunk;
+     * past {@link StoredNodes#MAX_CHUNKS} chunks, or if some nodes are still in the first form
+     * (restored from an older savepoint), writes the whole tree as one chunk instead: from the
+     * tree in memory, which holds what state holds, so state is never read here.
      */
-    private void storeNodes(InstanceTrees.Entry instance, List<NodeRecord> created) throws Exception {
-        if (created.isEmpty()) {
-            return;
-        }
-        nodes.add(StoredNodes.encode(created));
-        if (++instance.storedChunks > StoredNodes.MAX_CHUNKS) {
-            nodes.update(List.of(StoredNodes.concat(nodes.get())));
-            tasks.compactNames(); // added only with nodes: never more chunks of names than of nodes
+    private void storeNodes(InstanceTrees.Entry instance, int sizeBefore) throws Exception {
+        Cct tree = instance.tree();
+        if (instance.legacy || (tree.size() > sizeBefore && instance.storedChunks >= StoredNodes.MAX_CHUNKS)) {
+            treeChunks.update(List.of(StoredNodes.encode(tree, 1, tree.size())));
             instance.storedChunks = 1;
-        }
-    }
-
-    /**
-     * The methods of the batch's new nodes (from {@code sizeBefore}) that no older node of the
-     * execution's tree has: those whose names are not in its state yet.
-     */
-    private static List<MethodRecord> newMethods(InstanceTrees.Entry entry, int sizeBefore,
-            List<MethodRecord> usedMethods) {
-        MethodNodeIndex index = entry.index();
-        index.catchUp();
-        List<MethodRecord> fresh = new ArrayList<>();
-        for (MethodRecord m : usedMethods) {
-            int node = index.first(m.id()); // newest first
-            while (node >= sizeBefore) {
-                node = index.next(node);
+            if (instance.legacy) {
+                legacyNodes.clear();
+                tasks.dropLegacyNames();
+                instance.legacy = false;
             }
-            if (node < 0) {
-                fresh.add(m);
-            }
+        } else if (tree.size() > sizeBefore) {
+            treeChunks.add(StoredNodes.encode(tree, sizeBefore, tree.size()));
+            instance.storedChunks++;
         }
-        return fresh;
     }
 
     /**
@@ -455,8 +464,8 @@ public class CctMergeFunction extends KeyedBroadcastProcessFunction<String, RawR
                 usedMethods.add(method);
             }
         }
-        storeNodes(entry, created);
-        tasks.rememberNames(newMethods(entry, sizeBefore, usedMethods));
+        storeNodes(entry, sizeBefore);
+        tasks.rememberNames(usedMethods);
         nodesCreated.inc(created.size());
         InstanceInfo info = batch.instance();
         InstanceRecord instance = new InstanceRecord(execution.service(), execution.version(), execution.instance(),

@@ -13,8 +13,9 @@ import java.util.Map;
 /**
  * The topology of each execution's CCT as a {@link Cct} with its {@link MethodNodeIndex}, for
  * maximal common merging, which needs every node of a method and child lookups. Derived data:
- * keyed state ({@code CCT_NODE_CHUNKS}) is the truth; a tree is rebuilt from it on a miss (after a
- * restore, or after eviction) and kept in step by the caller, which adds each new node to both.
+ * keyed state ({@code CCT_TREE_CHUNKS}, and {@code LEGACY_CCT_NODE_CHUNKS} of a job restored from
+ * an older savepoint) is the truth; a tree is rebuilt from it on a miss (after a restore, or after
+ * eviction) and kept in step by the caller, which adds each new node to both.
  * At most {@code capacity} trees are kept, least recently used evicted. The trees keep no counts
  * ({@link Cct#topologyOnly}). Not thread-safe: one per operator instance.
  */
@@ -29,11 +30,17 @@ public final class InstanceTrees {
         private TaskLabels labels;
         /** Chunks of this tree's nodes in state: counted at the rebuild, kept by whoever adds or compacts them. */
         int storedChunks;
+        /**
+         * Whether some of its nodes are in state in the first form ({@code StoredNodes.Legacy}):
+         * the caller rewrites them and clears this.
+         */
+        boolean legacy;
 
-        Entry(Cct tree, MethodNodeIndex index, int storedChunks) {
+        Entry(Cct tree, MethodNodeIndex index, int storedChunks, boolean legacy) {
             this.tree = tree;
             this.index = index;
             this.storedChunks = storedChunks;
+            this.legacy = legacy;
         }
 
         public Cct tree() {
@@ -76,11 +83,14 @@ public final class InstanceTrees {
         };
     }
 
-    /** The tree of {@code key}, rebuilt from {@code stored} (the key's chunks of nodes, read then only) if not cached. */
-    public Entry get(String key, StoredChunks stored) throws Exception {
+    /**
+     * The tree of {@code key}, rebuilt if not cached from {@code legacy} (the key's chunks in the
+     * first form) and {@code stored} (its chunks), read then only.
+     */
+    public Entry get(String key, StoredChunks legacy, StoredChunks stored) throws Exception {
         Entry entry = trees.get(key);
         if (entry == null) {
-            entry = rebuild(stored.read());
+            entry = rebuild(legacy.read(), stored.read());
             trees.put(key, entry);
         }
         return entry;
@@ -91,19 +101,25 @@ public final class InstanceTrees {
         trees.clear();
     }
 
-    private static Entry rebuild(Iterable<byte[]> stored) {
+    /**
+     * The first form's nodes come first, by depth (their parents before them), as the trees of
+     * that time were rebuilt: the chunks written since continue a tree in that order.
+     */
+    private static Entry rebuild(Iterable<byte[]> legacy, Iterable<byte[]> stored) {
         List<StoredNodes.Node> nodes = new ArrayList<>();
-        int chunks = 0;
-        if (stored != null) {
-            for (byte[] chunk : stored) {
-                chunks++;
-                for (int i = 0, n = StoredNodes.count(chunk); i < n; i++) {
+        if (legacy != null) {
+            for (byte[] chunk : legacy) {
+                for (int i = 0, n = StoredNodes.Legacy.count(chunk); i < n; i++) {
                     nodes.add(StoredNodes.Node.decode(chunk, i));
                 }
             }
         }
+        List<byte[]> chunks = new ArrayList<>();
+        if (stored != null) {
+            stored.forEach(chunks::add);
+        }
         nodes.sort(Comparator.comparingInt(StoredNodes.Node::depth));
-        Cct tree = Cct.topologyOnly(nodes.size() + 16);
+        Cct tree = Cct.topologyOnly(nodes.size() + 16 * chunks.size() + 16);
         for (StoredNodes.Node n : nodes) {
             int parent = tree.indexOf(n.parentId());
             if (parent < 0) {
@@ -114,6 +130,9 @@ public final class InstanceTrees {
                 throw new IllegalStateException("node " + n.id() + " in state does not match its path");
             }
         }
-        return new Entry(tree, new MethodNodeIndex(tree), chunks);
+        for (byte[] chunk : chunks) {
+            StoredNodes.decodeInto(chunk, tree);
+        }
+        return new Entry(tree, new MethodNodeIndex(tree), chunks.size(), !nodes.isEmpty());
     }
 }

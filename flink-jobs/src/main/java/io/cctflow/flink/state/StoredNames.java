@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
- * The keyed-state form of an execution's method names ({@link io.cctflow.flink.Outputs#CCT_METHOD_NAME_CHUNKS}):
- * chunks, each the names of the methods one batch brought into the execution's tree, a name as its
- * method id, its length and its UTF-8 bytes. As with {@link StoredNodes}, a chunk is one byte array,
- * so a heap snapshot writes a few arrays per execution and the heap holds a few objects per execution
- * instead of a map entry, a boxed id and an array per method (4.6 million small objects for 500
- * executions of 3,000 methods). Stateless.
+ * The stored form of method names: the subtask's in operator state ({@link
+ * io.cctflow.flink.Outputs#METHOD_NAME_CHUNKS}), and an execution's in keyed state of savepoints from
+ * before 2026-11-30 ({@link io.cctflow.flink.Outputs#LEGACY_CCT_METHOD_NAME_CHUNKS}): chunks, a name
+ * as its method id, its length and its UTF-8 bytes. As with {@link StoredNodes}, a chunk is one byte
+ * array, so a snapshot writes a few arrays instead of a map entry, a boxed id and an array per
+ * method. Stateless.
  */
 public final class StoredNames {
     private StoredNames() {

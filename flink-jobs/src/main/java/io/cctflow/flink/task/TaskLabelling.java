@@ -3,7 +3,6 @@ package io.cctflow.flink.task;
 import io.cctflow.flink.cct.CctMergeFunction;
 import io.cctflow.flink.cct.InstanceTrees;
 import io.cctflow.flink.state.StoredNames;
-import io.cctflow.flink.state.StoredNodes;
 import io.cctflow.core.Cct;
 import io.cctflow.core.ExecutionId;
 import io.cctflow.core.task.TaskLabeller;
@@ -27,6 +26,7 @@ import java.util.Set;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
+import org.apache.flink.runtime.state.KeyedStateFunction;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
@@ -37,16 +37,33 @@ import org.slf4j.LoggerFactory;
  * their parents and applies definition changes to existing nodes. cct-core's {@link TaskLabeller}
  * (one per service, see {@link TaskDefinitions}) does all matching; labels are a pure function of
  * path, service and definitions, so they are computed on the in-memory trees and never kept in
- * state, only the method names they need ({@link Outputs#CCT_METHOD_NAME_CHUNKS}).
+ * state, only the method names they need: the subtask's, once each, in operator state ({@link
+ * Outputs#METHOD_NAME_CHUNKS}: written at each checkpoint, every subtask's read back by every
+ * subtask after a restore); those of a savepoint from before 2026-11-30, kept per execution ({@link
+ * Outputs#LEGACY_CCT_METHOD_NAME_CHUNKS}), are read when an execution's tree needs them.
  *
  * <p>One per operator instance, used only from its task thread: not thread-safe.
  */
 public final class TaskLabelling {
     private static final Logger LOG = LoggerFactory.getLogger(TaskLabelling.class);
 
-    private final ListState<byte[]> methodNames;
-    /** Method id to {@code className.methodName} for every execution of this subtask: derived, filled from state. */
+    /** An execution's tree by its key, read from keyed state when not in memory; the key must be the current one. */
+    @FunctionalInterface
+    public interface Trees {
+        InstanceTrees.Entry of(String key) throws Exception;
+    }
+
+    /** Chunks of names an operator-state snapshot holds before they are compacted into one. */
+    private static final int MAX_NAME_CHUNKS = 32;
+
+    private final ListState<byte[]> legacyNames;
+    /** Method id to {@code className.methodName} for every execution of this subtask. */
     private final Map<Long, String> qualifiedNames = new HashMap<>();
+    /** The names of {@link #qualifiedNames} as its operator state holds them, less those below. */
+    private List<byte[]> nameChunks = new ArrayList<>();
+    /** Names added since the last snapshot. */
+    private final List<Long> newIds = new ArrayList<>();
+    private final List<String> newNames = new ArrayList<>();
     /** Definition changes and rejections are the same on every subtask: only the first emits them. */
     private final boolean firstSubtask;
     private final Counter rejected;
@@ -54,39 +71,80 @@ public final class TaskLabelling {
     /** Parsed view of the broadcast state; {@code null} until first used after (re)start. */
     private TaskDefinitions definitions;
 
-    public TaskLabelling(ListState<byte[]> methodNames, MetricGroup metrics, boolean firstSubtask) {
-        this.methodNames = methodNames;
+    /**
+     * @param legacyNames the current key's names in a savepoint from before 2026-11-30 ({@link
+     *     Outputs#LEGACY_CCT_METHOD_NAME_CHUNKS})
+     */
+    public TaskLabelling(ListState<byte[]> legacyNames, MetricGroup metrics, boolean firstSubtask) {
+        this.legacyNames = legacyNames;
         this.firstSubtask = firstSubtask;
         this.rejected = metrics.counter("taskDefinitionsRejected");
         this.labelsUpdated = metrics.counter("nodeLabelsUpdated");
     }
 
-    /**
-     * Keeps the names of methods new to the current key's tree (the caller passes each method once
-     * per execution: those of its new nodes that no older node has), in state as one chunk and in
-     * memory.
-     */
-    public void rememberNames(Collection<MethodRecord> methods) throws Exception {
-        if (methods.isEmpty()) {
-            return;
-        }
-        List<Long> ids = new ArrayList<>(methods.size());
-        List<String> names = new ArrayList<>(methods.size());
+    /** Keeps the names of the methods of the current key's new nodes (those new to the subtask). */
+    public void rememberNames(Collection<MethodRecord> methods) {
         for (MethodRecord m : methods) {
-            // most executions of a service share their methods: the name is made once per subtask
-            String name = qualifiedNames.computeIfAbsent(m.id(), id -> qualifiedName(m));
-            ids.add(m.id());
-            names.add(name);
+            if (!qualifiedNames.containsKey(m.id())) {
+                remember(m.id(), qualifiedName(m));
+            }
         }
-        methodNames.add(StoredNames.encode(ids, names));
     }
 
-    /** Rewrites the current key's chunks of names as one (when its chunks of nodes are compacted). */
-    public void compactNames() throws Exception {
-        Iterable<byte[]> chunks = methodNames.get();
-        if (chunks != null) {
-            methodNames.update(List.of(StoredNodes.concat(chunks)));
+    private void remember(long id, String name) {
+        if (qualifiedNames.putIfAbsent(id, name) == null) {
+            newIds.add(id);
+            newNames.add(name);
         }
+    }
+
+    /** After a start or a restore: the names every subtask had at the checkpoint ({@link Outputs#METHOD_NAME_CHUNKS}). */
+    public void restoreNames(Iterable<byte[]> chunks) throws Exception {
+        if (chunks != null) {
+            for (byte[] chunk : chunks) {
+                StoredNames.decode(chunk, qualifiedNames::putIfAbsent);
+            }
+        }
+        nameChunks = allNames();
+        newIds.clear();
+        newNames.clear();
+    }
+
+    /** At a checkpoint: the subtask's names into its operator state, the new ones as a chunk of their own. */
+    public void snapshotNames(ListState<byte[]> state) throws Exception {
+        if (!newIds.isEmpty()) {
+            nameChunks.add(StoredNames.encode(newIds, newNames));
+            newIds.clear();
+            newNames.clear();
+        }
+        if (nameChunks.size() > MAX_NAME_CHUNKS) {
+            nameChunks = allNames();
+        }
+        state.update(nameChunks);
+    }
+
+    private List<byte[]> allNames() {
+        List<byte[]> all = new ArrayList<>();
+        if (!qualifiedNames.isEmpty()) {
+            all.add(StoredNames.encode(new ArrayList<>(qualifiedNames.keySet()), new ArrayList<>(qualifiedNames.values())));
+        }
+        return all;
+    }
+
+    /** The current key's names in a savepoint from before 2026-11-30 into the subtask's names. */
+    private void readLegacyNames() throws Exception {
+        Iterable<byte[]> chunks = legacyNames.get();
+        if (chunks != null) {
+            for (byte[] chunk : chunks) {
+                StoredNames.decode(chunk, this::remember);
+            }
+        }
+    }
+
+    /** Moves the current key's names of a savepoint from before 2026-11-30 into the subtask's names. */
+    public void dropLegacyNames() throws Exception {
+        readLegacyNames();
+        legacyNames.clear();
     }
 
     /** What task definitions match: {@code className.methodName}. */
@@ -126,21 +184,10 @@ public final class TaskLabelling {
             kept.update();
             return kept;
         }
-        loadMethodNames();
+        readLegacyNames();
         TaskLabels fresh = labeller.labeller().label(instance.tree());
         instance.setLabels(fresh);
         return fresh;
-    }
-
-    /** Makes the names of the current key's methods known to the labellers. */
-    private void loadMethodNames() throws Exception {
-        Iterable<byte[]> chunks = methodNames.get();
-        if (chunks == null) {
-            return;
-        }
-        for (byte[] chunk : chunks) {
-            StoredNames.decode(chunk, qualifiedNames::putIfAbsent);
-        }
     }
 
     private String knownQualifiedName(long methodId) {
@@ -170,22 +217,23 @@ public final class TaskLabelling {
      * executions of the service hold it. Only roots are stored, so a definition that labels a
      * million nodes below ten thousand roots writes ten thousand rows.
      */
-    private void relabel(CctMergeFunction.Context ctx, InstanceTrees trees, TaskDefinitions before,
+    private void relabel(CctMergeFunction.Context ctx, Trees trees, TaskDefinitions before,
             TaskDefinitions after, TaskDefinitionRecord previous, TaskDefinitionRecord next) throws Exception {
         long started = System.nanoTime();
         Map<String, Set<Long>> emitted = new HashMap<>();
         long[] executions = new long[1];
-        ctx.applyToKeyedState(Outputs.CCT_NODE_CHUNKS, (key, nodes) -> {
+        Set<String> visited = new HashSet<>();
+        KeyedStateFunction<String, ListState<byte[]>> relabelKey = (key, ignored) -> {
             String service = ExecutionId.fromKey(key).service();
-            if (!TaskDefinitions.touches(previous, next, service)) {
+            if (!TaskDefinitions.touches(previous, next, service) || !visited.add(key)) {
                 return;
             }
             executions[0]++;
-            InstanceTrees.Entry instance = trees.get(key, nodes::get);
+            InstanceTrees.Entry instance = trees.of(key);
             ServiceLabeller was = before.forService(service);
             ServiceLabeller now = after.forService(service);
             TaskLabels old = labelsOf(instance, was);
-            loadMethodNames();
+            readLegacyNames();
             TaskLabels current = now.labeller().label(instance.tree());
             instance.setLabels(current);
             Set<Long> done = emitted.computeIfAbsent(service, s -> new HashSet<>());
@@ -197,7 +245,11 @@ public final class TaskLabelling {
                     labelsUpdated.inc();
                 }
             }
-        });
+        };
+        // every execution with a tree: those restored from a savepoint before 2026-11-30 and not
+        // rewritten since have their nodes in the first form only
+        ctx.applyToKeyedState(Outputs.CCT_TREE_CHUNKS, relabelKey);
+        ctx.applyToKeyedState(Outputs.LEGACY_CCT_NODE_CHUNKS, relabelKey);
         long updates = emitted.values().stream().mapToLong(Set::size).sum();
         LOG.info("task definition '{}' {}: {} executions relabelled, {} node label updates, in {} ms",
                 previous != null ? previous.id() : next.id(), next == null ? "removed" : previous == null ? "added"
@@ -209,7 +261,7 @@ public final class TaskLabelling {
      * broadcast state and applied to the existing nodes of every execution it concerns; an invalid
      * one is dead-lettered with the reason and removes the definition with its id.
      */
-    public void apply(RawRecord record, CctMergeFunction.Context ctx, InstanceTrees trees) throws Exception {
+    public void apply(RawRecord record, CctMergeFunction.Context ctx, Trees trees) throws Exception {
         String id;
         TaskDefinitionRecord next;
         try {

@@ -32,7 +32,7 @@ class BatchMergeProperties {
     void completeStacksCountAsInAFreshTreeOfTheBatchAlone(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 6) int batches) throws Exception {
         Random random = new Random(seed);
-        InstanceTrees.Entry instance = new InstanceTrees(1).get(EXEC.key(), List::of);
+        InstanceTrees.Entry instance = new InstanceTrees(1).get(EXEC.key(), List::of, List::of);
         BatchMerge merge = new BatchMerge(new TruncatedStackMerger(1));
         for (int b = 0; b < batches; b++) {
             SampleBatch batch = TestBatches.random(EXEC, b, 60_000L * b, random, 1 + random.nextInt(30), 6);
@@ -52,7 +52,7 @@ class BatchMergeProperties {
     @Property(tries = 100)
     void everyTruncatedSampleIsMergedPendingOrAmbiguous(@ForAll long seed) throws Exception {
         Random random = new Random(seed);
-        InstanceTrees.Entry instance = new InstanceTrees(1).get(EXEC.key(), List::of);
+        InstanceTrees.Entry instance = new InstanceTrees(1).get(EXEC.key(), List::of, List::of);
         BatchMerge merge = new BatchMerge(new TruncatedStackMerger(1));
         merge.merge(decode(TestBatches.random(EXEC, 0, 0, random, 20, 5)), instance, 0); // a tree to merge under
         SampleBatch batch = TestBatches.random(EXEC, 1, 60_000, random, 1 + random.nextInt(20), 5);
@@ -83,7 +83,7 @@ class BatchMergeProperties {
     void selfRowsAreTheStoredProjectionOfTheBatchsCounts(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 5) int batches) throws Exception {
         Random random = new Random(seed);
-        InstanceTrees.Entry instance = new InstanceTrees(1).get(EXEC.key(), List::of);
+        InstanceTrees.Entry instance = new InstanceTrees(1).get(EXEC.key(), List::of, List::of);
         BatchMerge merge = new BatchMerge(new TruncatedStackMerger(1));
         assertThat(TreeCounts.selfRowsOf(new StackCounts(instance.tree())))
                 .isEqualTo(SelfCounts.project(TreeCounts.of(new StackCounts(instance.tree()))));
