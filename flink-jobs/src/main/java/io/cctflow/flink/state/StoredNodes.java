@@ -76,7 +76,7 @@ public final class StoredNodes {
      *
      * @return the nodes added
      * @throws IllegalStateException if the chunk is damaged or does not continue this tree (a parent
-     *     out of range, or a node the tree already has)
+     *     out of range, a node the tree already has, or a last node other than the one it names)
      */
     public static int decodeInto(byte[] chunk, Cct tree) {
         Reader in = new Reader(chunk);
@@ -84,7 +84,7 @@ public final class StoredNodes {
         long lastId = in.readLong();
         int methodCount = in.read();
         if (count < 0 || methodCount < 0 || methodCount > chunk.length / Long.BYTES) {
-            throw in.damaged("a method table of " + methodCount);
+            throw in.damaged(count + " nodes, " + methodCount + " methods");
         }
         long[] methods = new long[methodCount];
         for (int m = 0; m < methodCount; m++) {
