@@ -184,21 +184,6 @@ public final class StoredNodes {
         }
     }
 
-    /** Chunks concatenated into one. */
-    public static byte[] concat(Iterable<byte[]> chunks) {
-        int length = 0;
-        for (byte[] c : chunks) {
-            length += c.length;
-        }
-        byte[] all = new byte[length];
-        int at = 0;
-        for (byte[] c : chunks) {
-            System.arraycopy(c, 0, all, at, c.length);
-            at += c.length;
-        }
-        return all;
-    }
-
     /**
      * The first form of chunks ({@code cct-node-chunks}, until 2026-11-30): a node in {@value #BYTES}
      * bytes (id, parent id, method id, line, depth), in no particular order. Read from state a job

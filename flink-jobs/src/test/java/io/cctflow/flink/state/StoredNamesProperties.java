@@ -12,8 +12,8 @@ import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link StoredNames} on random ids and names (any characters, empty ones, several chunks
- * concatenated as a compaction does): what is encoded decodes to the same pairs in the same order;
+ * {@link StoredNames} on random ids and names (any characters, empty ones, two chunks
+ * concatenated: entries decode back to back): what is encoded decodes to the same pairs in the same order;
  * a chunk cut anywhere inside an entry is an error naming the chunk.
  */
 class StoredNamesProperties {
@@ -28,7 +28,7 @@ class StoredNamesProperties {
         for (long id : moreIds) {
             moreNames.add("p.C" + id + ".m\u00e9");
         }
-        byte[] all = StoredNodes.concat(List.of(StoredNames.encode(firstIds, firstNames),
+        byte[] all = concat(List.of(StoredNames.encode(firstIds, firstNames),
                 StoredNames.encode(moreIds, moreNames)));
 
         List<Long> gotIds = new ArrayList<>();
@@ -57,5 +57,15 @@ class StoredNamesProperties {
                     .as("cut at %d", cut)
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("chunk of method names");
         }
+    }
+
+    private static byte[] concat(List<byte[]> chunks) {
+        byte[] all = new byte[chunks.stream().mapToInt(c -> c.length).sum()];
+        int at = 0;
+        for (byte[] c : chunks) {
+            System.arraycopy(c, 0, all, at, c.length);
+            at += c.length;
+        }
+        return all;
     }
 }
