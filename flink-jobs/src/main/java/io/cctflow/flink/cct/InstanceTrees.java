@@ -59,6 +59,11 @@ public final class InstanceTrees {
         public void setLabels(TaskLabels labels) {
             this.labels = labels;
         }
+
+        /** Whether some of its nodes, and so its method names, are still in state in the first form. */
+        public boolean legacy() {
+            return legacy;
+        }
     }
 
     /**

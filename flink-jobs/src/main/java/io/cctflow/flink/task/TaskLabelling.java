@@ -131,7 +131,18 @@ public final class TaskLabelling {
         return all;
     }
 
-    /** The current key's names in a savepoint from before 2026-11-30 into the subtask's names. */
+    /**
+     * The current key's names in a savepoint from before 2026-11-30 into the subtask's names. Only a
+     * tree with nodes in the first form has them (both are cleared together when it is rewritten),
+     * so other keys cost no state read (with RocksDB a look-up per execution per definition change).
+     */
+    private void readLegacyNames(InstanceTrees.Entry instance) throws Exception {
+        if (!instance.legacy()) {
+            return;
+        }
+        readLegacyNames();
+    }
+
     private void readLegacyNames() throws Exception {
         Iterable<byte[]> chunks = legacyNames.get();
         if (chunks != null) {
@@ -184,7 +195,7 @@ public final class TaskLabelling {
             kept.update();
             return kept;
         }
-        readLegacyNames();
+        readLegacyNames(instance);
         TaskLabels fresh = labeller.labeller().label(instance.tree());
         instance.setLabels(fresh);
         return fresh;
@@ -233,7 +244,7 @@ public final class TaskLabelling {
             ServiceLabeller was = before.forService(service);
             ServiceLabeller now = after.forService(service);
             TaskLabels old = labelsOf(instance, was);
-            readLegacyNames();
+            readLegacyNames(instance);
             TaskLabels current = now.labeller().label(instance.tree());
             instance.setLabels(current);
             Set<Long> done = emitted.computeIfAbsent(service, s -> new HashSet<>());
