@@ -3,6 +3,8 @@ package io.cctflow.graph;
 import io.cctflow.core.NodeId;
 import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.core.encoding.ByteReader;
+import io.cctflow.core.encoding.ByteWriter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -308,24 +310,17 @@ public final class PackedWindow {
         return Long.numberOfLeadingZeros(n);
     }
 
-    /** A growing byte array of unsigned LEB128 varints and bit-packed sections. */
+    /** The window's bytes: {@link ByteWriter}'s varints, and bit-packed sections of keys. */
     private static final class Out {
-        private byte[] buf;
-        private int pos;
+        private final ByteWriter out;
 
         Out(int capacity) {
-            buf = new byte[Math.max(16, capacity)];
+            out = new ByteWriter(capacity);
         }
 
+        /** Callers end bit sections first ({@link #flushBits}). */
         void varint(long v) {
-            if (pos + 10 > buf.length) { // callers end bit sections first (flushBits)
-                buf = Arrays.copyOf(buf, buf.length * 2 + 10);
-            }
-            while ((v & ~0x7FL) != 0) {
-                buf[pos++] = (byte) ((v & 0x7F) | 0x80);
-                v >>>= 7;
-            }
-            buf[pos++] = (byte) v;
+            out.varint(v);
         }
 
         /**
@@ -386,10 +381,7 @@ public final class PackedWindow {
         }
 
         private void putByte(long b) {
-            if (pos == buf.length) {
-                buf = Arrays.copyOf(buf, buf.length * 2 + 10);
-            }
-            buf[pos++] = (byte) b;
+            out.write((int) b);
         }
 
         void strings(String[] strings) {
@@ -397,41 +389,28 @@ public final class PackedWindow {
             for (String s : strings) {
                 byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
                 varint(utf8.length);
-                if (pos + utf8.length > buf.length) {
-                    buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + utf8.length));
-                }
-                System.arraycopy(utf8, 0, buf, pos, utf8.length);
-                pos += utf8.length;
+                out.write(utf8);
             }
         }
 
         byte[] bytes() {
-            return Arrays.copyOf(buf, pos);
+            return out.toByteArray();
         }
     }
 
     /** Reads what {@link Out} wrote, refusing anything cut off or out of range. */
     private static final class In {
+        private final ByteReader in;
         private final byte[] buf;
-        private int pos;
 
         In(byte[] buf) {
+            this.in = new ByteReader(buf, (at, length, what) ->
+                    new IllegalArgumentException("damaged packed window: " + what + " at byte " + at + " of " + length));
             this.buf = buf;
         }
 
         long varint() {
-            long v = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                if (pos >= buf.length) {
-                    throw damaged("cut off");
-                }
-                byte b = buf[pos++];
-                v |= (long) (b & 0x7F) << shift;
-                if (b >= 0) {
-                    return v;
-                }
-            }
-            throw damaged("a value longer than 10 bytes");
+            return in.varint();
         }
 
         /** A row count or index: at most the bytes left, so damage cannot allocate a huge array. */
@@ -467,7 +446,7 @@ public final class PackedWindow {
             }
             int low = lowBits(n);
             long lowMask = (1L << low) - 1; // low >= 33 for any count an int holds
-            int lowStart = pos;
+            int lowStart = in.position();
             long lowEnd = lowStart + (((long) n * low + 7) >>> 3);
             if (lowEnd > buf.length) {
                 throw damaged("cut off");
@@ -491,7 +470,7 @@ public final class PackedWindow {
                     }
                     keys[found] = ((high << low) | keys[found]) ^ Long.MIN_VALUE;
                     if (++found == n) {
-                        pos = unaryStart + (int) (bit >>> 3) + 1;
+                        in.position(unaryStart + (int) (bit >>> 3) + 1);
                         return keys;
                     }
                     word &= word - 1;
@@ -528,23 +507,19 @@ public final class PackedWindow {
             String[] strings = new String[count()];
             for (int i = 0; i < strings.length; i++) {
                 int length = count();
-                if (pos + length > buf.length) {
-                    throw damaged("cut off");
-                }
-                strings[i] = new String(buf, pos, length, StandardCharsets.UTF_8);
-                pos += length;
+                strings[i] = new String(buf, in.skip(length), length, StandardCharsets.UTF_8);
             }
             return strings;
         }
 
         void checkEnd() {
-            if (pos != buf.length) {
-                throw damaged((buf.length - pos) + " bytes after the last table");
+            if (in.remaining() != 0) {
+                throw damaged(in.remaining() + " bytes after the last table");
             }
         }
 
-        private IllegalArgumentException damaged(String what) {
-            return new IllegalArgumentException("damaged packed window: " + what + " at byte " + pos + " of " + buf.length);
+        private RuntimeException damaged(String what) {
+            return in.damaged(what);
         }
     }
 }

@@ -2,6 +2,8 @@ package io.cctflow.flink.state;
 
 import io.cctflow.core.Cct;
 import io.cctflow.core.collect.LongIntMap;
+import io.cctflow.core.encoding.ByteReader;
+import io.cctflow.core.encoding.ByteWriter;
 import io.cctflow.model.NodeRecord;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -43,7 +45,7 @@ public final class StoredNodes {
         LongIntMap methodIndex = new LongIntMap(Math.max(16, (to - from) / 4));
         long[] methods = new long[16];
         int methodCount = 0;
-        Varints nodes = new Varints(4 * (to - from) + 16);
+        ByteWriter nodes = new ByteWriter(4 * (to - from) + 16);
         for (int n = from; n < to; n++) {
             long method = tree.method(n);
             int m = methodIndex.get(method);
@@ -55,20 +57,19 @@ public final class StoredNodes {
                 }
                 methods[m] = method;
             }
-            nodes.write(n - tree.parent(n));
-            nodes.write(m);
-            nodes.write((tree.callSiteLine(n) << 1) ^ (tree.callSiteLine(n) >> 31));
+            nodes.varint32(n - tree.parent(n));
+            nodes.varint32(m);
+            nodes.varint32((tree.callSiteLine(n) << 1) ^ (tree.callSiteLine(n) >> 31));
         }
-        Varints head = new Varints(18 + 8 * methodCount);
-        head.write(to - from);
-        head.writeLong(tree.id(to - 1));
-        head.write(methodCount);
+        ByteWriter chunk = new ByteWriter(18 + 8 * methodCount + nodes.length());
+        chunk.varint32(to - from);
+        chunk.longBigEndian(tree.id(to - 1));
+        chunk.varint32(methodCount);
         for (int m = 0; m < methodCount; m++) {
-            head.writeLong(methods[m]);
+            chunk.longBigEndian(methods[m]);
         }
-        byte[] chunk = Arrays.copyOf(head.bytes, head.length + nodes.length);
-        System.arraycopy(nodes.bytes, 0, chunk, head.length, nodes.length);
-        return chunk;
+        chunk.write(nodes);
+        return chunk.toByteArray();
     }
 
     /**
@@ -79,22 +80,23 @@ public final class StoredNodes {
      *     out of range, a node the tree already has, or a last node other than the one it names)
      */
     public static int decodeInto(byte[] chunk, Cct tree) {
-        Reader in = new Reader(chunk);
-        int count = in.read();
-        long lastId = in.readLong();
-        int methodCount = in.read();
+        ByteReader in = new ByteReader(chunk, (at, length, what) -> new IllegalStateException(
+                "a chunk of nodes in state (" + length + " bytes) is damaged at byte " + at + ": " + what));
+        int count = in.varint32();
+        long lastId = in.longBigEndian();
+        int methodCount = in.varint32();
         if (count < 0 || methodCount < 0 || methodCount > chunk.length / Long.BYTES) {
             throw in.damaged(count + " nodes, " + methodCount + " methods");
         }
         long[] methods = new long[methodCount];
         for (int m = 0; m < methodCount; m++) {
-            methods[m] = in.readLong();
+            methods[m] = in.longBigEndian();
         }
         for (int i = 0; i < count; i++) {
             int node = tree.size();
-            int back = in.read();
-            int m = in.read();
-            int zigzag = in.read();
+            int back = in.varint32();
+            int m = in.varint32();
+            int zigzag = in.varint32();
             if (back < 1 || back > node || m < 0 || m >= methodCount) {
                 throw in.damaged("node " + i + " (parent " + back + " back, method " + m + ")");
             }
@@ -104,84 +106,14 @@ public final class StoredNodes {
                         + " of the chunk is one the tree already has");
             }
         }
-        if (in.at != chunk.length) { // checked last: a count too high is cut off above
-            throw in.damaged(chunk.length - in.at + " bytes after the last node");
+        if (in.remaining() != 0) { // checked last: a count too high is cut off above
+            throw in.damaged(in.remaining() + " bytes after the last node");
         }
         if (tree.id(tree.size() - 1) != lastId) {
             throw new IllegalStateException("a chunk of nodes in state does not continue its tree: its last node"
                     + " should have id " + lastId + ", it has " + tree.id(tree.size() - 1));
         }
         return count;
-    }
-
-    /** Varints (7 bits a byte, low first) and 8-byte longs into a growing array. */
-    private static final class Varints {
-        byte[] bytes;
-        int length;
-
-        Varints(int capacity) {
-            bytes = new byte[capacity];
-        }
-
-        void write(int value) {
-            if (length + 5 > bytes.length) {
-                bytes = Arrays.copyOf(bytes, 2 * bytes.length + 5);
-            }
-            while ((value & ~0x7f) != 0) {
-                bytes[length++] = (byte) ((value & 0x7f) | 0x80);
-                value >>>= 7;
-            }
-            bytes[length++] = (byte) value;
-        }
-
-        void writeLong(long value) {
-            if (length + Long.BYTES > bytes.length) {
-                bytes = Arrays.copyOf(bytes, 2 * bytes.length + Long.BYTES);
-            }
-            for (int i = Long.BYTES - 1; i >= 0; i--) {
-                bytes[length++] = (byte) (value >>> (8 * i));
-            }
-        }
-    }
-
-    private static final class Reader {
-        final byte[] chunk;
-        int at;
-
-        Reader(byte[] chunk) {
-            this.chunk = chunk;
-        }
-
-        int read() {
-            int value = 0;
-            for (int shift = 0; shift < 35; shift += 7) {
-                if (at >= chunk.length) {
-                    throw damaged("a varint cut off");
-                }
-                byte b = chunk[at++];
-                value |= (b & 0x7f) << shift;
-                if (b >= 0) {
-                    return value; // all 32 bits: a zigzag line may use the sign bit
-                }
-            }
-            throw damaged("a varint longer than 5 bytes");
-        }
-
-        long readLong() {
-            if (at + Long.BYTES > chunk.length) {
-                throw damaged("a long cut off");
-            }
-            long value = 0;
-            for (int i = 0; i < Long.BYTES; i++) {
-                value = (value << 8) | (chunk[at++] & 0xff);
-            }
-            return value;
-        }
-
-        IllegalStateException damaged(String what) {
-            return new IllegalStateException("a chunk of nodes in state (" + chunk.length + " bytes) is damaged at byte "
-                    + at + ": " + what);
-        }
     }
 
     /**
