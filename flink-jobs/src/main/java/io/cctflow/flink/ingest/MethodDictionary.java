@@ -22,22 +22,35 @@ import java.util.List;
  * the entry's exact bytes as the record encodes them (a 64-bit hash, then the bytes compared), so a
  * result is what computing it anew would give.
  *
- * <p>Bounded: when it holds {@code maxEntries} entries it is emptied and fills again. Not
- * thread-safe (one per operator instance).
+ * <p>Bounded: when it holds {@code maxEntries} entries, or its entries' bytes would pass {@value
+ * #MAX_BYTES} (batches with long names, even hostile ones, cannot grow it beyond that), it is
+ * emptied and fills again; an entry longer than that is not kept. Not thread-safe (one per
+ * operator instance).
  */
 public final class MethodDictionary {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Bytes of the entries kept at most. */
+    static final int MAX_BYTES = 64 << 20;
+
     private final int maxEntries;
+    private final int maxBytes;
+    private int bytesHeld;
     private LongIntMap slots;
     private final List<byte[]> keys = new ArrayList<>();
     private final List<MethodRecord> records = new ArrayList<>();
 
     /** @param maxEntries entries kept before the dictionary is emptied (at least 1) */
     public MethodDictionary(int maxEntries) {
-        if (maxEntries < 1) {
-            throw new IllegalArgumentException("maxEntries must be >= 1: " + maxEntries);
+        this(maxEntries, MAX_BYTES);
+    }
+
+    /** As above, emptied also before its entries' bytes would pass {@code maxBytes} (tests). */
+    MethodDictionary(int maxEntries, int maxBytes) {
+        if (maxEntries < 1 || maxBytes < 1) {
+            throw new IllegalArgumentException("maxEntries and maxBytes must be >= 1: " + maxEntries + ", " + maxBytes);
         }
         this.maxEntries = maxEntries;
+        this.maxBytes = maxBytes;
         this.slots = new LongIntMap(1024);
     }
 
@@ -57,8 +70,8 @@ public final class MethodDictionary {
             }
         }
         MethodRecord record = normalised(string(buf, strings, 0), string(buf, strings, 1), string(buf, strings, 2));
-        if (slot < 0) {
-            // a hash taken by other bytes (never seen in practice) is simply not cached
+        if (slot < 0 && to - from <= maxBytes) {
+            // not cached: a hash taken by other bytes (never seen in practice), an entry longer than the bound
             keep(hash, Arrays.copyOfRange(buf, from, to), record);
         }
         return record;
@@ -109,11 +122,13 @@ public final class MethodDictionary {
     }
 
     private void keep(long hash, byte[] key, MethodRecord record) {
-        if (records.size() >= maxEntries) {
+        if (records.size() >= maxEntries || bytesHeld + key.length > maxBytes) {
             slots = new LongIntMap(1024);
             keys.clear();
             records.clear();
+            bytesHeld = 0;
         }
+        bytesHeld += key.length;
         slots.put(hash, records.size());
         keys.add(key);
         records.add(record);

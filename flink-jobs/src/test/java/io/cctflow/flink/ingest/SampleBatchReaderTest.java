@@ -109,6 +109,34 @@ class SampleBatchReaderTest {
     }
 
     /**
+     * Thousands of distinct entries, each looked up again: every record equals one computed afresh,
+     * and entries held are found, not added again. With a bound on bytes instead, the dictionary
+     * empties before it would pass it and still answers the same.
+     */
+    @Property(tries = 20)
+    void manyEntriesAndABoundOnBytesGiveFreshlyComputedRecords(@ForAll long seed) {
+        Random random = new Random(seed);
+        MethodDictionary unbounded = new MethodDictionary(Integer.MAX_VALUE);
+        int maxBytes = 64 + random.nextInt(2_000);
+        MethodDictionary byBytes = new MethodDictionary(Integer.MAX_VALUE, maxBytes);
+        int distinct = 1 + random.nextInt(5_000);
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < distinct; i++) {
+                String c = CLASSES[i % CLASSES.length] + "$Inner" + i;
+                String m = METHODS[i % METHODS.length];
+                String d = "(" + "J".repeat(i % 7) + ")V";
+                MethodRecord fresh = MethodRecord.of(ClassNames.normalise(c), MethodNames.normalise(m), d);
+                assertThat(unbounded.record(c, m, d)).isEqualTo(fresh);
+                assertThat(byBytes.record(c, m, d)).isEqualTo(fresh);
+            }
+            assertThat(unbounded.size()).as("round %d", round).isEqualTo(distinct);
+            // each entry here takes at least 21 bytes: three string lengths (3), "a.B$1$Inner0",
+            // "run" and "()V"
+            assertThat(21 * byBytes.size()).isLessThanOrEqualTo(maxBytes);
+        }
+    }
+
+    /**
      * A string length claimed by a corrupt record is refused before anything is allocated: Avro's
      * own {@code readString} would try to allocate it (here 2 GiB), an out-of-memory error in a
      * task manager instead of one dead-lettered record.
