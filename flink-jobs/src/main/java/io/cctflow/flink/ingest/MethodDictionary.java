@@ -70,8 +70,8 @@ public final class MethodDictionary {
             }
         }
         MethodRecord record = normalised(string(buf, strings, 0), string(buf, strings, 1), string(buf, strings, 2));
+        // kept unless its hash is taken by other bytes (never seen in practice) or it is longer than the bound
         if (slot < 0 && to - from <= maxBytes) {
-            // not cached: a hash taken by other bytes (never seen in practice), an entry longer than the bound
             keep(hash, Arrays.copyOfRange(buf, from, to), record);
         }
         return record;
