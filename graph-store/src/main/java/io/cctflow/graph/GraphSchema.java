@@ -21,7 +21,7 @@ import org.neo4j.driver.Session;
  *                                methodIds[], methodSamples[], methodSelf[]),
  *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired, checksum})
  * (:Window {instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})
- * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId}) -[:CALLS {line}]-> (:CctNode)
+ * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId?}) -[:CALLS]-> (:CctNode)
  * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})
  * (:NodeTasks {key, service, nodeId, tasks[]})
  * (:TaskDefinition {id, service, matchType, pattern, nameTemplate, updatedMillis})
@@ -60,12 +60,15 @@ public final class GraphSchema {
      * 250 bytes a window), now by its {@code (instance, resolution, start)} constraint, which replaced
      * the index on the same properties; {@code (instance, start)} served no query that the constraint
      * does not, and retention seeks {@code (resolution, start)} where it used {@code (resolution, end)}.
+     * {@code CctNode(methodId)} served no query (a method's nodes are its {@code OF_METHOD} edges) and
+     * cost an entry of about 70 bytes per calling context.
      */
     static final List<String> DROPPED = List.of(
             "DROP CONSTRAINT window_key IF EXISTS",
             "DROP INDEX window_instance_start IF EXISTS",
             "DROP INDEX window_instance_resolution_start IF EXISTS",
-            "DROP INDEX window_resolution_end IF EXISTS");
+            "DROP INDEX window_resolution_end IF EXISTS",
+            "DROP INDEX cct_node_method IF EXISTS");
 
     static final List<String> STATEMENTS = List.of(
             "CREATE CONSTRAINT service_name IF NOT EXISTS FOR (s:Service) REQUIRE s.name IS UNIQUE",
@@ -81,8 +84,7 @@ public final class GraphSchema {
             "CREATE CONSTRAINT store_stamp_name IF NOT EXISTS FOR (s:StoreStamp) REQUIRE s.name IS UNIQUE",
             "CREATE INDEX window_resolution_start IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.start)",
             "CREATE INDEX window_resolution_written IF NOT EXISTS FOR (w:Window) ON (w.resolution, w.written)",
-            "CREATE INDEX method_class_name IF NOT EXISTS FOR (m:Method) ON (m.className, m.name)",
-            "CREATE INDEX cct_node_method IF NOT EXISTS FOR (n:CctNode) ON (n.methodId)");
+            "CREATE INDEX method_class_name IF NOT EXISTS FOR (m:Method) ON (m.className, m.name)");
 
     /**
      * A planner hint for a {@code MATCH} of the windows of named executions, {@code w} the window:
@@ -105,8 +107,7 @@ public final class GraphSchema {
                 }
             }
             session.executeWriteWithoutResult(tx -> tx.run(
-                            "MERGE (r:CctNode {id: $id}) SET r.parentId = $none, r.methodId = 0, r.line = 0,"
-                                    + " r.depth = 0, r.recursiveParentId = 0",
+                            "MERGE (r:CctNode {id: $id}) SET r.parentId = $none, r.methodId = 0, r.line = 0, r.depth = 0",
                             Map.of("id", NodeId.ROOT, "none", 0L))
                     .consume());
             session.run("CALL db.awaitIndexes(60)").consume();

@@ -33,7 +33,7 @@ public final class NewTaskPhase implements Phase {
 
     @Override
     public void run(EmbeddedPipeline pipeline, PrintStream out) throws Exception {
-        long roots = count(pipeline, "MATCH (n:CctNode {methodId: $m}) RETURN count(n)", Map.of("m", DISPATCH));
+        long roots = count(pipeline, "MATCH (:Method {id: $m})<-[:OF_METHOD]-(n:CctNode) RETURN count(n)", Map.of("m", DISPATCH));
         long nodes = count(pipeline, "MATCH (n:CctNode) RETURN count(n)", Map.of());
         out.printf("%n== new task: a PREFIX definition on bench.synthetic.Dispatcher., %,d dispatcher nodes "
                 + "(its task roots) among %,d nodes in Neo4j ==%n", roots, nodes);

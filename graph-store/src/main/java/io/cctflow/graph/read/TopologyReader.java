@@ -93,7 +93,7 @@ public final class TopologyReader {
                     WHERE n.depth IS NOT NULL // a placeholder parent not written yet: not stored
                     RETURN collect(n.id) AS id, collect(n.parentId) AS parentId, collect(n.methodId) AS methodId,
                            collect(n.line) AS line, collect(n.depth) AS depth,
-                           collect(n.recursiveParentId) AS recursiveParentId
+                           collect(coalesce(n.recursiveParentId, 0)) AS recursiveParentId
                     """, Reads.params("ids", List.copyOf(chunk)), TopologyReader::toNodes).get(0));
         }
         topology.putAll(read);
@@ -183,7 +183,7 @@ public final class TopologyReader {
                         WITH DISTINCT a
                         RETURN collect(a.id) AS id, collect(a.parentId) AS parentId, collect(a.methodId) AS methodId,
                                collect(a.line) AS line, collect(a.depth) AS depth,
-                               collect(a.recursiveParentId) AS recursiveParentId
+                               collect(coalesce(a.recursiveParentId, 0)) AS recursiveParentId
                         """, Reads.params("ids", List.copyOf(chunk)), TopologyReader::toNodes).get(0));
             }
             topology.putAll(read);
@@ -227,7 +227,7 @@ public final class TopologyReader {
                 WHERE a.depth > 0
                 RETURN collect(a.id) AS id, collect(a.parentId) AS parentId, collect(a.methodId) AS methodId,
                        collect(a.line) AS line, collect(a.depth) AS depth,
-                       collect(a.recursiveParentId) AS recursiveParentId
+                       collect(coalesce(a.recursiveParentId, 0)) AS recursiveParentId
                 """, Reads.params("id", nodeId), TopologyReader::toNodes).get(0));
         path.sort(Comparator.comparingInt(NodeRecord::depth));
         long parent = NodeId.ROOT;
@@ -246,7 +246,11 @@ public final class TopologyReader {
         return path;
     }
 
-    /** The node records of one {@link #nodes} query: parallel columns of one row. */
+    /**
+     * The node records of one {@link #nodes} query: parallel columns of one row. A node outside any
+     * recursion stores no {@code recursiveParentId}; the queries {@code coalesce} it to 0, {@link
+     * NodeRecord#NO_RECURSIVE_PARENT}.
+     */
     private static List<NodeRecord> toNodes(Record r) {
         long[] id = Reads.longs(r.get("id"));
         long[] parent = Reads.longs(r.get("parentId"));
