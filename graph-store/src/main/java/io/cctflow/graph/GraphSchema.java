@@ -22,7 +22,7 @@ import org.neo4j.driver.Session;
  *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired, checksum})
  * (:Window {instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})
  * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId?}) -[:CALLS]-> (:CctNode)
- * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor, signature})
+ * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor})
  * (:NodeTasks {key, service, nodeId, tasks[]})
  * (:TaskDefinition {id, service, matchType, pattern, nameTemplate, updatedMillis})
  * (:Deployment) -[:HAS_CODE]-> (:CodeClass {key, deployment, className, methodNames[], descriptors[],

@@ -87,7 +87,7 @@ class GraphWriterTest extends CleanGraph {
      * Nodes written children first, in separate calls, in any order and repeatedly, leave the same
      * graph as one write parents first: every property set, one CALLS edge into every node but the
      * root, one OF_METHOD edge out of each. Only the node in a recursion stores its recursive
-     * parent; the others read back with none.
+     * parent; the others read back with none. Methods store no signature (it is derived).
      */
     @Test
     void nodesWrittenChildrenFirstAndAgainCompleteTheirPlaceholderParents() {
@@ -128,6 +128,9 @@ class GraphWriterTest extends CleanGraph {
             assertThat(session.run("""
                     MATCH (n:CctNode)-[:OF_METHOD]->(m:Method) WHERE m.id = n.methodId
                     RETURN count(*) AS c""").single().get("c").asLong()).isEqualTo(nodes.size());
+            // the signature is derived, not stored
+            assertThat(session.run("MATCH (m:Method) RETURN keys(m) AS k").list(r -> r.get("k").asList(v -> v.asString())))
+                    .hasSize(2).allSatisfy(k -> assertThat(k).containsExactlyInAnyOrder("id", "className", "name", "descriptor"));
         }
     }
 

@@ -83,11 +83,15 @@ public final class GraphWriter {
             MERGE (d)-[:HAS_INSTANCE]->(i)
             """;
 
+    /**
+     * A method's signature ({@link MethodRecord#signature()}) is not stored: it is its class name,
+     * {@code .}, name and descriptor, and as a string it took one or two 128-byte string records
+     * per method (stores before 2026-11-30 have it; nothing reads it).
+     */
     private static final String WRITE_METHODS = """
             UNWIND $rows AS r
             MERGE (m:Method {id: r.id})
-              ON CREATE SET m.className = r.className, m.name = r.name, m.descriptor = r.descriptor,
-                            m.signature = r.signature
+              ON CREATE SET m.className = r.className, m.name = r.name, m.descriptor = r.descriptor
             """;
 
     /**
@@ -249,7 +253,7 @@ public final class GraphWriter {
         sorted.sort(Comparator.comparingLong(MethodRecord::id));
         write(WRITE_METHODS, sorted, m -> Map.of(
                 "id", m.id(), "className", m.className(), "name", m.methodName(),
-                "descriptor", m.descriptor(), "signature", m.signature()));
+                "descriptor", m.descriptor()));
     }
 
     /**
