@@ -92,16 +92,10 @@ class GraphWriterTest extends CleanGraph {
     @Test
     void nodesWrittenChildrenFirstAndAgainCompleteTheirPlaceholderParents() {
         Cct tree = sample();
+        Map<Long, NodeRecord> records = RandomTrees.topology(tree);
         List<NodeRecord> nodes = new ArrayList<>();
         for (int i = 1; i < tree.size(); i++) {
-            long recursiveParent = NodeRecord.NO_RECURSIVE_PARENT;
-            for (int a = tree.parent(i); a != Cct.ROOT && recursiveParent == NodeRecord.NO_RECURSIVE_PARENT; a = tree.parent(a)) {
-                if (tree.method(a) == tree.method(i)) {
-                    recursiveParent = tree.id(a);
-                }
-            }
-            nodes.add(new NodeRecord(tree.id(i), tree.id(tree.parent(i)), tree.method(i), tree.callSiteLine(i),
-                    tree.depth(i), recursiveParent));
+            nodes.add(records.get(tree.id(i))); // parents first
         }
         assertThat(nodes).filteredOn(n -> n.recursiveParentId() != NodeRecord.NO_RECURSIVE_PARENT).hasSize(1);
         writer.writeMethods(List.of(MethodRecord.of("A", "main", "()V"), MethodRecord.of("A", "f", "()V")));
