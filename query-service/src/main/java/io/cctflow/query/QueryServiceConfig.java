@@ -117,7 +117,7 @@ public record QueryServiceConfig(
             ValueParsers.integer(1, Integer.MAX_VALUE), "100",
             "entries of a listing page (services, deployments, instances) when the request gives no 'limit'; capped at limits.max-results");
     private static final ConfigKey<Duration> ROLLUP_INTERVAL_KEY = ConfigKey.of(ROLLUP_INTERVAL,
-            ValueParsers.nonNegativeDuration(), "5m", "how often each replica tries the roll-up and retention pass; the one holding the lease in Neo4j (ttl three intervals) runs it; 0 disables it");
+            ValueParsers.nonNegativeDuration(), "1m", "how often each replica tries the roll-up and retention pass; the one holding the lease in Neo4j (ttl three intervals, at least 15 min) runs it; a read ending now reads fine windows of up to one interval and the current minute; 0 disables it");
     private static final ConfigKey<Duration> ROLLUP_SETTLE_KEY = ConfigKey.of(ROLLUP_SETTLE,
             ValueParsers.nonNegativeDuration(), "10m",
             "an hour is rolled up once it ended this long ago, and so is each ten-minute slot of the current hour (its deployments' and instance groups' sums) (most batches have arrived by then; a later one is merged into the roll-up by the next pass)");

@@ -21,7 +21,7 @@ class QueryServiceConfigTest {
         assertThat(c.bearerToken()).isEmpty();
         assertThat(c.tasksTopic()).isEqualTo("cctflow.tasks");
         assertThat(c.maxRange()).isEqualTo(Duration.ofDays(366));
-        assertThat(c.rollupInterval()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.rollupInterval()).isEqualTo(Duration.ofMinutes(1));
         assertThat(c.retention().fine()).isEqualTo(Duration.ofDays(14));
         assertThat(c.retention().hour()).isEqualTo(Duration.ofDays(365));
         assertThat(c.retention().day()).isEqualTo(Duration.ofDays(1825));

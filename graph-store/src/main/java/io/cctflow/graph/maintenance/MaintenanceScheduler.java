@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * which the query service exports) and the next one tries again; passes run one at a
  * time on one daemon thread ({@code cctflow-rollups}). Several replicas may each run a scheduler
  * on one Neo4j: a pass runs only while this replica holds the {@link MaintenanceLease} (ttl three
- * intervals, renewed at every pass), so one replica at a time runs them, and another takes over
- * when it stops (it releases the lease on {@link #close()}) or dies (the lease expires).
+ * intervals, at least 15 min, renewed at every pass), so one replica at a time runs them, and
+ * another takes over when it stops (it releases the lease on {@link #close()}) or dies (the lease
+ * expires).
  *
  * <p>Thread-safe; {@link #close()} is idempotent. The caller owns the driver.
  */
@@ -30,6 +31,13 @@ public final class MaintenanceScheduler implements AutoCloseable {
     static final String LEASE = "rollup";
     /** How long {@link #close()} waits for an interrupted pass to end before releasing the lease. */
     private static final long CLOSE_WAIT_SECONDS = 10;
+
+    /**
+     * The shortest lease ttl, 15 min: three of the 5-min intervals that were the default before
+     * 2026-12-01. The longest pass measured, a catch-up over 4 h of 1,000 busy instances, took
+     * 350 s (query benchmark's build on a loaded machine).
+     */
+    static final Duration MIN_LEASE_TTL = Duration.ofMinutes(15);
 
     private final Rollups rollups;
     private final Retention retention;
@@ -110,10 +118,13 @@ public final class MaintenanceScheduler implements AutoCloseable {
 
     /**
      * The lease's ttl: three intervals, so the holder renews it twice before another replica could
-     * take it, and a pass may run that long; a holder that dies is replaced after it.
+     * take it, and at least {@link #MIN_LEASE_TTL}: a pass may run that long (a catch-up over hours
+     * of a large fleet) without another replica starting one beside it. A holder that dies is
+     * replaced after it.
      */
     static Duration leaseTtl(Duration interval) {
-        return interval.multipliedBy(3);
+        Duration three = interval.multipliedBy(3);
+        return three.compareTo(MIN_LEASE_TTL) < 0 ? MIN_LEASE_TTL : three;
     }
 
     /**
@@ -132,9 +143,10 @@ public final class MaintenanceScheduler implements AutoCloseable {
             Rollups.Result r = rollups.rollUp(now);
             refused.addAndGet(r.refused());
             Map<?, Long> deleted = retention.deleteExpired(now, retentionBatch);
-            LOG.info("roll-up pass: {} hours, {} ten-minute slots of live hours, {} minutes of live slots, {} days,"
-                    + " {} windows written, {} fine windows refused; expired windows deleted: {}", r.hours(), r.slots(),
-                    r.minutes(), r.days(), r.windowsWritten(), r.refused(), deleted);
+            LOG.info("roll-up pass: {} hours, {} ten-minute slots of live hours, {} minutes of live slots ({} deployments'"
+                    + " minutes unchanged since summed), {} days, {} windows written, {} fine windows refused;"
+                    + " expired windows deleted: {}", r.hours(), r.slots(), r.minutes(), r.minutesKept(), r.days(),
+                    r.windowsWritten(), r.refused(), deleted);
             passes.incrementAndGet();
         } catch (Throwable t) { // an Error thrown out of a scheduled task would end the schedule silently
             if (executor.isShutdown()) {

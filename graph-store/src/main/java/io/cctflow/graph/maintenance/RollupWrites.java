@@ -45,6 +45,12 @@ final class RollupWrites {
             RETURN count(*) AS n
             """;
 
+    private static final String SETTLE_SUMS = Keys.MATCH_WINDOWS + """
+            WITH w WHERE w.sources IS NOT NULL
+            SET w.sources = null, w.written = timestamp()
+            RETURN count(w) AS n
+            """;
+
     private final Driver driver;
     private final String database;
     private final GraphWriter writer;
@@ -136,6 +142,27 @@ final class RollupWrites {
                 if (deleted > 0) { // readers that listed them list again
                     tx.run(StoreStamp.bump(StoreStamp.WINDOWS)).consume();
                 }
+            });
+        }
+    }
+
+    /**
+     * Makes the provisional sums of {@code resolution} starting at {@code start} under {@code keys}
+     * settled ones as they are (drops their {@code sources}; {@code written} now), where stored;
+     * returns how many.
+     */
+    int settleSums(List<String> keys, Resolution resolution, long start) {
+        if (keys.isEmpty()) {
+            return 0;
+        }
+        List<Map<String, Object>> identities = keys.stream().map(k -> Keys.windowIdentity(k, resolution, start)).toList();
+        try (Session session = Sessions.open(driver, database)) {
+            return session.executeWrite(tx -> {
+                int settled = tx.run(SETTLE_SUMS, Map.of("windows", identities)).single().get("n").asInt();
+                if (settled > 0) { // readers that listed them as provisional list again
+                    tx.run(StoreStamp.bump(StoreStamp.WINDOWS)).consume();
+                }
+                return settled;
             });
         }
     }

@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import java.util.function.LongPredicate;
 import java.util.function.Supplier;
 import org.neo4j.driver.Driver;
@@ -66,8 +67,10 @@ import org.slf4j.LoggerFactory;
  * time, so readers' caches keep them. With {@code provisionalMinutes} (the query service's
  * scheduler) each pass also sums the minutes that have ended and are not settled yet, each with
  * the digest of the fine windows it sums ({@code sources}, {@link io.cctflow.graph.SourcesDigest}),
- * which a read compares with the fine windows it lists before using the sum; they are summed again
- * by every pass until they settle, then written as settled sums.
+ * which a read compares with the fine windows it lists before using the sum; a pass sums such a
+ * minute again only where its fine windows are no longer those its sums name ({@link
+ * UnchangedMinutes}), and once it settles, writes it as a settled sum (or, unchanged, drops its
+ * {@code sources}).
  *
  * <p>The same sums are also written per <em>instance group</em> of each deployment ({@link
  * Keys#instanceGroup}: the executions fall into {@code groups} groups by a stable hash of their
@@ -88,8 +91,9 @@ import org.slf4j.LoggerFactory;
  * {@value RollupWrites#BATCH} of its new hourly windows waiting to be written ({@link RollupWrites.Batch}),
  * and its deployment's running sums (the hour and its six ten-minute windows, each folded every
  * {@value RunningSum#PENDING} windows, and its 60 minute windows, folded every {@value
- * #MINUTE_PENDING}); a ten-minute slot of a live hour holds two executions' 10 fine windows, its
- * deployment's ten-minute sum and its 10 minute sums; a day holds two executions' 24 hourly windows, a batch of
+ * #MINUTE_PENDING}); a ten-minute slot of a live hour, or the minutes of one, holds two reads of up
+ * to {@value #READ_WINDOWS} one-minute fine windows (of 6 executions' ten minutes, or of 60
+ * executions' one), its deployment's ten-minute sum and its 10 minute sums; a day holds two executions' 24 hourly windows, a batch of
  * daily windows and the deployment's running day sum. The executions are walked group by group, so
  * one instance group's running sums are held besides the deployment's. Besides these, only the deployment's
  * execution keys (its {@code members}) grow with the number of executions; the number of
@@ -106,6 +110,14 @@ public final class Rollups {
      * of one execution's size at most, where 16 as for the other sums would be 960.
      */
     static final int MINUTE_PENDING = 4;
+
+    /**
+     * One-minute fine windows a slot's or minutes' roll-up reads per query at most: the windows of
+     * as many executions as fit (60 executions' one minute, 6 executions' ten), as an hour's
+     * roll-up reads one execution's 60. A pass a minute after the last reads one minute of every
+     * execution, and one query per execution cost more than the sums.
+     */
+    static final int READ_WINDOWS = 60;
 
     /**
      * A deployment's minute window is created only when its rows are at most a quarter of the
@@ -139,10 +151,13 @@ public final class Rollups {
 
     /**
      * What one pass did: hours, ten-minute slots of hours not settled yet, minutes of slots not
-     * settled yet, and days rolled up, windows written, and fine windows refused (not added to a
-     * roll-up that already holds other versions of them or whose parts are gone).
+     * settled yet, and days rolled up, windows written, fine windows refused (not added to a
+     * roll-up that already holds other versions of them or whose parts are gone), and deployments'
+     * minutes whose provisional sums still held ({@link UnchangedMinutes}): not summed again, or
+     * settled as they were.
      */
-    public record Result(int hours, int slots, int minutes, int days, int windowsWritten, int refused) {
+    public record Result(int hours, int slots, int minutes, int days, int windowsWritten, int refused,
+            int minutesKept) {
     }
 
     /** {@link #Rollups(Driver, String, Duration, int)} with {@value Keys#DEFAULT_INSTANCE_GROUPS} instance groups. */
@@ -258,14 +273,23 @@ public final class Rollups {
         try {
             rollHoursAndDays(state, hours, dayEnd, due, readAhead, tally);
             for (long slot : slots) {
-                rollSlots(slot, slot + Resolution.TEN_MINUTES.millis(), due.tens(), due.minutes(), minute -> false,
-                        readAhead, tally);
+                rollSlots(slot, slot + Resolution.TEN_MINUTES.millis(), due.tens(), deployment -> due.minutes(),
+                        minute -> false, readAhead, tally);
             }
             TreeSet<Long> all = new TreeSet<>(minutes);
             all.addAll(provisional);
             if (!all.isEmpty()) { // one read of each execution's windows for all of them; only theirs summed
-                rollSlots(all.first(), all.last() + Resolution.MINUTE.millis(), slot -> false, all::contains,
-                        provisional::contains, readAhead, tally);
+                long from = all.first();
+                long to = all.last() + Resolution.MINUTE.millis();
+                // provisional sums that still hold: not summed again; those settling now settle as they are
+                UnchangedMinutes unchanged = provisionalMinutes ? UnchangedMinutes.find(reader, from, to)
+                        : UnchangedMinutes.NONE;
+                tally.kept = unchanged.count(all);
+                for (long minute : minutes) {
+                    tally.written += writes.settleSums(unchanged.sumKeys(minute, groups), Resolution.MINUTE, minute);
+                }
+                rollSlots(from, to, slot -> false, deployment -> minute -> all.contains(minute)
+                        && !unchanged.contains(deployment, minute), provisional::contains, readAhead, tally);
             }
         } finally {
             readAhead.shutdownNow();
@@ -274,7 +298,8 @@ public final class Rollups {
                 Math.max(dayEnd, state.dayDoneUntil()), Math.max(slotEnd, state.slotsDoneUntil()),
                 Math.max(Math.max(minuteEnd, slotEnd), state.minutesDoneUntil()),
                 passStart - WindowReader.WRITE_MARGIN_MILLIS));
-        return new Result(hours.size(), slots.size(), minutes.size() + provisional.size(), tally.days, tally.written, tally.refused);
+        return new Result(hours.size(), slots.size(), minutes.size() + provisional.size(), tally.days, tally.written,
+                tally.refused, tally.kept);
     }
 
     /**
@@ -379,24 +404,45 @@ public final class Rollups {
 
     /**
      * Rolls up [from, to) of an hour not settled yet, a ten-minute slot or minutes of one: per
-     * deployment, one execution at a time, that execution's fine windows starting in it are added to
+     * deployment, one execution at a time (their windows read {@value #READ_WINDOWS} one-minute
+     * windows' worth of executions per query, the next read ahead), that execution's fine windows starting in it are added to
      * the deployment's and its instance group's ten-minute and minute sums ({@link SpanSums}) of the
-     * slots and minutes that are due, which are written; no execution's own roll-up (they wait for
-     * the hour).
+     * slots and minutes that are due (minutes per deployment, by its key), which are written; no
+     * execution's own roll-up (they wait for the hour). A deployment's executions' fine windows are
+     * read only from its first minute due to its last; a deployment with none due is not read.
      */
-    private void rollSlots(long from, long to, LongPredicate tensDue, LongPredicate minutesDue,
+    private void rollSlots(long from, long to, LongPredicate tensDue, Function<String, LongPredicate> minutesDue,
             LongPredicate provisional, ExecutorService readAhead, Tally tally) {
-        Supplier<SpanSums> sums = () -> new SpanSums(Resolution.TEN_MINUTES, from, tensDue, minutesDue, provisional);
         for (Map.Entry<String, TreeSet<String>> d : byDeployment(from, to, Resolution.FINE).entrySet()) {
+            LongPredicate minutesDueHere = minutesDue.apply(d.getKey());
+            long readFrom = Long.MAX_VALUE;
+            long readTo = Long.MIN_VALUE;
+            for (long m = Resolution.MINUTE.floor(from); m < to; m += Resolution.MINUTE.millis()) {
+                if (tensDue.test(Resolution.TEN_MINUTES.floor(m)) || minutesDueHere.test(m)) {
+                    readFrom = Math.min(readFrom, Math.max(m, from));
+                    readTo = m + Resolution.MINUTE.millis();
+                }
+            }
+            if (readFrom >= readTo) {
+                continue;
+            }
+            long fromDue = readFrom;
+            long toDue = Math.min(readTo, to);
+            Supplier<SpanSums> sums = () -> new SpanSums(Resolution.TEN_MINUTES, from, tensDue, minutesDueHere,
+                    provisional);
             SpanSums deployment = sums.get();
             // no execution roll-up is written: the walk's batch stays empty
             GroupWalk group = new GroupWalk(sums, writes.batch(Resolution.TEN_MINUTES), tally);
-            ReadAhead.forEach(byGroup(d.getValue()), readAhead,
-                    execution -> reader.coveredWindows(execution, Resolution.FINE, from, to), (execution, fine) -> {
-                        SpanSums mine = group.enter(execution);
-                        for (CoveredWindow f : fine) {
-                            deployment.addFine(execution, f.window());
-                            mine.addFine(execution, f.window());
+            int perRead = (int) Math.max(1, READ_WINDOWS * Resolution.MINUTE.millis() / (toDue - fromDue));
+            ReadAhead.forEach(chunks(byGroup(d.getValue()), perRead), readAhead,
+                    executions -> reader.coveredWindows(executions, Resolution.FINE, fromDue, toDue),
+                    (executions, fine) -> {
+                        for (String execution : executions) {
+                            SpanSums mine = group.enter(execution);
+                            for (CoveredWindow f : fine.getOrDefault(execution, List.of())) {
+                                deployment.addFine(execution, f.window());
+                                mine.addFine(execution, f.window());
+                            }
                         }
                     });
             group.leave();
@@ -434,6 +480,15 @@ public final class Rollups {
             batch.flush();
             tally.written += deployment.write(writes, d.getKey(), List.copyOf(d.getValue()));
         }
+    }
+
+    /** {@code keys} in consecutive runs of {@code size} (the last one shorter), in their order. */
+    private static List<List<String>> chunks(List<String> keys, int size) {
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i += size) {
+            out.add(keys.subList(i, Math.min(keys.size(), i + size)));
+        }
+        return out;
     }
 
     /** A deployment's executions ordered by instance group ({@link Keys#groupOf}), then by key. */
@@ -529,5 +584,6 @@ public final class Rollups {
         int days;
         int written;
         int refused;
+        int kept;
     }
 }

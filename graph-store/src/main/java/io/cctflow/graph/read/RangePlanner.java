@@ -499,8 +499,10 @@ public final class RangePlanner {
     /**
      * Where a deployment's roll-ups of {@code r} are looked for (key left out): inside the range,
      * except minute windows. Those are looked for only in the range's edges that no ten-minute
-     * window fits in, and in the whole ten-minute slot before the end's (a range ending now: the
-     * pass sums the minutes of a slot as they settle, before the slot settles, {@code Rollups}); elsewhere
+     * window fits in, and in the two whole ten-minute slots before the end's (a range ending now:
+     * the pass sums the minutes of a slot as they settle, before the slot settles, {@code Rollups};
+     * at the default {@code rollup.settle}, 10 min, the slot before the end's is never settled, and
+     * the one before that only from the first pass after the end's slot began); elsewhere
      * they are written with their ten-minute windows, so they would not be used, and a day of a
      * deployment's minutes with their members is a long listing. They include the minutes the
      * range starts or ends inside: a deployment's minute
@@ -521,9 +523,9 @@ public final class RangePlanner {
             return List.of(new VersionedWindows.Seek(null, r, from, to, to));
         }
         long headEnd = fromMillis > Long.MIN_VALUE + tens ? Math.min(to, Resolution.TEN_MINUTES.ceil(fromMillis)) : from;
-        // the end's slot and the one before it: at most 20 minutes, listed whether used or not
-        long tailStart = Math.max(headEnd, toMillis > Long.MIN_VALUE + 3 * tens
-                ? Resolution.TEN_MINUTES.floor(toMillis) - tens : from);
+        // the end's slot and the two before it: at most 30 minutes, listed whether used or not
+        long tailStart = Math.max(headEnd, toMillis > Long.MIN_VALUE + 4 * tens
+                ? Resolution.TEN_MINUTES.floor(toMillis) - 2 * tens : from);
         List<VersionedWindows.Seek> edges = new ArrayList<>(2);
         if (headEnd > from) {
             edges.add(new VersionedWindows.Seek(null, r, from, headEnd, to));

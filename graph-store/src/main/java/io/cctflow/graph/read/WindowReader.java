@@ -12,6 +12,7 @@ import io.cctflow.model.WindowSpan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -42,11 +43,11 @@ public final class WindowReader {
               AND w.start < $to AND w.end > $from
             """ + WindowRows.COLUMNS;
 
-    /** Windows of execution {@code $key} and {@code $resolution} starting in [{@code $from}, {@code $to}). */
+    /** Windows of the executions {@code $keys} and {@code $resolution} starting in [{@code $from}, {@code $to}). */
     static final String COVERED_WINDOWS = """
             MATCH (w:Window)
             """ + GraphSchema.SEEK_WINDOWS_BY_INSTANCE + """
-            WHERE w.instance = $key AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
+            WHERE w.instance IN $keys AND w.resolution = $resolution AND w.start >= $from AND w.start < $to
             """ + WindowRows.COVERED_COLUMNS;
 
     /**
@@ -279,8 +280,18 @@ public final class WindowReader {
      */
     public List<CoveredWindow> coveredWindows(String executionKey, Resolution resolution, long fromStart,
             long toStart) {
+        return coveredWindows(List.of(executionKey), resolution, fromStart, toStart)
+                .getOrDefault(executionKey, List.of());
+    }
+
+    /**
+     * {@link #coveredWindows(String, Resolution, long, long)} of several executions in one query
+     * (one round trip where a pass reads few windows of each of many executions), by execution key.
+     */
+    public Map<String, List<CoveredWindow>> coveredWindows(List<String> executionKeys, Resolution resolution,
+            long fromStart, long toStart) {
         List<CoveredWindow> stored = WindowRows.read(reads, COVERED_WINDOWS,
-                Reads.params("key", executionKey, "resolution", resolution.property(), "from", fromStart,
+                Reads.params("keys", executionKeys, "resolution", resolution.property(), "from", fromStart,
                         "to", toStart),
                 r -> {
                     WindowCounts w = WindowRows.toWindow(r);
@@ -292,11 +303,48 @@ public final class WindowReader {
                             : null);
                 });
         List<WindowCounts> windows = whole(stored.stream().map(CoveredWindow::window).toList());
-        List<CoveredWindow> out = new ArrayList<>(stored.size());
+        Map<String, List<CoveredWindow>> out = new HashMap<>();
         for (int i = 0; i < stored.size(); i++) {
-            out.add(new CoveredWindow(windows.get(i), stored.get(i).coverage()));
+            out.computeIfAbsent(windows.get(i).executionKey(), k -> new ArrayList<>())
+                    .add(new CoveredWindow(windows.get(i), stored.get(i).coverage()));
         }
         return out;
+    }
+
+    /**
+     * A fine window as a provisional sum's {@code sources} name it ({@link io.cctflow.graph.SourcesDigest}):
+     * its execution, start and stored {@code checksum} (null for one written before checksums).
+     */
+    public record FineSource(String executionKey, long startMillis, Long checksum) {
+    }
+
+    /** The fine windows of every execution whose start lies in [fromStart, toStart), as {@link FineSource}s. */
+    public List<FineSource> fineSourcesStartingIn(long fromStart, long toStart) {
+        return reads.read("""
+                MATCH (w:Window)
+                WHERE w.resolution = $fine AND w.start >= $from AND w.start < $to AND w.members IS NULL
+                RETURN w.instance AS instance, w.start AS start, w.checksum AS checksum
+                """, Reads.params("fine", Resolution.FINE.property(), "from", fromStart, "to", toStart),
+                r -> new FineSource(r.get("instance").asString(), r.get("start").asLong(),
+                        r.get("checksum").isNull() ? null : r.get("checksum").asLong()));
+    }
+
+    /**
+     * A stored provisional sum (a deployment's or an instance group's, {@link Keys#isInstanceGroup}):
+     * its key, start, members and the {@code sources} of the fine windows it sums.
+     */
+    public record ProvisionalSum(String key, long startMillis, List<String> members, String sources) {
+    }
+
+    /** The provisional sums (those with {@code sources}) of one resolution whose start lies in [fromStart, toStart). */
+    public List<ProvisionalSum> provisionalSumsStartingIn(Resolution resolution, long fromStart, long toStart) {
+        return reads.read("""
+                MATCH (w:Window)
+                WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.sources IS NOT NULL
+                RETURN w.instance AS instance, w.start AS start, w.members AS members, w.sources AS sources
+                """, Reads.params("resolution", resolution.property(), "from", fromStart, "to", toStart),
+                r -> new ProvisionalSum(r.get("instance").asString(), r.get("start").asLong(),
+                        r.get("members").asList(Value::asString), r.get("sources").asString()));
     }
 
     /** Distinct starts of the windows of one resolution (every execution) with start in [from, to). */

@@ -55,4 +55,11 @@ class MaintenanceSchedulerTest extends CleanGraph {
         scheduler.close();
         assertThat(scheduler.failures()).isZero();
     }
+
+    @Test
+    void theLeaseOutlastsThreeIntervalsAndNeverLessThanFifteenMinutes() {
+        assertThat(MaintenanceScheduler.leaseTtl(Duration.ofMinutes(1))).isEqualTo(Duration.ofMinutes(15));
+        assertThat(MaintenanceScheduler.leaseTtl(Duration.ofMinutes(5))).isEqualTo(Duration.ofMinutes(15));
+        assertThat(MaintenanceScheduler.leaseTtl(Duration.ofMinutes(10))).isEqualTo(Duration.ofMinutes(30));
+    }
 }

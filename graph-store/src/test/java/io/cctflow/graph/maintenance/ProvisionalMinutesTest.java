@@ -63,6 +63,20 @@ class ProvisionalMinutesTest extends CleanGraph {
         }
     }
 
+    /** The stored provisional minute sums (deployments' and groups'), {@code key@start} → their {@code written}. */
+    private static Map<String, Long> provisionalWritten() {
+        try (var session = driver.session()) {
+            Map<String, Long> out = new TreeMap<>();
+            session.run("""
+                    MATCH (w:Window {resolution: $minute}) WHERE w.members IS NOT NULL AND w.sources IS NOT NULL
+                    RETURN w.instance AS key, w.start AS start, w.written AS written
+                    """, Map.of("minute", Resolution.MINUTE.property()))
+                    .forEachRemaining(r -> out.put(r.get("key").asString() + "@" + r.get("start").asLong(),
+                            r.get("written").asLong()));
+            return out;
+        }
+    }
+
     /**
      * Every stored minute sum (deployments' and groups') equals the fine windows of its key
      * starting in its minute, with their executions as members; one with {@code sources} exactly
@@ -195,5 +209,75 @@ class ProvisionalMinutesTest extends CleanGraph {
         assertThat(later.read()).filteredOn(w -> withLate.contains(w.executionKey())).isNotEmpty()
                 .allSatisfy(w -> assertThat(w.windowStartMillis()).isBetween(NOW - 2 * MINUTE, NOW - MINUTE - 1));
         assertReadsEqualFineSums(lateSelections, new Random(315), "after the next pass", NOW + 2 * MINUTE);
+    }
+
+    @Test
+    void aPassLeavesProvisionalSumsThatStillHoldAndSettlesThemAsTheyAre() {
+        Random random = new Random(321);
+        List<DeploymentMinutesTest.Stack> stacks = DeploymentMinutesTest.stacks(random);
+        fine.addAll(DeploymentMinutesTest.writeMinutes(V1_KEYS, FIRST, NOW + 3 * MINUTE, stacks, random, T0));
+        fine.addAll(DeploymentMinutesTest.writeMinutes(V2_KEYS, FIRST, NOW + 3 * MINUTE, stacks, random, T0));
+        List<String> all = new ArrayList<>(V1_KEYS);
+        all.addAll(V2_KEYS);
+        List<List<String>> selections = List.of(V1_KEYS, all, V2_KEYS, V1_KEYS.subList(3, 8));
+        Rollups rollups = new Rollups(driver, "", SETTLE, MINUTE_SETTLE, GROUPS, true);
+        String at40 = V1 + "@" + (NOW - 2 * MINUTE);
+        String at41 = V1 + "@" + (NOW - MINUTE);
+
+        // 1:42: 1:40 and 1:41 summed provisionally; v2 (3 instances) gets no minute sums, they would
+        // be nearly as big as their parts (Rollups.MINUTE_SHARE), so its minutes are never kept
+        rollups.rollUp(NOW);
+        assertThat(minuteSources()).containsKeys(at40, at41)
+                .allSatisfy((slot, sources) -> assertThat(slot).doesNotStartWith(Keys.deploymentRollup("svc", "v2")));
+        Map<String, Long> written = provisionalWritten();
+
+        // 1:42:20, nothing written since: v1's two minutes kept, their sums not written again (the
+        // settled ones are: the test's windows were all written within the last pass's write margin)
+        Rollups.Result again = rollups.rollUp(NOW + 20_000);
+        assertThat(again.minutesKept()).isEqualTo(2);
+        assertThat(provisionalWritten()).isEqualTo(written);
+        assertMinuteSums(NOW - MINUTE_SETTLE.toMillis());
+
+        // a member's 1:41 window rewritten (a late batch): only v1's 1:41 sums are summed again
+        String member = V1_KEYS.get(4);
+        String group = Keys.instanceGroup(member, GROUPS);
+        fine.removeIf(w -> w.executionKey().equals(member) && w.windowStartMillis() == NOW - MINUTE);
+        fine.add(writeWindow(member, NOW - MINUTE, NOW, stacks, random));
+        Rollups.Result late = rollups.rollUp(NOW + 40_000);
+        assertThat(late.minutesKept()).isEqualTo(1);
+        Map<String, Long> afterLate = provisionalWritten();
+        written.forEach((slot, before) -> {
+            boolean summedAgain = slot.equals(at41) || slot.equals(group + "@" + (NOW - MINUTE));
+            assertThat(afterLate.get(slot)).as(slot).matches(w -> summedAgain ? w > before : w.equals(before));
+        });
+        assertMinuteSums(NOW - MINUTE_SETTLE.toMillis());
+        assertReadsEqualFineSums(selections, new Random(322), "after a late batch", NOW);
+
+        // 1:44: 1:40 and 1:41 settle as they are (their sources dropped, no sum again), 1:42 and 1:43 provisional
+        Rollups.Result settled = rollups.rollUp(NOW + 2 * MINUTE);
+        assertThat(settled.minutesKept()).isEqualTo(2);
+        assertMinuteSums(NOW);
+        assertThat(minuteSources()).containsEntry(at40, "").containsEntry(at41, "");
+        RangePlanner.Plan plan = windows.plan(V1_KEYS, NOW + 2 * MINUTE - 3 * HOUR, NOW + 2 * MINUTE);
+        assertThat(v1Minutes(plan, NOW - 2 * MINUTE)).containsExactly(NOW - 2 * MINUTE, NOW - MINUTE, NOW, NOW + MINUTE);
+        assertThat(plan.read()).noneMatch(w -> V1_KEYS.contains(w.executionKey())); // no fine window of v1
+        assertReadsEqualFineSums(selections, new Random(323), "after they settled", NOW + 2 * MINUTE);
+    }
+
+    @Test
+    void aReadEndingAtASlotsStartBeforeThePassThereReadsTheMinuteSumsOfTheSlotTwoBefore() {
+        Random random = new Random(331);
+        List<DeploymentMinutesTest.Stack> stacks = DeploymentMinutesTest.stacks(random);
+        long end = T0 + 2 * HOUR;
+        fine.addAll(DeploymentMinutesTest.writeMinutes(V1_KEYS, FIRST, end, stacks, random, T0));
+        // the last pass at 1:59: slots up to 1:30 summed, 1:40 not (it settles at 2:00), its minutes
+        // summed (settled up to 1:56, 1:57 and 1:58 provisional), 1:59 not ended
+        new Rollups(driver, "", SETTLE, MINUTE_SETTLE, GROUPS, true).rollUp(end - MINUTE);
+        // "now" is 2:00, before the next pass: slot 1:40 is two before the end's
+        RangePlanner.Plan plan = windows.plan(V1_KEYS, end - 3 * HOUR, end);
+        assertThat(v1Minutes(plan, end - 20 * MINUTE)).hasSize(19).startsWith(end - 20 * MINUTE);
+        assertThat(plan.read()).filteredOn(w -> V1_KEYS.contains(w.executionKey())).isNotEmpty()
+                .allSatisfy(w -> assertThat(w.windowStartMillis()).isEqualTo(end - MINUTE));
+        assertReadsEqualFineSums(List.of(V1_KEYS, V1_KEYS.subList(0, 4)), new Random(332), "before the pass", end);
     }
 }
