@@ -25,11 +25,15 @@ import org.neo4j.driver.Session;
  * {@link #unroll} deletes the roll-ups of the last hour (every execution's, deployment's and instance
  * group's hour, ten-minute and minute windows starting in it) and of the day it ends (not complete
  * while its last hour is live), and records ({@link RollupProgress#write}) the roll-up state of a
- * pass that rolled up every hour before it; {@link #passAtEnd} then runs the roll-up pass the
- * query service would run at the dataset's end (its last hour not settled yet). Not thread-safe;
- * the caller owns the driver.
+ * pass that rolled up every hour before it; {@link #passAt} then runs the roll-up pass the query
+ * service would run at a time in that hour (not settled yet), and {@link #passesToTheEnd} the
+ * passes after it up to the dataset's end, a minute apart and then five. Not thread-safe; the
+ * caller owns the driver.
  */
 final class LiveTail {
+    /** Minutes before the dataset's end of the first pass {@code --phase live} runs ({@link #passesToTheEnd}). */
+    static final int FIRST_PASS_MINUTES = 10;
+
     private LiveTail() {
     }
 
@@ -105,15 +109,55 @@ final class LiveTail {
     }
 
     /**
-     * The pass the query service runs at the dataset's end with its default settle times (the
-     * minutes ended but not settled summed provisionally, as its scheduler does).
+     * The pass the query service runs {@code minutesBeforeEnd} before the dataset's end with its
+     * default settle times (the minutes ended but not settled summed provisionally, as its
+     * scheduler does).
      */
-    static Rollups.Result passAtEnd(Driver driver, Dataset dataset) {
-        return pass(driver, true).rollUp(dataset.toMillis());
+    static Rollups.Result passAt(Driver driver, Dataset dataset, int minutesBeforeEnd) {
+        return pass(driver, true).rollUp(dataset.toMillis() - minutesBeforeEnd * Resolution.MINUTE.millis());
     }
 
     /**
-     * What provisional minute sums add to every pass: after {@link #passAtEnd}, {@code rounds} more
+     * What a live query service's passes cost per minute of data, a minute apart and five minutes
+     * apart: after {@link #passAt} {@value #FIRST_PASS_MINUTES} minutes before the dataset's end,
+     * the passes it would run every minute up to 5 minutes before the end, then one pass at the end
+     * (its next at a 5-minute interval); with {@code lastPass} > 0 only passes a minute apart, up to
+     * {@code lastPass} minutes before the end. Each sums the minutes that ended or settled since the
+     * one before (and, with provisional minute sums, those ended and not settled); the fine windows
+     * of the minutes after a pass's time are already stored, as the current minute's are in a live
+     * store. Prints one line a pass and returns the CPU per minute of data of each interval. CPU is
+     * this JVM's, the benchmark's Neo4j (embedded) included.
+     */
+    static String passesToTheEnd(Driver driver, Dataset dataset, int lastPass) {
+        long self = ProcessHandle.current().pid();
+        int[] steps = lastPass > 0 ? new int[] {1} : new int[] {1, 5};
+        int[] minutes = lastPass > 0 ? new int[] {FIRST_PASS_MINUTES - lastPass} : new int[] {5, 5};
+        double[] cpuPerMinute = new double[steps.length];
+        int before = FIRST_PASS_MINUTES;
+        for (int i = 0; i < steps.length; i++) {
+            double cpu = 0;
+            for (int n = 0; n < minutes[i] / steps[i]; n++) {
+                before -= steps[i];
+                long cpu0 = ProcFs.cpuNanos(self);
+                long t0 = System.nanoTime();
+                Rollups.Result result = passAt(driver, dataset, before);
+                double wall = (System.nanoTime() - t0) / 1e9;
+                double used = (ProcFs.cpuNanos(self) - cpu0) / 1e9;
+                cpu += used;
+                System.out.printf("  pass %d min before the end (%d min after the one before): %d minutes, %,d"
+                        + " windows written in %.2f s, %.2f s CPU%n", before, steps[i], result.minutes(),
+                        result.windowsWritten(), wall, used);
+            }
+            cpuPerMinute[i] = cpu / minutes[i];
+        }
+        return lastPass > 0 ? String.format("  passes a minute apart: %.2f CPU-s per minute of data; the last %d"
+                + " min before the end%n", cpuPerMinute[0], lastPass)
+                : String.format("  passes a minute apart: %.2f CPU-s per minute of data; five minutes apart: %.2f%n",
+                        cpuPerMinute[0], cpuPerMinute[1]);
+    }
+
+    /**
+     * What provisional minute sums add to every pass: after the pass at the end, {@code rounds} more
      * passes at the same time, with and without them, alternating. Without, such a pass finds
      * nothing new; with, it sums the ended, unsettled minutes again, as each pass of a live query
      * service does. Prints one line a pass and returns the medians. CPU is this JVM's, the benchmark's

@@ -22,7 +22,8 @@ import java.util.Map;
  */
 public record QueryBenchOptions(String phase, Path dataDir, int instances, int days, int hours, int deployments,
         Duration window, int samplesPerWindow, int repetitions, int treeNodes, int diffNodes, int calls,
-        long pageCacheBytes, Path reportDir, long seed, int jitWarmup, int readPhases, Duration alertingWindow) {
+        long pageCacheBytes, Path reportDir, long seed, int jitWarmup, int readPhases, Duration alertingWindow,
+        int lastPass) {
 
     /** Samples per instance-minute of {@code --profile light} (a nearly idle JVM). */
     static final int LIGHT = 100;
@@ -35,8 +36,9 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                                         the queries on the dataset a build left there; all: both;
                                         rollup: roll that dataset up again (roll-up state reset), timed;
                                         unroll: make it look live (delete its last hour's roll-ups and
-                                        its day's); live: unroll, then the roll-up pass at the dataset's
-                                        end (the last hour's settled slots and minutes), timed;
+                                        its day's); live: unroll, then the roll-up passes a live query
+                                        service runs, 10 min before the dataset's end, then a minute and
+                                        five minutes apart up to the end, timed;
                                         plans: what 3 h of the fleet ending at its end reads (counts);
                                         alerting: time the /metrics refresh at its end (--repetitions
                                         cold and warm), scrape /metrics, check both by brute force
@@ -64,6 +66,10 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
               --read-phases 3           rounds of in-process reads timed phase by phase after the calls
                                         (no cache: slow on a big fleet with the layout before); 0: none
               --alerting-window 5m      alerting.window of --phase alerting (the trailing window)
+              --last-pass 0             --phase live's passes stop this many minutes before the end,
+                                        a minute apart (a read ending at the end then meets those
+                                        minutes' fine windows, as between two passes of a live
+                                        service); 0: up to the end, then passes again there
             """;
 
     /** Parses {@code args}; a bad option throws naming it. */
@@ -75,7 +81,7 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                 Map.entry("repetitions", "20"), Map.entry("tree-nodes", "100000"),
                 Map.entry("diff-nodes", "200000"), Map.entry("calls", "7"), Map.entry("page-cache", "1g"),
                 Map.entry("report-dir", "bench/reports"), Map.entry("seed", "1"), Map.entry("jit-warmup", "30"),
-                Map.entry("read-phases", "3"), Map.entry("alerting-window", "5m")), args);
+                Map.entry("read-phases", "3"), Map.entry("alerting-window", "5m"), Map.entry("last-pass", "0")), args);
         String phase = v.get("phase");
         if (!List.of("all", "build", "measure", "rollup", "unroll", "live", "plans", "alerting").contains(phase)) {
             throw new IllegalArgumentException("--phase must be all, build, measure, rollup, unroll, live, plans or"
@@ -101,7 +107,17 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
                 nonNegative(v, "hours"), deployments, window, samplesPerWindow(v, window), positive(v, "repetitions"),
                 positive(v, "tree-nodes"), positive(v, "diff-nodes"), positive(v, "calls"), bytes(v, "page-cache"),
                 Path.of(v.get("report-dir")), Long.parseLong(v.get("seed")), nonNegative(v, "jit-warmup"),
-                nonNegative(v, "read-phases"), duration(v, "alerting-window"));
+                nonNegative(v, "read-phases"), duration(v, "alerting-window"), lastPass(v));
+    }
+
+    private static int lastPass(Map<String, String> v) {
+        int minutes = nonNegative(v, "last-pass");
+        if (minutes > LiveTail.FIRST_PASS_MINUTES - 1) {
+            throw new IllegalArgumentException("--last-pass must be at most " + (LiveTail.FIRST_PASS_MINUTES - 1)
+                    + " (minutes before the end; --phase live's first pass is " + LiveTail.FIRST_PASS_MINUTES
+                    + " before it), was " + minutes);
+        }
+        return minutes;
     }
 
     /** Hours of the fleet dataset: {@code --hours}, or {@code --days} in hours. */

@@ -162,9 +162,12 @@ public final class QueryBenchmark {
 
     /**
      * {@code --phase unroll}: deletes the roll-ups of the dataset's last hour ({@link LiveTail});
-     * {@code --phase live}: that, then the roll-up pass at the dataset's end (timed), which rolls up
-     * the ten-minute slots and minutes of the last hour settled by then, and three more passes there
-     * with provisional minute sums on and off ({@link LiveTail#repeatedPasses}); both, and {@code --phase plans} alone,
+     * {@code --phase live}: that, then the roll-up pass 10 minutes before the dataset's end (timed),
+     * which rolls up the ten-minute slots and minutes of the last hour settled by then, the passes
+     * from there to the end a minute and five minutes apart ({@link LiveTail#passesToTheEnd}), and
+     * three more passes at the end with provisional minute sums on and off ({@link
+     * LiveTail#repeatedPasses}); with {@code --last-pass}, passes a minute apart that stop that many
+     * minutes before the end; both, and {@code --phase plans} alone,
      * print what the planner reads for 3 h of the fleet ending at the dataset's end and before it.
      */
     private static void makeLive(Path home, Dataset dataset, QueryBenchOptions options) {
@@ -178,11 +181,14 @@ public final class QueryBenchmark {
             if (options.phase().equals("live")) {
                 MachineLoad machine = MachineLoad.now();
                 long t0 = System.nanoTime();
-                var r = LiveTail.passAtEnd(driver, dataset);
-                System.out.printf("roll-up pass at the dataset's end: %d hours, %d ten-minute slots, %d minutes,"
+                var r = LiveTail.passAt(driver, dataset, LiveTail.FIRST_PASS_MINUTES);
+                System.out.printf("roll-up pass " + LiveTail.FIRST_PASS_MINUTES + " min before the dataset's end: %d hours, %d ten-minute slots, %d minutes,"
                         + " %,d windows written in %.1f s; %s; %s%n", r.hours(), r.slots(), r.minutes(), r.windowsWritten(),
                         (System.nanoTime() - t0) / 1e9, MachineLoad.now().since(machine), loadAverage());
-                System.out.print(LiveTail.repeatedPasses(driver, dataset, 3));
+                System.out.print(LiveTail.passesToTheEnd(driver, dataset, options.lastPass()));
+                if (options.lastPass() == 0) {
+                    System.out.print(LiveTail.repeatedPasses(driver, dataset, 3));
+                }
             }
             System.out.print(LiveTail.plans(driver, dataset, 0, 7, 13));
             System.out.print(LiveTail.checkReadEndingNow(driver, dataset));

@@ -31,6 +31,7 @@ class QueryBenchOptionsTest {
         assertThat(o.jitWarmup()).isEqualTo(30);
         assertThat(o.readPhases()).isEqualTo(3);
         assertThat(o.alertingWindow()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(o.lastPass()).isZero();
     }
 
     @Test
@@ -38,10 +39,11 @@ class QueryBenchOptionsTest {
         QueryBenchOptions o = QueryBenchOptions.parse(new String[] {"--phase", "measure", "--data-dir", "d",
                 "--instances", "2", "--days", "1", "--hours", "4", "--deployments", "2", "--window", "5m", "--samples-per-window", "7", "--repetitions", "3",
                 "--tree-nodes", "10", "--diff-nodes", "20", "--calls", "4", "--page-cache", "512m",
-                "--report-dir", "r", "--seed", "9", "--jit-warmup", "0", "--read-phases", "0", "--alerting-window", "1h"});
+                "--report-dir", "r", "--seed", "9", "--jit-warmup", "0", "--read-phases", "0", "--alerting-window", "1h",
+                "--last-pass", "5"});
 
         assertThat(o).isEqualTo(new QueryBenchOptions("measure", Path.of("d"), 2, 1, 4, 2, Duration.ofMinutes(5), 7, 3, 10,
-                20, 4, 512L << 20, Path.of("r"), 9, 0, 0, Duration.ofHours(1)));
+                20, 4, 512L << 20, Path.of("r"), 9, 0, 0, Duration.ofHours(1), 5));
     }
 
     @Test
@@ -56,6 +58,8 @@ class QueryBenchOptionsTest {
 
     @Test
     void badOptionsFailNamingTheOption() {
+        assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--last-pass", "10"}))
+                .hasMessageContaining("--last-pass must be at most 9");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--profile", "idle"}))
                 .hasMessageContaining("--profile must be light or busy");
         assertThatThrownBy(() -> QueryBenchOptions.parse(new String[] {"--instances", "2", "--deployments", "3"}))
