@@ -1,5 +1,6 @@
 package io.cctflow.standalone.cluster;
 
+import io.cctflow.model.Resolution;
 import io.cctflow.schema.InstanceInfo;
 import io.cctflow.schema.MethodRef;
 import io.cctflow.schema.SampleBatch;
@@ -25,7 +26,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class FixedBatches {
     static final String SERVICE = "fixed";
-    static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00Z, a minute boundary
+    /**
+     * The first batch's start: the start of the hour before the test's (a minute boundary). Recent
+     * on purpose: the cluster's query services run the roll-up and retention pass every minute,
+     * which deletes fine windows older than {@code retention.fine} (14 d) once rolled up.
+     */
+    static final long T0 = Resolution.HOUR.floor(System.currentTimeMillis()) - Resolution.HOUR.millis();
     final List<SampleBatch> batches = new ArrayList<>();
     /** Samples of each batch, by the batch's index. */
     private final List<Long> samplesOf = new ArrayList<>();
