@@ -55,7 +55,12 @@ final class VersionedWindows {
                    [m IN members | [k IN range(0, size(memberSets) - 1) WHERE memberSets[k] = m][0]] AS memberSet
             """;
 
-    /** Versions of the fine windows of each execution of {@code $rows} that overlap its interval. */
+    /**
+     * Versions of the fine windows of each execution of {@code $rows} that overlap its interval, as
+     * one row of columns (a live read of 1,000 instances lists 3,000 windows: as rows 55-106 ms, as
+     * columns 35-47 ms). collect() skips nulls, so every collected value is non-null (coalesce,
+     * and a flag for a window written before checksums) to keep the columns aligned.
+     */
     static final String FINE_VERSIONS = FineWindowBound.LOOKBACK + """
             UNWIND $rows AS g
             MATCH (w:Window)
@@ -63,7 +68,9 @@ final class VersionedWindows {
             WHERE w.instance = g.instance AND w.resolution = $fine AND w.start > g.from - longestFine
               AND w.start < g.to AND w.end > g.from
             WITH DISTINCT w
-            RETURN w.instance AS instance, w.start AS start, w.end AS end, w.written AS written, w.checksum AS checksum
+            RETURN collect(w.instance) AS instance, collect(w.start) AS start, collect(w.end) AS end,
+                   collect(coalesce(w.written, $noWritten)) AS written, collect(coalesce(w.checksum, 0)) AS checksum,
+                   collect(w.checksum IS NOT NULL) AS checked
             """;
 
     /** The FNV-1a start of the digest's second half ({@link #versionsDigest}), unlike the first's. */
@@ -171,17 +178,26 @@ final class VersionedWindows {
     List<ListedFine> fineWindowVersionsIn(Collection<WindowSpan> intervals) {
         List<Map<String, Object>> rows = intervals.stream().map(i -> Map.<String, Object>of(
                 "instance", i.executionKey(), "from", i.startMillis(), "to", i.endMillis())).toList();
-        return reads.read(FINE_VERSIONS, Reads.params("rows", rows, "fine", Resolution.FINE.property()), r -> new ListedFine(
-                        toVersion(r, Resolution.FINE), r.get("checksum").isNull() ? null : r.get("checksum").asLong()));
+        return reads.read(FINE_VERSIONS, Reads.params("rows", rows, "fine", Resolution.FINE.property(),
+                "noWritten", Long.MAX_VALUE), r -> {
+                    Value instance = r.get("instance");
+                    Value start = r.get("start");
+                    Value end = r.get("end");
+                    Value written = r.get("written");
+                    Value checksum = r.get("checksum");
+                    Value checked = r.get("checked");
+                    List<ListedFine> listed = new ArrayList<>(instance.size());
+                    for (int i = 0; i < instance.size(); i++) {
+                        listed.add(new ListedFine(new WindowVersion(new WindowSpan(instance.get(i).asString(),
+                                Resolution.FINE, start.get(i).asLong(), end.get(i).asLong()), written.get(i).asLong()),
+                                checked.get(i).asBoolean() ? checksum.get(i).asLong() : null));
+                    }
+                    return listed;
+                }).get(0);
     }
 
     /** A fine window listed by {@link #fineWindowVersionsIn}: its version and stored checksum (null: none). */
     record ListedFine(WindowVersion version, Long checksum) {
-    }
-
-    private static WindowVersion toVersion(Record r, Resolution resolution) {
-        return new WindowVersion(new WindowSpan(r.get("instance").asString(), resolution, r.get("start").asLong(),
-                r.get("end").asLong()), r.get("written").asLong(Long.MAX_VALUE));
     }
 
     /**
