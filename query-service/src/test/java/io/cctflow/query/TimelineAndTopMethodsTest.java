@@ -96,33 +96,35 @@ class TimelineAndTopMethodsTest {
     @Test
     void topMethodsEqualCctCoreMethodTimeBySelfAndByMethod() {
         MethodRecord root = QueryFixture.METHODS.get(3); // Tax.rate as a dynamic root
+        int longerUnions = 0;
         for (QueryApiTest.Case c : QueryApiTest.cases()) {
             Cct ref = DATA.reference(c.executions(), c.from(), c.to());
             for (boolean dynamic : new boolean[] {false, true}) {
                 Scope scope = dynamic ? Scope.dynamicTaskRoot(ref, root.id()) : Scope.whole(ref);
                 String scopeParam = dynamic ? "&root=" + enc(root.className() + "." + root.methodName()) : "";
-                for (String by : List.of("self", "method")) {
-                    List<long[]> expected = new ArrayList<>(); // {first, second, id, method, self}
-                    for (MethodRecord m : QueryFixture.METHODS) {
-                        MethodTime t = MethodTime.of(scope, m.id());
-                        boolean inScope = false;
-                        for (int i = 1; i < ref.size(); i++) {
-                            inScope |= scope.contains(i) && ref.method(i) == m.id();
-                        }
-                        if (inScope) {
-                            long first = by.equals("self") ? t.selfSamples() : t.methodSamples();
-                            long second = by.equals("self") ? t.methodSamples() : t.selfSamples();
-                            expected.add(new long[] {first, second, m.id(), t.methodSamples(), t.selfSamples()});
-                        }
+                List<long[]> bySelf = expectedTop(ref, scope, true);
+                List<long[]> byMethod = expectedTop(ref, scope, false);
+                // both: the top 4 by self, then those of the top 4 by method not among them
+                List<long[]> both = new ArrayList<>(bySelf.subList(0, Math.min(4, bySelf.size())));
+                for (long[] e : byMethod.subList(0, Math.min(4, byMethod.size()))) {
+                    if (both.stream().noneMatch(b -> b[2] == e[2])) {
+                        both.add(e);
                     }
-                    expected.sort(Comparator.<long[]>comparingLong(e -> -e[0]).thenComparingLong(e -> -e[1])
-                            .thenComparingLong(e -> e[2]));
+                }
+                longerUnions += both.size() > 4 ? 1 : 0;
+                for (String by : List.of("self", "method", "both")) {
+                    List<long[]> expected = switch (by) {
+                        case "self" -> bySelf.subList(0, Math.min(4, bySelf.size()));
+                        case "method" -> byMethod.subList(0, Math.min(4, byMethod.size()));
+                        default -> both;
+                    };
                     JsonNode r = api.get("/api/v1/metrics/top?" + c.query() + scopeParam + "&by=" + by + "&top=4", 200);
                     String what = c.query() + scopeParam + " by " + by;
+                    assertThat(r.get("by").asText()).as(what).isEqualTo(by);
                     assertThat(r.get("totalSamples").asLong()).as(what).isEqualTo(scope.rootSamples());
-                    assertThat(r.get("methodCount").asInt()).as(what).isEqualTo(expected.size());
+                    assertThat(r.get("methodCount").asInt()).as(what).isEqualTo(bySelf.size());
                     JsonNode methods = r.get("methods");
-                    assertThat(methods.size()).as(what).isEqualTo(Math.min(4, expected.size()));
+                    assertThat(methods.size()).as(what).isEqualTo(expected.size());
                     for (int k = 0; k < methods.size(); k++) {
                         long[] e = expected.get(k);
                         assertThat(methods.get(k).get("method").asText()).as(what + " #" + k).isEqualTo(NAMES.get(e[2]));
@@ -134,6 +136,31 @@ class TimelineAndTopMethodsTest {
                 }
             }
         }
+        assertThat(longerUnions).as("cases whose top 4 by self and by method differ").isPositive();
+    }
+
+    /**
+     * Every method with a node in the scope, brute force from cct-core's {@link MethodTime}, as
+     * {first, second, id, method samples, self samples}, in the endpoint's order: by self (or by
+     * method) samples, then by the other, then by id.
+     */
+    private static List<long[]> expectedTop(Cct ref, Scope scope, boolean bySelf) {
+        List<long[]> expected = new ArrayList<>();
+        for (MethodRecord m : QueryFixture.METHODS) {
+            MethodTime t = MethodTime.of(scope, m.id());
+            boolean inScope = false;
+            for (int i = 1; i < ref.size(); i++) {
+                inScope |= scope.contains(i) && ref.method(i) == m.id();
+            }
+            if (inScope) {
+                long first = bySelf ? t.selfSamples() : t.methodSamples();
+                long second = bySelf ? t.methodSamples() : t.selfSamples();
+                expected.add(new long[] {first, second, m.id(), t.methodSamples(), t.selfSamples()});
+            }
+        }
+        expected.sort(Comparator.<long[]>comparingLong(e -> -e[0]).thenComparingLong(e -> -e[1])
+                .thenComparingLong(e -> e[2]));
+        return expected;
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.cctflow.query.http.JsonHandler;
 import io.cctflow.query.http.QueryParams;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,11 +16,13 @@ import java.util.Set;
 /**
  * {@code GET /api/v1/metrics/top}: the top {@code top} methods of a selection by self samples
  * ({@code by=self}, default) or by method samples ({@code by=method}: inclusive and
- * recursion-aware, seed 002 Eq. 3.5), relative to the whole tree, selected tasks or a dynamic root
- * ({@link ScopeParams}); each as "x of y samples" with y the scope's samples. With {@code
- * migrate} ({@link MigratedAnswers}) a young deployment's figures blend in its previous
- * deployment's migrated profile, each count with its migrated part beside it, and {@code
- * migration} says how much of the whole answer is migrated.
+ * recursion-aware, seed 002 Eq. 3.5), or both lists in one answer ({@code by=both}: the top by
+ * self, then those of the top by method not among them, up to twice {@code top} rows; what the
+ * UI's hot-methods table shows, from one load of the tree where two requests each loaded it),
+ * relative to the whole tree, selected tasks or a dynamic root ({@link ScopeParams}); each as "x
+ * of y samples" with y the scope's samples. With {@code migrate} ({@link MigratedAnswers}) a young
+ * deployment's figures blend in its previous deployment's migrated profile, each count with its
+ * migrated part beside it, and {@code migration} says how much of the whole answer is migrated.
  */
 public final class TopMethodsEndpoint implements JsonHandler.Endpoint {
     public static final Set<String> PARAMS = MethodMetricsEndpoint.union(Selection.PARAMS, ScopeParams.PARAMS,
@@ -57,7 +60,7 @@ public final class TopMethodsEndpoint implements JsonHandler.Endpoint {
     @Override
     public Response handle(QueryParams params) {
         params.allowOnly(PARAMS);
-        boolean bySelf = params.oneOf("by", "self", "method").orElse("self").equals("self");
+        String by = params.oneOf("by", "self", "method", "both").orElse("self");
         int top = params.integer("top", 1, trees.limits().maxResults())
                 .orElse(Math.min(DEFAULT_TOP, trees.limits().maxResults()));
         Selection selection = Selection.of(params, catalogue, trees.limits());
@@ -70,7 +73,8 @@ public final class TopMethodsEndpoint implements JsonHandler.Endpoint {
         for (int k = 0; migrated != null && k < migrated.size(); k++) {
             migratedIndex.put(migrated.methodId(k), k);
         }
-        int[] order = totals.top(top, bySelf);
+        int[] order = by.equals("both") ? union(totals.top(top, true), totals.top(top, false))
+                : totals.top(top, by.equals("self"));
         List<Long> ids = new ArrayList<>(order.length);
         for (int k : order) {
             ids.add(totals.methodId(k));
@@ -86,8 +90,20 @@ public final class TopMethodsEndpoint implements JsonHandler.Endpoint {
         }
         return new Response(selection.service(), selection.version(),
                 selection.instances().stream().map(i -> i.instanceId()).toList(), selection.from().toString(),
-                selection.to().toString(), scope.kind(), scope.tasks(), scope.root(), bySelf ? "self" : "method", all,
+                selection.to().toString(), scope.kind(), scope.tasks(), scope.root(), by, all,
                 totals.size(), answer.summary(), methods);
+    }
+
+    /** {@code first}, then those of {@code second} not in it, each in its order. */
+    static int[] union(int[] first, int[] second) {
+        Set<Integer> rows = new LinkedHashSet<>();
+        for (int k : first) {
+            rows.add(k);
+        }
+        for (int k : second) {
+            rows.add(k);
+        }
+        return rows.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static double share(long part, long whole) {
