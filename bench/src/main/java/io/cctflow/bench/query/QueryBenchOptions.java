@@ -61,8 +61,10 @@ public record QueryBenchOptions(String phase, Path dataDir, int instances, int d
               --page-cache 1g           Neo4j page cache
               --report-dir bench/reports  where query-<UTC time>.md goes
               --seed 1                  random seed of the stack draws
-              --jit-warmup 30           untimed cold 24 h metrics calls over earlier days (other windows
-                                        than the timed ones) before the first timed series; 0: none
+              --jit-warmup 30           untimed cold rounds (a metrics call, the hot-methods table, a
+                                        metrics call ending at the end; other windows than the timed
+                                        ones) before the first timed series, more until the JIT compiles
+                                        under 0.1 s per s (at most ten times as many); 0: none
               --read-phases 3           rounds of in-process reads timed phase by phase after the calls
                                         (no cache: slow on a big fleet with the layout before); 0: none
               --alerting-window 5m      alerting.window of --phase alerting (the trailing window)

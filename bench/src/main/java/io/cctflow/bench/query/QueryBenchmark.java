@@ -252,8 +252,12 @@ public final class QueryBenchmark {
             List<Duration> ranges = Stream.of(Duration.ofHours(3), Duration.ofDays(1), Duration.ofDays(7))
                     .filter(r -> r.toHours() <= dataset.hours()).toList();
             if (options.jitWarmup() > 0) {
-                System.out.printf("warming up: %d untimed cold metrics calls ...%n", options.jitWarmup());
-                timings.warmUp(options.jitWarmup(), ranges.get(0), service::clearWindowCache);
+                System.out.printf("warming up: at least %d untimed cold rounds (metrics, table, metrics at the end),"
+                        + " more until the JIT compiles less than %.2f s per s ...%n", options.jitWarmup(),
+                        QueryTimings.QUIET_JIT);
+                long start = System.nanoTime();
+                int rounds = timings.warmUp(options.jitWarmup(), ranges.get(0), service::clearWindowCache);
+                System.out.printf("  %d rounds in %.0f s%n", rounds, (System.nanoTime() - start) / 1e9);
             }
             List<Timing> metrics = new ArrayList<>();
             for (Duration range : ranges) {

@@ -2,6 +2,8 @@ package io.cctflow.bench.query;
 
 import io.cctflow.model.MethodRecord;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +22,15 @@ import java.util.Set;
 final class QueryTimings {
     /** Untimed calls before the timed ones (the first of them is reported as the cold call). */
     static final int WARMUP = 3;
+
+    /**
+     * JIT compile seconds per wall second over {@link #QUIET_ROUNDS} warm-up rounds below which
+     * the warm-up ends ({@link #warmUp}).
+     */
+    static final double QUIET_JIT = 0.1;
+    static final int QUIET_ROUNDS = 5;
+    /** The warm-up's rounds at most, in multiples of the ones asked for. */
+    static final int QUIET_MOST = 10;
 
     private final ApiClient api;
     private final Dataset dataset;
@@ -93,17 +104,18 @@ final class QueryTimings {
     }
 
     /**
-     * The UI's hot-methods table over {@code range} of the whole fleet: its two calls ({@code
-     * /api/v1/metrics/top}, {@code by=self} and {@code by=method}, {@code top=500}) one after the
-     * other, timed together; caches as {@link #methodMetrics}, ranges other than its (the tree
-     * cache, keyed by the windows read, would otherwise serve a cold call the tree of a metrics call).
+     * The UI's hot-methods table over {@code range} of the whole fleet: its one call ({@code
+     * /api/v1/metrics/top}, {@code by=both}, {@code top=500}; until 2026-12-01 the UI made two,
+     * {@code by=self} and {@code by=method}, timed here one after the other); caches as {@link
+     * #methodMetrics}, ranges other than its (the tree cache, keyed by the windows read, would
+     * otherwise serve a cold call the tree of a metrics call).
      */
     Timing topMethods(Duration range, double goalMillis, boolean cold, Runnable clearCache)
             throws IOException, InterruptedException {
         return series(behindEnd(range, methods.size()), goalMillis, cold, clearCache,
-                "top methods (both calls of the hot-methods table), " + describe(range) + ", " + whom(-1)
-                + (cold ? ", cold" : ", warm"), "GET /api/v1/metrics/top by=self then by=method, top=500, ranges not"
-                + " aligned to hours", this::checkedTable);
+                "top methods (the hot-methods table), " + describe(range) + ", " + whom(-1)
+                + (cold ? ", cold" : ", warm"), "GET /api/v1/metrics/top by=both, top=500, ranges not"
+                + " aligned to hours", (k, from, to) -> checkedTable(from, to));
     }
 
     /**
@@ -112,16 +124,9 @@ final class QueryTimings {
      */
     Timing topMethodsAtEnd(Duration range, double goalMillis, Runnable clearCache)
             throws IOException, InterruptedException {
-        return series(atEnd(range, methods.size()), goalMillis, true, clearCache, "top methods (both calls of the hot-methods table), "
+        return series(atEnd(range, methods.size()), goalMillis, true, clearCache, "top methods (the hot-methods table), "
                 + describe(range) + " ending at the dataset's end (live edge), " + whom(-1) + ", cold",
-                "GET /api/v1/metrics/top by=self then by=method, top=500, starts one window apart", this::checkedTable);
-    }
-
-    /** The hot-methods table's two calls one after the other, timed together. */
-    private ApiClient.Call checkedTable(int k, long from, long to) throws IOException, InterruptedException {
-        ApiClient.Call bySelf = checkedTop("self", from, to);
-        ApiClient.Call byMethod = checkedTop("method", from, to);
-        return new ApiClient.Call(bySelf.millis() + byMethod.millis(), bySelf.bytes() + byMethod.bytes(), byMethod.body());
+                "GET /api/v1/metrics/top by=both, top=500, starts one window apart", (k, from, to) -> checkedTable(from, to));
     }
 
     /** One call of a series: the {@code k}-th, over [from, to), checked. */
@@ -156,10 +161,17 @@ final class QueryTimings {
         clearCache.run();
         double first = 0;
         List<Double> timed = new ArrayList<>();
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        long jitAtStart = 0;
+        long wallAtStart = 0;
         for (int k = 0; k < methods.size(); k++) {
             long[] range = ranges.of(k);
             if (cold) {
                 clearCache.run();
+            }
+            if (k == WARMUP) {
+                jitAtStart = jit.getTotalCompilationTime();
+                wallAtStart = System.nanoTime();
             }
             ApiClient.Call call = each.call(k, range[0], range[1]);
             if (k == 0) {
@@ -169,10 +181,14 @@ final class QueryTimings {
                 timed.add(call.millis());
             }
         }
+        // what competed with the timed calls for the machine's cores (two here)
+        double jitShare = (jit.getTotalCompilationTime() - jitAtStart) * 1e6 / Math.max(1, System.nanoTime() - wallAtStart);
         return new Timing(what, detail + "; " + (cold
                 ? "window cache emptied before every call: every window decoded from Neo4j"
                 : "window cache kept across the calls (emptied before the first): the windows earlier calls read"
-                        + " come from it, the moving edges from Neo4j"), first, timed, 0.95, goalMillis);
+                        + " come from it, the moving edges from Neo4j")
+                + String.format("; the JIT compiled %.2f s per s of the timed calls", jitShare), first, timed, 0.95,
+                goalMillis);
     }
 
     /**
@@ -191,37 +207,63 @@ final class QueryTimings {
     }
 
     /**
-     * {@code calls} untimed cold calls over {@code range}, so the timed series do not also time the
-     * JIT compiling the service, the driver and Neo4j (on two cores it competes with the calls for
-     * seconds): ranges ending 2 days and more before the dataset's end where the dataset is long
-     * enough, so they share no window with the timed ones (which lie within the last 38 hours);
-     * else the timed series' own ranges shortened by one window, so the tree cache (keyed by the
-     * windows read) holds no answer a timed call could use. The window cache is emptied before
-     * every call, here as in the cold series. Each method of the series in turn. After each, one
-     * over {@code range} and up to {@code calls} windows more ending at the dataset's end, so the
-     * queries only a read ending there runs (on a live store) are past their planning too. Neo4j
-     * plans each query again once it has run ten times ({@code internal.cypher.expression_recompilation_limit}):
-     * with 7 calls or more, plus a series' {@link #WARMUP} untimed calls, the queries every call
+     * Untimed cold rounds over {@code range}, so the timed series do not also time the JIT
+     * compiling the service, the driver and Neo4j (on two cores it competes with the calls: ten
+     * rounds left it compiling 19 s in the next 20 s, and the live-edge calls' p95 three times
+     * their median): at least {@code calls} rounds, then more until the JIT compiled less than
+     * {@link #QUIET_JIT} s per s over the last {@link #QUIET_ROUNDS}, at most {@link #QUIET_MOST}
+     * times {@code calls}; returns how many. A round is a metrics call, the hot-methods table's
+     * call over the same range, and a metrics call ending at the dataset's end. Ranges ending 2
+     * days and more before the dataset's end where the dataset is long enough, so they share no
+     * window with the timed ones (which lie within the last 38 hours); else the timed series' own
+     * ranges shortened by one window, so the tree cache (keyed by the windows read) holds no
+     * answer a timed call could use. The window cache is emptied before every call, here as in
+     * the cold series. Each method of the series in turn. The call ending at the dataset's end
+     * starts up to 50 windows before any of the live-edge series, so the queries only a read
+     * ending there runs (on a live store) are past their planning too. Neo4j plans each query
+     * again once it has run ten times ({@code internal.cypher.expression_recompilation_limit}):
+     * with 7 rounds or more, plus a series' {@link #WARMUP} untimed calls, the queries every call
      * runs are past that before the timed calls (a list parameter in a new size decade is a new
      * plan-cache entry, planned again).
      */
-    void warmUp(int calls, Duration range, Runnable clearCache) throws IOException, InterruptedException {
+    int warmUp(int calls, Duration range, Runnable clearCache) throws IOException, InterruptedException {
         long window = dataset.windowMillis();
         long day = Duration.ofDays(1).toMillis();
         boolean apart = dataset.hours() >= 24 * 3;
-        for (int k = 0; k < calls; k++) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        List<long[]> marks = new ArrayList<>(); // per round: wall and JIT milliseconds after it
+        int k = 0;
+        while (k < calls * QUIET_MOST) {
+            // past the first rounds' ranges, each 50 rounds one window shorter: none repeats, so
+            // the tree cache serves none of them and each reads its windows (those ending at the
+            // end repeat after 50: by then that code has run 50 times)
+            long shorter = (long) (k / 50) * window;
             long to = apart ? Math.max(dataset.fromMillis() + day, dataset.toMillis()
                     - ((2 * day + Duration.ofMinutes(13 + 37L * k).toMillis()) / window) * window)
                     : dataset.toMillis() - offset(range, k);
+            long from = to - (apart ? day : range.toMillis() - window) + shorter;
             clearCache.run();
-            checkedMetrics(methods.get(k % methods.size()), -1, to - (apart ? day : range.toMillis() - window), to);
+            checkedMetrics(methods.get(k % methods.size()), -1, from, to);
+            // the hot-methods table's call over the same range (its own plan shapes and code)
+            clearCache.run();
+            checkedTable(from, to);
             // and one ending at the dataset's end, starting before any of the live-edge series: on a
             // live store only those reads list the fine windows under provisional minute sums
             long end = dataset.toMillis();
             clearCache.run();
             checkedMetrics(methods.get(k % methods.size()), -1,
-                    Math.max(dataset.fromMillis(), end - range.toMillis() - (1 + k) * window), end);
+                    Math.max(dataset.fromMillis(), end - range.toMillis() - (1 + k % 50) * window), end);
+            k++;
+            marks.add(new long[] {System.nanoTime() / 1_000_000, jit.getTotalCompilationTime()});
+            if (k >= calls && marks.size() > QUIET_ROUNDS) {
+                long[] a = marks.get(marks.size() - 1 - QUIET_ROUNDS);
+                long[] b = marks.get(marks.size() - 1);
+                if (b[1] - a[1] < QUIET_JIT * (b[0] - a[0])) {
+                    break;
+                }
+            }
         }
+        return k;
     }
 
     /** Metrics over [from, to) for one method, of the fleet or instance {@code instance}, checked against the dataset. */
@@ -241,31 +283,40 @@ final class QueryTimings {
     }
 
     /**
-     * The fleet's top methods over [from, to), checked: every sample of the range, at most 500 rows
-     * in order, each row's counts within the range's samples, the self counts of all rows at most
-     * all samples.
+     * The fleet's top methods over [from, to) by self and by method ({@code by=both}, top 500),
+     * checked: every sample of the range; first the top by self, in order of self samples, then
+     * those of the top by method not among them, in order of method samples (at most 1,000 rows,
+     * each method once); each row's counts within the range's samples, the self counts of all rows
+     * at most all samples.
      */
-    private ApiClient.Call checkedTop(String by, long from, long to) throws IOException, InterruptedException {
-        ApiClient.Call call = api.get("/api/v1/metrics/top?service=" + FleetDataset.SERVICE + "&by=" + by
-                + "&top=500" + range(from, to));
+    private ApiClient.Call checkedTable(long from, long to) throws IOException, InterruptedException {
+        ApiClient.Call call = api.get("/api/v1/metrics/top?service=" + FleetDataset.SERVICE + "&by=both&top=500"
+                + range(from, to));
         long expected = expectedSamples(from, to, dataset.instances());
         var body = call.body();
         var rows = body.get("methods");
+        int bySelf = Math.min(500, body.get("methodCount").asInt());
+        Set<String> names = new HashSet<>();
         long self = 0;
         long previous = Long.MAX_VALUE;
-        for (var row : rows) {
-            long key = row.get(by.equals("self") ? "selfSamples" : "methodSamples").asLong();
+        for (int k = 0; k < rows.size(); k++) {
+            var row = rows.get(k);
+            if (k == bySelf) {
+                previous = Long.MAX_VALUE; // the top by method begins
+            }
+            long key = row.get(k < bySelf ? "selfSamples" : "methodSamples").asLong();
             self += row.get("selfSamples").asLong();
-            if (key > previous || row.get("methodSamples").asLong() > expected) {
-                throw new IllegalStateException("top methods by " + by + ": row " + row + " out of order or above "
-                        + expected + " samples");
+            if (key > previous || row.get("methodSamples").asLong() > expected || !names.add(row.get("method").asText())) {
+                throw new IllegalStateException("top methods by self and by method: row " + k + " " + row
+                        + " out of order, above " + expected + " samples or listed twice");
             }
             previous = key;
         }
-        if (body.get("totalSamples").asLong() != expected || rows.size() == 0 || rows.size() > 500 || self > expected) {
-            throw new IllegalStateException("top methods by " + by + " over " + Instant.ofEpochMilli(from) + ".."
+        if (body.get("totalSamples").asLong() != expected || rows.size() < bySelf || rows.size() > 1000
+                || self > expected) {
+            throw new IllegalStateException("top methods over " + Instant.ofEpochMilli(from) + ".."
                     + Instant.ofEpochMilli(to) + ": totalSamples " + body.get("totalSamples") + ", expected " + expected
-                    + "; " + rows.size() + " rows, " + self + " self samples");
+                    + "; " + rows.size() + " rows of " + body.get("methodCount") + " methods, " + self + " self samples");
         }
         return call;
     }
