@@ -277,8 +277,14 @@ class WebUiTest {
         String v1 = "at=" + SERVICE + "@" + V1;
         JsonNode root = tree(v1);
         JsonNode aWork = only(root, A_WORK)[0];
-        // pruned at half A.work's share: A.work stays, the deep recursion below it does not
-        String minShare = String.format(Locale.US, "%.4f", aWork.get("total").asDouble() / root.get("total").asDouble() / 2);
+        // pruned just above the largest total below A.work of at most half A.work's: A.work stays,
+        // that node does not; pruned relative to A.work (about a quarter of the root) it stays. A
+        // fixed half of A.work's share pruned the same nodes both ways in one run of sampled data
+        long a = aWork.get("total").asLong();
+        long largestHalf = nodes(aWork).stream().skip(1).mapToLong(e -> e[0].get("total").asLong())
+                .filter(t -> t <= a / 2).max().orElseThrow(() -> new AssertionError(
+                        "no node below A.work with at most half its " + a + " samples"));
+        String minShare = String.format(Locale.US, "%.8f", 1.25 * largestHalf / root.get("total").asDouble());
         int below = nodes(aWork).size();
         int belowPruned = nodes(only(tree(v1 + "&minShare=" + minShare), A_WORK)[0]).size();
         assertThat(belowPruned).as("pruning at " + minShare + " hides part of A.work's subtree").isLessThan(below);
