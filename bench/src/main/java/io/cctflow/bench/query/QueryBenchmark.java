@@ -251,6 +251,15 @@ public final class QueryBenchmark {
             QueryTimings timings = new QueryTimings(new ApiClient(service.port()), dataset, options, stacks);
             List<Duration> ranges = Stream.of(Duration.ofHours(3), Duration.ofDays(1), Duration.ofDays(7))
                     .filter(r -> r.toHours() <= dataset.hours()).toList();
+            int most = ranges.isEmpty() ? options.repetitions()
+                    : QueryTimings.mostRepetitionsAtEnd(ranges.get(0), dataset.windowMillis());
+            if (options.repetitions() > most) {
+                throw new IllegalArgumentException(String.format("--repetitions %d does not fit the %d-s windows"
+                        + " of this dataset: the calls over %s ending at its end start one window apart, %d of them"
+                        + " with the untimed ones; %s", options.repetitions(), dataset.windowMillis() / 1000,
+                        ranges.get(0), 2 * (QueryTimings.WARMUP + options.repetitions()), most > 0
+                                ? "use --repetitions " + most + " or fewer" : "build it with a shorter --window"));
+            }
             if (options.jitWarmup() > 0) {
                 System.out.printf("warming up: at least %d untimed cold rounds (metrics, table, metrics at the end),"
                         + " more until the JIT compiles less than %.2f s per s ...%n", options.jitWarmup(),

@@ -148,6 +148,16 @@ final class QueryTimings {
     }
 
     /**
+     * The most {@code --repetitions} for which the two series ending at the dataset's end ({@link
+     * #methodMetricsAtEnd}, {@link #topMethodsAtEnd}) fit in {@code range}: their {@code 2 × (WARMUP
+     * + repetitions)} calls start one window apart, and the last still reads a whole window. Less
+     * than 1 when none fit (5-min windows leave room for 15 in 3 h, 1-min windows for 87).
+     */
+    static int mostRepetitionsAtEnd(Duration range, long windowMillis) {
+        return (int) (range.toMillis() / (2 * windowMillis)) - WARMUP;
+    }
+
+    /**
      * Ranges ending at the dataset's end, those of calls {@code shift, shift + 1, ...}: the k-th
      * starting k windows later than {@code range} before it.
      */
