@@ -32,7 +32,9 @@ import java.util.Arrays;
  * projection, {@link SelfCounts}, which is what windows hold since): per node its self count only,
  * then the root's {@code total - self} when the root has a row, and no method table. Format
  * {@value #PROJECTED_BY_NODE}: the same, with the per-thread entries per node (what is written
- * now when the entries are in node order, as a tree's always are). Stateless and thread-safe.
+ * when the entries are in node order, as a tree's always are). Format {@value #NUMBERED}: the same
+ * again, with the node ids the store has numbered ({@link NodeNumbering}) coded by their small
+ * numbers, which a reader turns back into ids with the store's numbering. Stateless and thread-safe.
  */
 public final class PackedWindow {
     /** Eight bytes of an array as one little-endian long. */
@@ -56,6 +58,21 @@ public final class PackedWindow {
      * always are); {@link #PROJECTED} is still read.
      */
     static final int PROJECTED_BY_NODE = 3;
+    /**
+     * A projection coded per node ({@link #PROJECTED_BY_NODE}) whose node ids are mostly coded by
+     * their numbers in the store ({@link NodeNumbering}): a random 64-bit id takes about 7.4 bytes
+     * Elias-Fano coded, and was 85 % of a light window's bytes; a dense number about one. After the
+     * version: the numbering's epoch (a varint of its 32 bits); the numbered nodes' numbers (their
+     * count m, and if m &gt; 0 their universe U, the largest plus one, then the ascending numbers
+     * Elias-Fano coded with floor(log2(U / m)) low bits); the ids of the other nodes as format
+     * {@value #PROJECTED_BY_NODE} codes all; then the self counts, the root's {@code total - self},
+     * the thread dictionary, the raw names and the per-node entries as format {@value
+     * #PROJECTED_BY_NODE} writes them, except that the nodes come in <em>packed order</em>: the
+     * numbered ones by number, then the others by id. Written when some node has a number (the
+     * others have none yet); a reader needs a numbering of the same epoch that knows the numbers,
+     * else {@link UnknownNodeNumbersException}.
+     */
+    static final int NUMBERED = 4;
 
     private PackedWindow() {
     }
@@ -63,14 +80,33 @@ public final class PackedWindow {
     /**
      * The counts in one byte array, or {@code null} when they cannot be coded this way: a
      * per-thread entry whose node is not in the node table or whose thread is not in the thread
-     * dictionary (never so in counts built from a tree; such tables are stored as columns).
+     * dictionary (never so in counts built from a tree; such tables are stored as columns). No id
+     * is coded by a number: {@code pack(c, NodeNumbering.NONE)}.
      */
     public static byte[] pack(TreeCounts c) {
-        return pack(c, true);
+        return pack(c, NodeNumbering.NONE, true);
     }
 
-    /** {@link #pack}; with {@code byNodeAllowed} false a projection is written in format {@value #PROJECTED}. */
+    /**
+     * {@link #pack(TreeCounts)}, with the node ids {@code numbering} has numbers of coded by them
+     * (format {@value #NUMBERED}) when the counts are a projection ({@link SelfCounts}) with
+     * per-thread entries in node order, as a tree's always are. Otherwise, or when no id has a
+     * number, the bytes of {@link #pack(TreeCounts)}; so is a projection without per-thread entries
+     * (at most the root's row: a window without samples), which format {@value #PROJECTED} codes in
+     * a few bytes already.
+     *
+     * @throws IllegalArgumentException if {@code numbering} gives one number to two of the ids
+     */
+    public static byte[] pack(TreeCounts c, NodeNumbering numbering) {
+        return pack(c, numbering, true);
+    }
+
+    /** {@link #pack(TreeCounts)}; with {@code byNodeAllowed} false a projection is written in format {@value #PROJECTED}. */
     static byte[] pack(TreeCounts c, boolean byNodeAllowed) {
+        return pack(c, NodeNumbering.NONE, byNodeAllowed);
+    }
+
+    private static byte[] pack(TreeCounts c, NodeNumbering numbering, boolean byNodeAllowed) {
         long[] nodeIds = c.nodeIds();
         long[] threadNodeIds = c.threadNodeIds();
         long[] threadIds = c.threadIds();
@@ -86,12 +122,25 @@ public final class PackedWindow {
         }
         boolean projected = SelfCounts.isProjected(c);
         boolean byNode = byNodeAllowed && projected && threadNodeIds.length > 0 && isNonDecreasing(nodeRows);
+        long[] numbered = byNode ? numberedRows(nodeIds, numbering) : new long[0];
+        int[] order = packedOrder(numbered, nodeIds.length);
         Out out = new Out(16 + nodeIds.length * 11 + threadNodeIds.length * 3 + c.methodIds().length * 11);
-        out.varint(byNode ? PROJECTED_BY_NODE : projected ? PROJECTED : VERSION);
-        out.keys(nodeIds);
+        if (numbered.length > 0) {
+            out.varint(NUMBERED);
+            out.varint32(numbering.epoch());
+            long[] numbers = new long[numbered.length];
+            Arrays.setAll(numbers, i -> numbered[i] >>> Integer.SIZE);
+            out.numbers(numbers);
+            long[] others = new long[nodeIds.length - numbered.length];
+            Arrays.setAll(others, i -> nodeIds[order[numbered.length + i]]);
+            out.keys(others);
+        } else {
+            out.varint(byNode ? PROJECTED_BY_NODE : projected ? PROJECTED : VERSION);
+            out.keys(nodeIds);
+        }
         long[] self = c.self();
         long[] total = c.total();
-        for (int n = 0; n < nodeIds.length; n++) {
+        for (int n : order) {
             out.varint(self[n]);
             if (!projected) {
                 out.varint(total[n] - self[n]);
@@ -106,7 +155,7 @@ public final class PackedWindow {
         out.strings(c.rawThreadNames().names());
         long[] threadSelf = c.threadSelf();
         if (byNode) {
-            packEntriesByNode(out, self, nodeRows, dictRows, threadSelf, dictIds.length);
+            packEntriesByNode(out, order, self, nodeRows, dictRows, threadSelf, dictIds.length);
             return out.bytes();
         }
         out.varint(threadNodeIds.length);
@@ -129,27 +178,77 @@ public final class PackedWindow {
         return out.bytes();
     }
 
-    /** The per-thread entries of format {@value #PROJECTED_BY_NODE}: per node, in row order. */
-    private static void packEntriesByNode(Out out, long[] self, int[] nodeRows, int[] dictRows, long[] threadSelf,
-            int threads) {
+    /**
+     * The rows of the nodes {@code numbering} has numbers of, each as its number times 2^32 plus its
+     * row, in ascending order of number.
+     *
+     * @throws IllegalArgumentException if two have the same number
+     */
+    private static long[] numberedRows(long[] nodeIds, NodeNumbering numbering) {
+        long[] numbered = new long[nodeIds.length];
+        int m = 0;
+        for (int n = 0; n < nodeIds.length; n++) {
+            int number = numbering.numberOf(nodeIds[n]);
+            if (number >= 0) {
+                numbered[m++] = (long) number << Integer.SIZE | n;
+            }
+        }
+        numbered = Arrays.copyOf(numbered, m);
+        Arrays.sort(numbered);
+        for (int i = 1; i < m; i++) {
+            if (numbered[i] >>> Integer.SIZE == numbered[i - 1] >>> Integer.SIZE) {
+                throw new IllegalArgumentException(numbering + " gives number " + (numbered[i] >>> Integer.SIZE)
+                        + " to two node ids, " + nodeIds[(int) numbered[i - 1]] + " and " + nodeIds[(int) numbered[i]]);
+            }
+        }
+        return numbered;
+    }
+
+    /** The rows of {@code rows} nodes in packed order: the {@code numbered} ones by number, then the others by row. */
+    private static int[] packedOrder(long[] numbered, int rows) {
+        int[] order = new int[rows];
+        boolean[] isNumbered = new boolean[rows];
+        int p = 0;
+        for (long n : numbered) {
+            order[p++] = (int) n;
+            isNumbered[(int) n] = true;
+        }
+        for (int n = 0; n < rows; n++) {
+            if (!isNumbered[n]) {
+                order[p++] = n;
+            }
+        }
+        return order;
+    }
+
+    /**
+     * The per-thread entries of format {@value #PROJECTED_BY_NODE}: per node, in {@code order} (of
+     * node rows; the entries, in row order, are grouped by their row).
+     */
+    private static void packEntriesByNode(Out out, int[] order, long[] self, int[] nodeRows, int[] dictRows,
+            long[] threadSelf, int threads) {
         int uniform = uniformThread(self, nodeRows, dictRows, threadSelf);
         out.varint(uniform + 1L);
         if (uniform >= 0) {
             return;
         }
-        int e = 0;
+        int[] firstEntry = new int[self.length + 1]; // the entries of row n: firstEntry[n] to firstEntry[n + 1]
+        for (int row : nodeRows) {
+            firstEntry[row + 1]++;
+        }
         for (int n = 0; n < self.length; n++) {
-            int first = e;
-            while (e < nodeRows.length && nodeRows[e] == n) {
-                e++;
-            }
-            if (e - first == 1 && threadSelf[first] == self[n]) {
+            firstEntry[n + 1] += firstEntry[n];
+        }
+        for (int n : order) {
+            int first = firstEntry[n];
+            int end = firstEntry[n + 1];
+            if (end - first == 1 && threadSelf[first] == self[n]) {
                 out.varint(dictRows[first] + 1L);
-            } else if (e == first) {
+            } else if (end == first) {
                 out.varint(0);
             } else {
-                out.varint((long) threads + (e - first));
-                for (int k = first; k < e; k++) {
+                out.varint((long) threads + (end - first));
+                for (int k = first; k < end; k++) {
                     out.varint(dictRows[k]);
                     out.varint(threadSelf[k]);
                 }
@@ -190,22 +289,47 @@ public final class PackedWindow {
     }
 
     /**
-     * The counts {@link #pack} packed.
+     * The counts {@link #pack} packed: {@code unpack(bytes, NodeNumbering.NONE)}, so a numbered
+     * window (format {@value #NUMBERED}) throws {@link UnknownNodeNumbersException}.
      *
      * @throws IllegalArgumentException if {@code bytes} is damaged or of another format version
      */
     public static TreeCounts unpack(byte[] bytes) {
+        return unpack(bytes, NodeNumbering.NONE);
+    }
+
+    /**
+     * The counts {@link #pack} packed, the node ids of a numbered window (format {@value #NUMBERED})
+     * those of its numbers in {@code numbering}: one {@link NodeNumbering#idsOf} call per such
+     * window. Windows of the formats before are read without the numbering.
+     *
+     * @throws IllegalArgumentException if {@code bytes} is damaged or of another format version, or
+     *         {@code numbering} gives a number an id the window also holds (damage, or a numbering of
+     *         another store with the same epoch)
+     * @throws UnknownNodeNumbersException from {@code numbering}, when it does not know some numbers
+     * @throws IllegalStateException if {@code numbering} answers a look-up with another count of ids
+     */
+    public static TreeCounts unpack(byte[] bytes, NodeNumbering numbering) {
         In in = new In(bytes);
         long version = in.varint();
-        if (version != VERSION && version != PROJECTED && version != PROJECTED_BY_NODE) {
+        if (version < VERSION || version > NUMBERED) {
             throw new IllegalArgumentException("packed window of format " + version + ", expected " + VERSION
-                    + ", " + PROJECTED + " or " + PROJECTED_BY_NODE);
+                    + ", " + PROJECTED + ", " + PROJECTED_BY_NODE + " or " + NUMBERED);
         }
         boolean projected = version != VERSION;
-        long[] nodeIds = in.keys();
+        long[] nodeIds;
+        int[] order = null; // the row of each node in packed order; null when that is row order
+        if (version == NUMBERED) {
+            NumberedNodes nodes = numberedNodes(in, numbering);
+            nodeIds = nodes.ids();
+            order = nodes.order();
+        } else {
+            nodeIds = in.keys();
+        }
         long[] self = new long[nodeIds.length];
         long[] total = new long[nodeIds.length];
-        for (int n = 0; n < nodeIds.length; n++) {
+        for (int p = 0; p < nodeIds.length; p++) {
+            int n = order == null ? p : order[p];
             self[n] = in.varint();
             total[n] = self[n] + (projected ? 0 : in.varint());
         }
@@ -216,8 +340,8 @@ public final class PackedWindow {
         long[] dictIds = in.keys();
         String[] dictNames = in.strings();
         String[] rawNames = in.strings();
-        if (version == PROJECTED_BY_NODE) {
-            Entries byNode = unpackEntriesByNode(in, nodeIds, self, dictIds);
+        if (version >= PROJECTED_BY_NODE) {
+            Entries byNode = unpackEntriesByNode(in, nodeIds, self, dictIds, order);
             in.checkEnd();
             return TreeCounts.of(nodeIds, self, total, byNode.nodeIds(), byNode.threadIds(), byNode.self(), dictIds,
                     dictNames, new long[0], new long[0], new long[0]).withRawThreadNames(RawThreadNames.of(rawNames));
@@ -245,6 +369,44 @@ public final class PackedWindow {
                 methodIds, methodSamples, methodSelf).withRawThreadNames(RawThreadNames.of(rawNames));
     }
 
+    /** Node ids, sorted, and the row of each in packed order. */
+    private record NumberedNodes(long[] ids, int[] order) {
+    }
+
+    /**
+     * The node ids of a window of format {@value #NUMBERED} (the epoch, the numbers and the other
+     * ids) with the numbered ones looked up in {@code numbering}.
+     */
+    private static NumberedNodes numberedNodes(In in, NodeNumbering numbering) {
+        int epoch = in.varint32();
+        int[] numbers = in.numbers();
+        long[] others = in.keys();
+        long[] numberedIds = numbering.idsOf(epoch, numbers);
+        if (numberedIds.length != numbers.length) {
+            throw new IllegalStateException(numbering + " gave " + numberedIds.length + " ids for " + numbers.length
+                    + " numbers");
+        }
+        for (int i = 1; i < others.length; i++) {
+            if (others[i] <= others[i - 1]) {
+                throw in.damaged("node ids out of order");
+            }
+        }
+        long[] packed = Arrays.copyOf(numberedIds, numbers.length + others.length);
+        System.arraycopy(others, 0, packed, numbers.length, others.length);
+        long[] ids = packed.clone();
+        Arrays.sort(ids);
+        for (int n = 1; n < ids.length; n++) {
+            if (ids[n] == ids[n - 1]) {
+                throw in.damaged("node id " + ids[n] + " twice (of two numbers, or of a number and among the others)");
+            }
+        }
+        int[] order = new int[packed.length];
+        for (int p = 0; p < packed.length; p++) {
+            order[p] = Arrays.binarySearch(ids, packed[p]);
+        }
+        return new NumberedNodes(ids, order);
+    }
+
     /** Per-thread entries: parallel columns. */
     private record Entries(long[] nodeIds, long[] threadIds, long[] self) {
     }
@@ -270,8 +432,11 @@ public final class PackedWindow {
         return new Entries(node, thread, threadSelf);
     }
 
-    /** What {@link #packEntriesByNode} wrote. */
-    private static Entries unpackEntriesByNode(In in, long[] nodeIds, long[] self, long[] dictIds) {
+    /**
+     * What {@link #packEntriesByNode} wrote, in row order: per node of the rows {@code order} lists
+     * (all of them, in the order packed), or of all rows in order when {@code order} is null.
+     */
+    private static Entries unpackEntriesByNode(In in, long[] nodeIds, long[] self, long[] dictIds, int[] order) {
         long uniform = in.varint();
         if (uniform != 0) { // one thread
             return uniformEntries(in, uniform, nodeIds, self, dictIds);
@@ -279,12 +444,17 @@ public final class PackedWindow {
         long[] node = new long[nodeIds.length];
         long[] thread = new long[nodeIds.length];
         long[] threadSelf = new long[nodeIds.length];
+        int[] counts = order == null ? null : new int[nodeIds.length]; // per node in packed order
         int entries = 0;
         int threads = dictIds.length;
-        for (int n = 0; n < nodeIds.length; n++) {
+        for (int p = 0; p < nodeIds.length; p++) {
+            int n = order == null ? p : order[p];
             long v = in.varint();
             boolean single = v >= 1 && v <= threads;
             int k = v == 0 ? 0 : single ? 1 : in.count(v - threads);
+            if (counts != null) {
+                counts[p] = k;
+            }
             if (entries + k > node.length) {
                 int capacity = Math.max(entries + k, 2 * node.length);
                 node = Arrays.copyOf(node, capacity);
@@ -302,12 +472,44 @@ public final class PackedWindow {
                 }
             }
         }
-        return new Entries(Arrays.copyOf(node, entries), Arrays.copyOf(thread, entries), Arrays.copyOf(threadSelf, entries));
+        Entries packed = new Entries(Arrays.copyOf(node, entries), Arrays.copyOf(thread, entries),
+                Arrays.copyOf(threadSelf, entries));
+        return order == null ? packed : inRowOrder(packed, counts, order);
+    }
+
+    /**
+     * Entries grouped per node in packed order ({@code counts[p]} entries of the node of row {@code
+     * order[p]}, each group in thread order) put in row order, so sorted by node then thread.
+     */
+    private static Entries inRowOrder(Entries packed, int[] counts, int[] order) {
+        int[] firstOfRow = new int[order.length];
+        int[] countOfRow = new int[order.length];
+        for (int p = 0, first = 0; p < order.length; p++) {
+            firstOfRow[order[p]] = first;
+            countOfRow[order[p]] = counts[p];
+            first += counts[p];
+        }
+        int entries = packed.nodeIds().length;
+        long[] node = new long[entries];
+        long[] thread = new long[entries];
+        long[] threadSelf = new long[entries];
+        for (int n = 0, e = 0; n < order.length; n++) {
+            System.arraycopy(packed.nodeIds(), firstOfRow[n], node, e, countOfRow[n]);
+            System.arraycopy(packed.threadIds(), firstOfRow[n], thread, e, countOfRow[n]);
+            System.arraycopy(packed.self(), firstOfRow[n], threadSelf, e, countOfRow[n]);
+            e += countOfRow[n];
+        }
+        return new Entries(node, thread, threadSelf);
     }
 
     /** Low bits stored per key of {@code n} (at least 1) Elias-Fano coded keys: log2(2^64 / n), rounded down. */
     private static int lowBits(int n) {
         return Long.numberOfLeadingZeros(n);
+    }
+
+    /** Low bits stored per number of {@code n} (at least 1) Elias-Fano coded numbers below {@code universe} (at least n). */
+    private static int lowBits(long universe, int n) {
+        return Long.SIZE - 1 - Long.numberOfLeadingZeros(universe / n);
     }
 
     /** The window's bytes: {@link ByteWriter}'s varints, and bit-packed sections of keys. */
@@ -323,6 +525,11 @@ public final class PackedWindow {
             out.varint(v);
         }
 
+        /** All 32 bits of {@code v}, as {@link ByteWriter#varint32}. */
+        void varint32(int v) {
+            out.varint32(v);
+        }
+
         /**
          * Strictly ascending keys, Elias-Fano coded: their count; per key its low {@link #lowBits}
          * bits, packed; then the high bits as gaps in unary (a zero per step, a one per key).
@@ -333,17 +540,41 @@ public final class PackedWindow {
         void keys(long[] sorted) {
             int n = sorted.length;
             varint(n);
-            if (n == 0) {
-                return;
+            if (n > 0) {
+                eliasFano(sorted, lowBits(n), Long.MIN_VALUE);
             }
-            int low = lowBits(n);
+        }
+
+        /**
+         * Strictly ascending numbers of a small universe (node numbers: at least 0, below 2^31),
+         * Elias-Fano coded as {@link #keys} codes keys, but with the universe written (the largest
+         * number plus one, after the count, when there are any) and the low bits chosen for it:
+         * about two bits per number plus log2 of its share of the universe, so a byte or less for
+         * the dense numbers of a store's nodes.
+         */
+        void numbers(long[] sorted) {
+            int n = sorted.length;
+            varint(n);
+            if (n > 0) {
+                long universe = sorted[n - 1] + 1;
+                varint(universe);
+                eliasFano(sorted, lowBits(universe, n), 0);
+            }
+        }
+
+        /**
+         * The Elias-Fano sections of strictly ascending keys, each coded as {@code key ^ flip}
+         * (which must keep their order): the low {@code low} bits of each, packed; then the high bits
+         * as gaps in unary.
+         */
+        private void eliasFano(long[] sorted, int low, long flip) {
             for (long k : sorted) {
-                bits(k ^ Long.MIN_VALUE, low);
+                bits(k ^ flip, low);
             }
             flushBits();
             long previousHigh = 0;
             for (long k : sorted) {
-                long high = (k ^ Long.MIN_VALUE) >>> low;
+                long high = (k ^ flip) >>> low;
                 for (long step = previousHigh; step < high; step++) {
                     bits(0, 1);
                 }
@@ -413,6 +644,10 @@ public final class PackedWindow {
             return in.varint();
         }
 
+        int varint32() {
+            return in.varint32();
+        }
+
         /** A row count or index: at most the bytes left, so damage cannot allocate a huge array. */
         int count() {
             return count(varint());
@@ -439,13 +674,49 @@ public final class PackedWindow {
          * this took three times as long as the varints before.
          */
         long[] keys() {
-            long[] keys = new long[count()];
-            int n = keys.length;
+            int n = count();
             if (n == 0) {
-                return keys;
+                return new long[0];
             }
             int low = lowBits(n);
-            long lowMask = (1L << low) - 1; // low >= 33 for any count an int holds
+            return eliasFano(n, low, Long.MIN_VALUE, 1L << (Long.SIZE - low));
+        }
+
+        /**
+         * What {@link Out#numbers} wrote; numbers out of order, or a largest other than the universe
+         * less one, are refused.
+         */
+        int[] numbers() {
+            int n = count();
+            if (n == 0) {
+                return new int[0];
+            }
+            long universe = varint();
+            if (universe < n || universe > 1L << (Integer.SIZE - 1)) {
+                throw damaged("a universe of " + universe + " for " + n + " node numbers");
+            }
+            int low = lowBits(universe, n);
+            long[] decoded = eliasFano(n, low, 0, ((universe - 1) >>> low) + 1);
+            int[] numbers = new int[n];
+            for (int i = 0; i < n; i++) {
+                if (i > 0 && decoded[i] <= decoded[i - 1]) {
+                    throw damaged("node numbers out of order");
+                }
+                numbers[i] = (int) decoded[i];
+            }
+            if (decoded[n - 1] != universe - 1) {
+                throw damaged("a largest node number of " + decoded[n - 1] + " in a universe of " + universe);
+            }
+            return numbers;
+        }
+
+        /**
+         * What {@link Out#eliasFano} wrote of {@code n} keys with {@code low} low bits and the high
+         * bits below {@code highLimit}.
+         */
+        private long[] eliasFano(int n, int low, long flip, long highLimit) {
+            long[] keys = new long[n];
+            long lowMask = (1L << low) - 1; // low < 64: at least one bit of each key is in its high part
             int lowStart = in.position();
             long lowEnd = lowStart + (((long) n * low + 7) >>> 3);
             if (lowEnd > buf.length) {
@@ -455,7 +726,6 @@ public final class PackedWindow {
                 keys[k] = lowBitsAt(lowStart, (long) k * low, low) & lowMask;
             }
             int unaryStart = (int) lowEnd;
-            long highLimit = 1L << (Long.SIZE - low);
             int found = 0;
             for (int p = unaryStart; ; p += Long.BYTES) {
                 if (p >= buf.length) {
@@ -466,9 +736,9 @@ public final class PackedWindow {
                     long bit = 8L * (p - unaryStart) + Long.numberOfTrailingZeros(word);
                     long high = bit - found; // the ones before this one each took a bit
                     if (high >= highLimit) {
-                        throw damaged("a key beyond 64 bits");
+                        throw damaged("a key beyond its universe");
                     }
-                    keys[found] = ((high << low) | keys[found]) ^ Long.MIN_VALUE;
+                    keys[found] = ((high << low) | keys[found]) ^ flip;
                     if (++found == n) {
                         in.position(unaryStart + (int) (bit >>> 3) + 1);
                         return keys;
