@@ -21,7 +21,8 @@ import org.neo4j.driver.Session;
  *                                methodIds[], methodSamples[], methodSelf[]),
  *                                truncatedMerged, truncatedPending, truncatedAmbiguous, truncatedExpired, checksum})
  * (:Window {instance: deployment roll-up key, resolution, start, end, members[], ...the same counts})
- * (:CctNode {id, parentId, methodId, line, depth, recursiveParentId?}) -[:CALLS]-> (:CctNode)
+ * (:CctNode {id, seq (NodeNumbers), parentId, methodId, line, depth, recursiveParentId?}) -[:CALLS]-> (:CctNode)
+ * (:NodeNumbering {name: 'cct-nodes', epoch, next})
  * (:CctNode) -[:OF_METHOD]-> (:Method {id, className, name, descriptor})
  * (:NodeTasks {key, service, nodeId, tasks[]})
  * (:TaskDefinition {id, service, matchType, pattern, nameTemplate, updatedMillis})
@@ -77,6 +78,8 @@ public final class GraphSchema {
             "CREATE CONSTRAINT window_identity IF NOT EXISTS FOR (w:Window) REQUIRE (w.instance, w.resolution, w.start) IS UNIQUE",
             "CREATE CONSTRAINT cct_node_id IF NOT EXISTS FOR (n:CctNode) REQUIRE n.id IS UNIQUE",
             "CREATE CONSTRAINT method_id IF NOT EXISTS FOR (m:Method) REQUIRE m.id IS UNIQUE",
+            "CREATE CONSTRAINT cct_node_seq IF NOT EXISTS FOR (n:CctNode) REQUIRE n.seq IS UNIQUE",
+            "CREATE CONSTRAINT node_numbering_name IF NOT EXISTS FOR (k:NodeNumbering) REQUIRE k.name IS UNIQUE",
             "CREATE CONSTRAINT node_tasks_key IF NOT EXISTS FOR (t:NodeTasks) REQUIRE t.key IS UNIQUE",
             "CREATE CONSTRAINT task_definition_id IF NOT EXISTS FOR (d:TaskDefinition) REQUIRE d.id IS UNIQUE",
             "CREATE CONSTRAINT code_class_key IF NOT EXISTS FOR (c:CodeClass) REQUIRE c.key IS UNIQUE",
@@ -95,6 +98,9 @@ public final class GraphSchema {
      */
     public static final String SEEK_WINDOWS_BY_INSTANCE = "USING INDEX w:Window(instance, resolution, start)\n";
 
+    /** Nodes numbered per transaction on a store written before nodes had numbers ({@link NodeNumbers}). */
+    static final int NUMBERING_BATCH = 10_000;
+
     private GraphSchema() {
     }
 
@@ -111,6 +117,11 @@ public final class GraphSchema {
                             Map.of("id", NodeId.ROOT, "none", 0L))
                     .consume());
             session.run("CALL db.awaitIndexes(60)").consume();
+            // the numbering's node on a new store, and numbers for the nodes of a store written before them
+            // (the root above among them), a batch per transaction
+            while (session.executeWrite(tx -> NodeNumbers.numberUnnumbered(tx, NUMBERING_BATCH)) > 0) {
+                // numbered a batch; go on until none is left
+            }
             // windows written before roll-ups existed are fine windows; an auto-commit transaction
             // because CALL ... IN TRANSACTIONS needs one
             session.run("MATCH (w:Window) WHERE w.resolution IS NULL"

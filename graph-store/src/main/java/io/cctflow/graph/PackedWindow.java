@@ -393,16 +393,33 @@ public final class PackedWindow {
         }
         long[] packed = Arrays.copyOf(numberedIds, numbers.length + others.length);
         System.arraycopy(others, 0, packed, numbers.length, others.length);
-        long[] ids = packed.clone();
-        Arrays.sort(ids);
-        for (int n = 1; n < ids.length; n++) {
-            if (ids[n] == ids[n - 1]) {
-                throw in.damaged("node id " + ids[n] + " twice (of two numbers, or of a number and among the others)");
+        int n = packed.length;
+        // one sort of primitives gives both the order and where each packed node goes: an id's high
+        // word (which orders ids first, as signed longs) above its place in packed order; ids that
+        // share a high word (about one pair in 10,000 windows of 846 nodes) are then put in order
+        long[] keys = new long[n];
+        for (int p = 0; p < n; p++) {
+            keys[p] = (packed[p] >> 32) << 32 | p;
+        }
+        Arrays.sort(keys);
+        int[] byRow = new int[n];
+        for (int r = 0; r < n; r++) {
+            byRow[r] = (int) keys[r];
+            for (int j = r; j > 0 && packed[byRow[j - 1]] >> 32 == packed[byRow[j]] >> 32
+                    && packed[byRow[j - 1]] > packed[byRow[j]]; j--) {
+                int swap = byRow[j];
+                byRow[j] = byRow[j - 1];
+                byRow[j - 1] = swap;
             }
         }
-        int[] order = new int[packed.length];
-        for (int p = 0; p < packed.length; p++) {
-            order[p] = Arrays.binarySearch(ids, packed[p]);
+        long[] ids = new long[n];
+        int[] order = new int[n];
+        for (int r = 0; r < n; r++) {
+            ids[r] = packed[byRow[r]];
+            order[byRow[r]] = r;
+            if (r > 0 && ids[r] == ids[r - 1]) {
+                throw in.damaged("node id " + ids[r] + " twice (of two numbers, or of a number and among the others)");
+            }
         }
         return new NumberedNodes(ids, order);
     }

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.LongStream;
 import java.util.Set;
 import java.util.stream.IntStream;
 import net.jqwik.api.Example;
@@ -196,6 +197,25 @@ class PackedWindowTest {
         for (TreeCounts c : List.of(one, sum)) {
             assertThat(PackedWindow.pack(c, MapNumbering.random(random, c.nodeIds()))).isEqualTo(PackedWindow.pack(c));
         }
+    }
+
+    /**
+     * Node ids that share their high 32 bits (of both signs, low words of both signs), which
+     * unpacking orders by their low words, come back equal and in order, numbered or not.
+     */
+    @Property(tries = 300)
+    void idsSharingTheirHighWordsComeBackInOrder(@ForAll long seed, @ForAll @IntRange(min = 1, max = 60) int rows) {
+        Random random = new Random(seed);
+        long[] highs = {0, -1, 7, Integer.MIN_VALUE, Integer.MAX_VALUE};
+        long[] nodeIds = random.ints(rows, 0, highs.length)
+                .mapToLong(h -> highs[h] << 32 | (random.nextInt() & 0xFFFF_FFFFL)).sorted().distinct().toArray();
+        long[] self = random.longs(nodeIds.length, 1, 1_000).toArray();
+        long thread = random.nextLong();
+        TreeCounts c = TreeCounts.of(nodeIds, self, self.clone(), nodeIds.clone(), LongStream.generate(() -> thread)
+                .limit(nodeIds.length).toArray(), self.clone(), new long[] {thread}, new String[] {"main"},
+                new long[0], new long[0], new long[0]);
+        MapNumbering numbering = MapNumbering.random(random, c.nodeIds());
+        assertThat(PackedWindow.unpack(PackedWindow.pack(c, numbering), numbering)).isEqualTo(c);
     }
 
     /** Numbers in a universe at most four times their count take less than random ids. */

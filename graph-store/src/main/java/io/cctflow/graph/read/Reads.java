@@ -1,8 +1,11 @@
 package io.cctflow.graph.read;
 
+import io.cctflow.graph.NodeNumbering;
+import io.cctflow.graph.NodeNumbers;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.Sessions;
 import io.cctflow.graph.StoreStamp;
+import io.cctflow.graph.UnknownNodeNumbersException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,11 +32,14 @@ final class Reads {
     private final Driver driver;
     private final String database;
     private final TransactionConfig transaction;
+    /** The store's node numbers learnt by this reader's window reads ({@link WindowRows}). */
+    private final NodeNumbers numbers;
 
     /** @param timeout each read transaction's timeout; null: the server's {@code db.transaction.timeout} */
     Reads(Driver driver, String database, Duration timeout) {
         this.driver = driver;
         this.database = database;
+        this.numbers = new NodeNumbers(driver, database);
         this.transaction = timeout == null ? TransactionConfig.empty()
                 : TransactionConfig.builder().withTimeout(timeout).build();
     }
@@ -55,6 +61,16 @@ final class Reads {
                 return acc;
             }, transaction);
         }
+    }
+
+    /** The node numbers learnt so far, for decoding windows read in {@link #fold} ({@link NodeNumbers#cached}). */
+    NodeNumbering numbering() {
+        return numbers.cached();
+    }
+
+    /** Learns the node numbers a window read could not decode, outside any transaction of this reader. */
+    void learn(UnknownNodeNumbersException e) {
+        numbers.learn(e);
     }
 
     /** The version now of the store stamp {@code name} ({@link StoreStamp}), null when none was set yet. */

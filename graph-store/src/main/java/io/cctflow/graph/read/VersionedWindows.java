@@ -249,7 +249,7 @@ final class VersionedWindows {
                 identities.add(Keys.windowIdentity(v.span().executionKey(), v.span().resolution(), v.span().startMillis()));
             }
             for (Fetched f : WindowRows.read(reads, FETCH, Reads.params("windows", identities),
-                    VersionedWindows::toFetched)) {
+                    this::toFetched)) {
                 long planned = missing.get(f.key()).writtenMillis();
                 if (f.deployment() && f.writtenMillis() != planned) {
                     // its members may differ from those the plan covered with it
@@ -280,9 +280,9 @@ final class VersionedWindows {
     private static final String FETCH = Keys.MATCH_WINDOWS + WindowRows.COUNT_COLUMNS
             + ", w.members IS NOT NULL AS deployment";
 
-    private static Fetched toFetched(Record r) {
+    private Fetched toFetched(Record r) {
         return new Fetched(WindowRows.key(r), r.get("written").asLong(Long.MAX_VALUE),
-                r.get("deployment").asBoolean(), WindowRows.toWindow(r));
+                r.get("deployment").asBoolean(), WindowRows.toWindow(r, reads.numbering()));
     }
 
     /**

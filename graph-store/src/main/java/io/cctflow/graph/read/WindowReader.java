@@ -242,7 +242,7 @@ public final class WindowReader {
                 WHERE w.resolution = $resolution AND w.start >= $from AND w.start < $to AND w.members IS NOT NULL
                 """ + WindowRows.COLUMNS,
                 Reads.params("resolution", resolution.property(), "from", fromStart, "to", toStart),
-                r -> new DeploymentWindow(WindowRows.toWindow(r), r.get("members").asList(Value::asString)))
+                r -> new DeploymentWindow(WindowRows.toWindow(r, reads.numbering()), r.get("members").asList(Value::asString)))
                 .stream().filter(d -> Keys.isInstanceGroup(d.window().executionKey()) == groups).toList();
         List<WindowCounts> windows = whole(stored.stream().map(DeploymentWindow::window).toList());
         List<DeploymentWindow> out = new ArrayList<>(stored.size());
@@ -294,7 +294,7 @@ public final class WindowReader {
                 Reads.params("keys", executionKeys, "resolution", resolution.property(), "from", fromStart,
                         "to", toStart),
                 r -> {
-                    WindowCounts w = WindowRows.toWindow(r);
+                    WindowCounts w = WindowRows.toWindow(r, reads.numbering());
                     if (resolution == Resolution.FINE) {
                         return CoveredWindow.fine(w);
                     }

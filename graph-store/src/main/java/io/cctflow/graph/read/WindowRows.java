@@ -2,7 +2,10 @@ package io.cctflow.graph.read;
 
 import io.cctflow.core.RawThreadNames;
 import io.cctflow.core.TreeCounts;
+import io.cctflow.graph.NodeNumbering;
+import io.cctflow.graph.NodeNumbers;
 import io.cctflow.graph.PackedWindow;
+import io.cctflow.graph.UnknownNodeNumbersException;
 import io.cctflow.graph.SelfCounts;
 import io.cctflow.graph.Keys;
 import io.cctflow.graph.WindowChecksum;
@@ -25,6 +28,12 @@ import org.neo4j.driver.Value;
 public final class WindowRows {
     /** Reads of windows that met a window being rewritten, before giving up ({@link #read}). */
     static final int TORN_READ_ATTEMPTS = 5;
+    /**
+     * Reads that met node numbers this JVM had not learnt ({@link NodeNumbers}), each followed by
+     * learning them, before giving up: one is usual (a cold reader); more only while windows with
+     * newer nodes are written meanwhile.
+     */
+    static final int LEARNING_READS = 20;
 
     private WindowRows() {
     }
@@ -61,13 +70,16 @@ public final class WindowRows {
 
     /**
      * The window of a record of {@link #COLUMNS}, checked, as its projection ({@link SelfCounts}:
-     * what windows are stored as; those of the layouts before are projected once checked).
+     * what windows are stored as; those of the layouts before are projected once checked); node
+     * numbers (packed format 4) decoded by {@code numbering}.
      *
+     * @throws UnknownNodeNumbersException if {@code numbering} does not know some of them
+
      * @throws RuntimeException if its columns do not fit together (read while being rewritten, or damaged)
      */
-    public static WindowCounts toWindow(Record r) {
+    public static WindowCounts toWindow(Record r, NodeNumbering numbering) {
         try {
-            WindowCounts w = toWindowCounts(r);
+            WindowCounts w = toWindowCounts(r, numbering);
             checkSumsAgree(w.counts());
             checkChecksum(w, r.get("checksum"));
             // windows of the layouts before hold whole tables: every reader gets the projection
@@ -115,18 +127,18 @@ public final class WindowRows {
         return s;
     }
 
-    private static WindowCounts toWindowCounts(Record r) {
+    private static WindowCounts toWindowCounts(Record r, NodeNumbering numbering) {
         return new WindowCounts(r.get("instance").asString(), r.get("start").asLong(), r.get("end").asLong(),
-                counts(r),
+                counts(r, numbering),
                 new TruncationCounts(r.get("truncatedMerged").asLong(0), r.get("truncatedPending").asLong(0),
                         r.get("truncatedAmbiguous").asLong(0), r.get("truncatedExpired").asLong(0)));
     }
 
     /** The packed counts ({@link PackedWindow}), or the columns of windows written before them. */
-    private static TreeCounts counts(Record r) {
+    private static TreeCounts counts(Record r, NodeNumbering numbering) {
         Value packed = r.get("counts");
         if (!packed.isNull()) {
-            return PackedWindow.unpack(packed.asByteArray());
+            return PackedWindow.unpack(packed.asByteArray(), numbering);
         }
         return TreeCounts.of(Reads.longs(r.get("nodeIds")), Reads.longs(r.get("self")), Reads.longs(r.get("total")),
                 Reads.longs(r.get("threadNodeIds")), Reads.longs(r.get("threadIds")), Reads.longs(r.get("threadSelf")),
@@ -143,7 +155,7 @@ public final class WindowRows {
      * times.
      */
     static List<WindowCounts> read(Reads reads, String query, Map<String, Object> params) {
-        return read(reads, query, params, WindowRows::toWindow);
+        return read(reads, query, params, r -> toWindow(r, reads.numbering()));
     }
 
     static <T> List<T> read(Reads reads, String query, Map<String, Object> params,
@@ -159,19 +171,27 @@ public final class WindowRows {
      */
     static <A> A fold(Reads reads, String query, Map<String, Object> params, Supplier<A> fresh,
             BiConsumer<A, WindowCounts> fold) {
-        return foldRecords(reads, query, params, fresh, (acc, r) -> fold.accept(acc, toWindow(r)));
+        return foldRecords(reads, query, params, fresh, (acc, r) -> fold.accept(acc, toWindow(r, reads.numbering())));
     }
 
     /** {@link Reads#fold}, repeated as {@link #read} says when a window was torn. */
     private static <A> A foldRecords(Reads reads, String query, Map<String, Object> params, Supplier<A> fresh,
             BiConsumer<A, Record> fold) {
-        for (int attempt = 1; ; attempt++) {
+        for (int attempt = 1, learnt = 0; ; ) {
             try {
                 return reads.fold(query, params, fresh, fold);
             } catch (TornWindowException e) {
                 if (attempt >= TORN_READ_ATTEMPTS) {
                     throw new IllegalStateException(e.getMessage() + " in " + attempt + " reads in a row", e);
                 }
+                attempt++;
+            } catch (UnknownNodeNumbersException e) {
+                // learnt outside the read's transaction (no second connection held meanwhile), then read again
+                if (++learnt > LEARNING_READS) {
+                    throw new IllegalStateException("node numbers still unknown after " + LEARNING_READS
+                            + " reads learnt them", e);
+                }
+                reads.learn(e);
             }
         }
     }

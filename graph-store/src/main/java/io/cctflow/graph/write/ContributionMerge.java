@@ -2,6 +2,8 @@ package io.cctflow.graph.write;
 
 import io.cctflow.core.TreeCounts;
 import io.cctflow.graph.Keys;
+import io.cctflow.graph.NodeNumbering;
+import io.cctflow.graph.NodeNumbers;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.PackedWindow;
 import io.cctflow.graph.read.WindowRows;
@@ -44,7 +46,8 @@ final class ContributionMerge {
      * {@code memory} holds as remembered, the others as read in {@code tx}; windows that gain
      * nothing are left out.
      */
-    static List<Merged> merge(TransactionContext tx, List<WindowContribution> contributions, WrittenWindows memory) {
+    static List<Merged> merge(TransactionContext tx, NodeNumbers.TransactionNumbering numbering,
+            List<WindowContribution> contributions, WrittenWindows memory) {
         Map<String, List<WindowContribution>> byWindow = new LinkedHashMap<>();
         for (WindowContribution c : contributions) {
             byWindow.computeIfAbsent(c.windowKey(), k -> new ArrayList<>()).add(c);
@@ -54,7 +57,7 @@ final class ContributionMerge {
         for (Map.Entry<String, List<WindowContribution>> e : byWindow.entrySet()) {
             WrittenWindows.Written remembered = memory.get(e.getKey());
             if (remembered != null) {
-                stored.put(e.getKey(), new Stored(PackedWindow.unpack(remembered.counts()), remembered.truncation(),
+                stored.put(e.getKey(), new Stored(PackedWindow.unpack(remembered.counts(), numbering), remembered.truncation(),
                         PackedLongs.unpack(remembered.batches())));
                 continue;
             }
@@ -62,28 +65,44 @@ final class ContributionMerge {
             identities.add(Keys.windowIdentity(w.executionKey(), Resolution.FINE, w.windowStartMillis()));
         }
         if (!identities.isEmpty()) {
-            tx.run(READ, Map.of("windows", identities)).forEachRemaining(r -> stored.put(WindowRows.key(r), Stored.of(r)));
-        }
-        List<Merged> merged = new ArrayList<>();
-        for (Map.Entry<String, List<WindowContribution>> e : byWindow.entrySet()) {
-            Merged m = merge(e.getKey(), stored.get(e.getKey()), e.getValue());
-            if (m != null) {
-                merged.add(m);
+            // read whole before decoding: a decoding may read node numbers in the same transaction
+            for (Record r : tx.run(READ, Map.of("windows", identities)).list()) {
+                stored.put(WindowRows.key(r), Stored.of(r, numbering));
             }
+        }
+        List<Summed> sums = new ArrayList<>();
+        for (Map.Entry<String, List<WindowContribution>> e : byWindow.entrySet()) {
+            Summed m = merge(e.getKey(), stored.get(e.getKey()), e.getValue());
+            if (m != null) {
+                sums.add(m);
+            }
+        }
+        List<Map<String, Object>> rows = GraphWriter.windowRows(numbering,
+                sums.stream().map(Summed::window).toList(), Resolution.FINE);
+        List<Merged> merged = new ArrayList<>(sums.size());
+        for (int i = 0; i < sums.size(); i++) {
+            Summed m = sums.get(i);
+            Map<String, Object> row = rows.get(i);
+            row.put("batches", PackedLongs.pack(m.batches()));
+            merged.add(new Merged(m.key(), row, m.window().truncation()));
         }
         return merged;
     }
 
+    /** A window's new sum and the sorted ids of the contributions it holds, before it is packed. */
+    private record Summed(String key, WindowCounts window, long[] batches) {
+    }
+
     /** A window as stored: counts, truncation and the sorted ids of the contributions it holds. */
     private record Stored(TreeCounts counts, TruncationCounts truncation, long[] ids) {
-        static Stored of(Record r) {
-            WindowCounts w = WindowRows.toWindow(r);
+        static Stored of(Record r, NodeNumbering numbering) {
+            WindowCounts w = WindowRows.toWindow(r, numbering);
             return new Stored(w.counts(), w.truncation(), storedIds(r.get("batches")));
         }
     }
 
     /** Window {@code key}: stored (null if none) plus the contributions not in it; null if none is new. */
-    private static Merged merge(String key, Stored stored, List<WindowContribution> contributions) {
+    private static Summed merge(String key, Stored stored, List<WindowContribution> contributions) {
         long[] ids = stored == null ? new long[0] : stored.ids();
         List<TreeCounts> counts = new ArrayList<>();
         TruncationCounts truncation = TruncationCounts.NONE;
@@ -110,9 +129,7 @@ final class ContributionMerge {
         Arrays.sort(union);
         WindowCounts sum = new WindowCounts(first.executionKey(), first.windowStartMillis(), first.windowEndMillis(),
                 TreeCounts.sum(counts), truncation);
-        Map<String, Object> row = GraphWriter.windowRow(sum, Resolution.FINE);
-        row.put("batches", PackedLongs.pack(union));
-        return new Merged(key, row, truncation);
+        return new Summed(key, sum, union);
     }
 
     private static boolean contains(long[] ids, int n, long id) {

@@ -3,6 +3,8 @@ package io.cctflow.graph.write;
 import io.cctflow.graph.FineWindowBound;
 import io.cctflow.graph.GraphSchema;
 import io.cctflow.graph.Keys;
+import io.cctflow.graph.NodeNumbering;
+import io.cctflow.graph.NodeNumbers;
 import io.cctflow.graph.PackedLongs;
 import io.cctflow.graph.PackedWindow;
 import io.cctflow.graph.SelfCounts;
@@ -26,9 +28,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.neo4j.driver.Driver;
+import org.neo4j.driver.Result;
 import org.neo4j.driver.Session;
 
 /**
@@ -188,10 +192,13 @@ public final class GraphWriter {
 
     private final Driver driver;
     private final String database;
+    /** The store's node numbers this writer has learnt ({@link NodeNumbers}). */
+    private final NodeNumbers numbers;
 
     public GraphWriter(Driver driver, String database) {
         this.driver = driver;
         this.database = database;
+        this.numbers = new NodeNumbers(driver, database);
     }
 
     /**
@@ -268,14 +275,30 @@ public final class GraphWriter {
         // by depth, parents first; then by id, so writers of the same new nodes lock them in one
         // order (a probe of two writers: 5 of 200 concurrent writes deadlocked without it, 0 of 600 with it)
         sorted.sort(Comparator.comparingInt(NodeRecord::depth).thenComparingLong(NodeRecord::id));
-        write(WRITE_NODES, sorted, n -> {
-            Map<String, Object> row = new HashMap<>(Map.of(
-                    "id", n.id(), "parentId", n.parentId(), "methodId", n.methodId(), "line", n.line(),
-                    "depth", n.depth()));
-            row.put("recursiveParentId", n.recursiveParentId() == NodeRecord.NO_RECURSIVE_PARENT
-                    ? null : n.recursiveParentId());
-            return row;
-        }, NODE_CHUNK);
+        if (sorted.isEmpty()) {
+            return;
+        }
+        try (Session session = Sessions.open(driver, database)) {
+            for (int from = 0; from < sorted.size(); from += NODE_CHUNK) {
+                List<NodeRecord> chunk = sorted.subList(from, Math.min(sorted.size(), from + NODE_CHUNK));
+                List<Map<String, Object>> rows = new ArrayList<>(chunk.size());
+                List<Long> ids = new ArrayList<>(chunk.size());
+                for (NodeRecord n : chunk) {
+                    Map<String, Object> row = new HashMap<>(Map.of(
+                            "id", n.id(), "parentId", n.parentId(), "methodId", n.methodId(), "line", n.line(),
+                            "depth", n.depth()));
+                    row.put("recursiveParentId", n.recursiveParentId() == NodeRecord.NO_RECURSIVE_PARENT
+                            ? null : n.recursiveParentId());
+                    rows.add(row);
+                    ids.add(n.id());
+                }
+                session.executeWriteWithoutResult(tx -> {
+                    long next = NodeNumbers.lock(tx); // first: see NodeNumbers.numberNew
+                    tx.run(WRITE_NODES, Map.of("rows", rows)).consume();
+                    NodeNumbers.numberNew(tx, ids, next);
+                });
+            }
+        }
     }
 
     /**
@@ -303,7 +326,7 @@ public final class GraphWriter {
      * long arrays are stored packed ({@link PackedLongs}), the thread names as a string array.
      */
     public void writeWindowCounts(List<WindowCounts> windows, Resolution resolution) {
-        write(WRITE_WINDOWS, windows, w -> windowRow(w, resolution));
+        writeWindows(WRITE_WINDOWS, windows, w -> w, resolution, (w, row) -> { });
     }
 
     /**
@@ -336,25 +359,73 @@ public final class GraphWriter {
         for (DeploymentWindow w : windows) {
             (create.test(w) ? shared : single).add(w);
         }
-        Function<DeploymentWindow, Map<String, Object>> toRow = w -> {
-            Map<String, Object> row = windowRow(w.window(), resolution);
+        BiConsumer<DeploymentWindow, Map<String, Object>> members = (w, row) -> {
             row.put("members", w.members());
             row.put("sources", w.sources()); // null (settled) removes those of a provisional sum
-            return row;
         };
-        write(WRITE_WINDOWS, shared, toRow);
+        writeWindows(WRITE_WINDOWS, shared, DeploymentWindow::window, resolution, members);
+        return shared.size() + writeWindows(UPDATE_WINDOWS, single, DeploymentWindow::window, resolution, members);
+    }
+
+    /**
+     * Writes windows with {@code query} ({@link #WRITE_WINDOWS} or {@link #UPDATE_WINDOWS}), {@value
+     * #CHUNK} a transaction, their counts packed with the store's node numbers as read in that
+     * transaction ({@link NodeNumbers#in}).
+     *
+     * @return the windows {@link #UPDATE_WINDOWS} rewrote (0 for {@link #WRITE_WINDOWS})
+     */
+    private <T> int writeWindows(String query, List<T> items, Function<T, WindowCounts> windowOf,
+            Resolution resolution, BiConsumer<T, Map<String, Object>> more) {
+        if (items.isEmpty()) {
+            return 0;
+        }
         int updated = 0;
-        if (!single.isEmpty()) {
-            try (Session session = Sessions.open(driver, database)) {
-                for (int from = 0; from < single.size(); from += CHUNK) {
-                    List<Map<String, Object>> rows = single.subList(from, Math.min(single.size(), from + CHUNK))
-                            .stream().map(toRow).toList();
-                    updated += session.executeWrite(tx -> tx.run(UPDATE_WINDOWS, Map.of("rows", rows))
-                            .single().get("updated").asInt());
-                }
+        try (Session session = Sessions.open(driver, database)) {
+            for (int from = 0; from < items.size(); from += CHUNK) {
+                List<T> chunk = items.subList(from, Math.min(items.size(), from + CHUNK));
+                updated += session.executeWrite(tx -> {
+                    List<WindowCounts> windows = new ArrayList<>(chunk.size());
+                    for (T item : chunk) {
+                        windows.add(windowOf.apply(item));
+                    }
+                    List<Map<String, Object>> rows = windowRows(numbers.in(tx), windows, resolution);
+                    for (int i = 0; i < rows.size(); i++) {
+                        more.accept(chunk.get(i), rows.get(i));
+                    }
+                    Result result = tx.run(query, Map.of("rows", rows));
+                    if (query.equals(UPDATE_WINDOWS)) {
+                        return result.single().get("updated").asInt();
+                    }
+                    result.consume();
+                    return 0;
+                });
             }
         }
-        return shared.size() + updated;
+        return updated;
+    }
+
+    /**
+     * The rows of {@code windows} at {@code resolution}, projected ({@link SelfCounts}) and packed
+     * with {@code numbering}, after learning the numbers of all their nodes in one query.
+     */
+    static List<Map<String, Object>> windowRows(NodeNumbers.TransactionNumbering numbering, List<WindowCounts> windows,
+            Resolution resolution) {
+        List<WindowCounts> projected = new ArrayList<>(windows.size());
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        for (WindowCounts w : windows) {
+            WindowCounts p = new WindowCounts(w.executionKey(), w.windowStartMillis(), w.windowEndMillis(),
+                    SelfCounts.project(w.counts()), w.truncation());
+            projected.add(p);
+            for (long id : p.counts().nodeIds()) {
+                ids.add(id);
+            }
+        }
+        numbering.prepare(ids.stream().mapToLong(Long::longValue).toArray());
+        List<Map<String, Object>> rows = new ArrayList<>(windows.size());
+        for (WindowCounts p : projected) {
+            rows.add(windowRow(p, resolution, numbering));
+        }
+        return rows;
     }
 
     /**
@@ -383,7 +454,7 @@ public final class GraphWriter {
             for (int from = 0; from < contributions.size(); from += CHUNK) {
                 List<WindowContribution> chunk = contributions.subList(from, Math.min(contributions.size(), from + CHUNK));
                 List<ContributionMerge.Merged> written = session.executeWrite(tx -> {
-                    List<ContributionMerge.Merged> merged = ContributionMerge.merge(tx, chunk, memory);
+                    List<ContributionMerge.Merged> merged = ContributionMerge.merge(tx, numbers.in(tx), chunk, memory);
                     if (!merged.isEmpty()) {
                         tx.run(WRITE_WINDOWS, Map.of("rows", merged.stream().map(ContributionMerge.Merged::row).toList()))
                                 .consume();
@@ -398,14 +469,15 @@ public final class GraphWriter {
         }
     }
 
-    static Map<String, Object> windowRow(WindowCounts w, Resolution resolution) {
+    /** The row of one window; its node ids numbered by {@code numbering} where it can (packed format 4). */
+    static Map<String, Object> windowRow(WindowCounts w, Resolution resolution, NodeNumbering numbering) {
         TreeCounts c = SelfCounts.project(w.counts()); // what every window stores since packed format 2
         Map<String, Object> row = new HashMap<>(32);
         row.put("resolution", resolution.property());
         row.put("instance", w.executionKey());
         row.put("start", w.windowStartMillis());
         row.put("end", w.windowEndMillis());
-        byte[] packed = PackedWindow.pack(c);
+        byte[] packed = PackedWindow.pack(c, numbering);
         row.put("counts", packed);
         if (packed == null) { // tables the packed form cannot code: the columns of the layout before
             putColumns(row, c);
